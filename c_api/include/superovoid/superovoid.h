@@ -1,0 +1,200 @@
+/* superovoid: signed distance, witness points and contact normal between
+ * superovoids (tapered superellipsoids). The one stable public C header.
+ *
+ * Conventions (see SPEC.md in the project documentation):
+ *  - shape parameters a1 a2 a3 eps1 eps2 taper_x taper_y; eps1 shapes the xy
+ *    cross-section, eps2 the z profile;
+ *  - world point = R * local + p, R row-major 3x3, quaternions w x y z;
+ *  - d > 0 distance, d < 0 minus the penetration depth; n points from A to B;
+ *    pB - pA = d n.
+ * Every function returning int returns a sov_status: 0 on success, a negative
+ * value naming the problem otherwise. Nothing here prints, aborts or allocates
+ * on the query path, and there is no global mutable state. */
+#ifndef SUPEROVOID_SUPEROVOID_H
+#define SUPEROVOID_SUPEROVOID_H
+
+#include <stddef.h>
+
+#if defined(_WIN32)
+#  if defined(SOV_BUILDING_LIBRARY)
+#    define SOV_API __declspec(dllexport)
+#  else
+#    define SOV_API __declspec(dllimport)
+#  endif
+#else
+#  define SOV_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SOV_VERSION_MAJOR 0
+#define SOV_VERSION_MINOR 1
+#define SOV_VERSION_PATCH 0
+
+/* Status codes. 0 is success; every failure is negative. */
+typedef enum sov_status {
+  SOV_OK = 0,
+  SOV_ERR_NULL = -1,           /* a required pointer argument is NULL */
+  SOV_ERR_NONFINITE = -2,      /* an input number is NaN or infinite */
+  SOV_ERR_SIZE = -3,           /* a semi-axis a1, a2 or a3 is <= 0 */
+  SOV_ERR_EXPONENT = -4,       /* eps1 or eps2 is outside (0, 2) */
+  SOV_ERR_TAPER = -5,          /* |taper_x| or |taper_y| is >= 1 */
+  SOV_ERR_NONCONVEX = -6,      /* the tapers make the body non-convex */
+  SOV_ERR_QUATERNION = -7,     /* quaternion norm differs from 1 by > 1e-6 */
+  SOV_ERR_ROTATION = -8,       /* matrix is not a rotation within 1e-6 */
+  SOV_ERR_OPTION = -9,         /* an option is out of range */
+  SOV_ERR_NO_CONVERGENCE = -10,/* the method did not reach the tolerance */
+  SOV_ERR_SINGULAR = -11,      /* the Newton system was singular */
+  SOV_ERR_BUFFER = -12,        /* an output buffer is too small */
+  SOV_ERR_SPURIOUS = -13       /* converged to a common-normal pair that is
+                                  not the answer (far side, saddle, B's
+                                  normal not opposite A's) */
+} sov_status;
+
+/* Methods. AUTO is the default: the fastest way to the SPEC's answer, with
+ * fallbacks. The others reproduce the benchmark study's schemes. */
+typedef enum sov_method {
+  SOV_METHOD_AUTO = 0,       /* seeded damped Newton + certificate + fallback */
+  SOV_METHOD_IMPLICIT = 1,   /* study Eq. 15: 6x6 common-normal system in x */
+  SOV_METHOD_PARAMETRIC = 2, /* study Eq. 18: 4x4 system in the angles */
+  SOV_METHOD_NTB = 3,        /* angles as unknowns, implicit n/t/b equations */
+  SOV_METHOD_COUNT = 4
+} sov_method;
+
+/* Initial guess for the study methods (AUTO ignores it unless WARM). */
+typedef enum sov_seed {
+  SOV_SEED_QUADTREE = 0, /* parametric quadtree: 6 levels, 16 pairs a level */
+  SOV_SEED_CENTERS = 1,  /* support points along the centre-to-centre line */
+  SOV_SEED_CACHE = 2     /* the caller's sov_cache (warm start or octree) */
+} sov_seed;
+
+/* A validated shape with derived quantities. Fill with sov_shape_init only. */
+typedef struct sov_shape {
+  double a[3];       /* semi-axes a1 a2 a3 */
+  double eps1;       /* cross-section exponent (xy) */
+  double eps2;       /* profile exponent (z) */
+  double taper[2];   /* taper_x taper_y */
+  double radius;     /* bounding sphere radius about the local origin */
+  double aabb_lo[3]; /* local axis-aligned bounding box */
+  double aabb_hi[3];
+} sov_shape;
+
+/* A rigid pose: world = R * local + p, R row-major. */
+typedef struct sov_pose {
+  double R[9];
+  double p[3];
+} sov_pose;
+
+/* Query options; fill with sov_options_default and change what you need. */
+typedef struct sov_options {
+  sov_method method;   /* default SOV_METHOD_AUTO */
+  sov_seed seed;       /* study methods: default SOV_SEED_QUADTREE */
+  double tolerance;    /* residual tolerance (length units), default 1e-11 */
+  int max_iterations;  /* Newton iteration cap per solve, default 50 */
+  int certify;         /* study methods: check an overlap answer against the
+                          global search and return SOV_ERR_SPURIOUS when it
+                          is not the SPEC's (default 1; 0 times the bare
+                          scheme, as the study ran it) */
+} sov_options;
+
+/* Result of a distance query. */
+typedef struct sov_result {
+  double d;           /* signed distance: > 0 apart, < 0 overlap */
+  double n[3];        /* unit normal from A towards B */
+  double pA[3];       /* witness point on A (world) */
+  double pB[3];       /* witness point on B (world); pB - pA = d n */
+  int iterations;     /* Newton iterations spent (all stages) */
+  double residual;    /* final residual norm of the answering method */
+  sov_method method;  /* method that produced the answer */
+} sov_result;
+
+/* Warm-start cache owned by the caller: the previous answer in each body's
+ * frame. Zero it (or call sov_cache_reset) before first use. */
+typedef struct sov_cache {
+  int valid;
+  double pA_local[3]; /* witness point on A, A's frame */
+  double pB_local[3]; /* witness point on B, B's frame */
+  double nA_local[3]; /* normal n, A's frame */
+} sov_cache;
+
+/* Library version as "MAJOR.MINOR.PATCH". */
+SOV_API const char *sov_version(void);
+
+/* Static English message for a status code. */
+SOV_API const char *sov_status_string(int status);
+
+/* Name of a method ("auto", "implicit", "parametric", "ntb"), or NULL. */
+SOV_API const char *sov_method_name(sov_method method);
+
+/* Parse a method name; SOV_ERR_OPTION if unknown. */
+SOV_API int sov_method_from_name(sov_method *method, const char *name);
+
+/* Validate params[7] = a1 a2 a3 eps1 eps2 taper_x taper_y and fill shape. */
+SOV_API int sov_shape_init(sov_shape *shape, const double params[7]);
+
+/* Write why params[7] are valid or not (parameter, bound, and for a dented
+ * body how far the tapers must shrink) into buf; returns the same status as
+ * sov_shape_init. */
+SOV_API int sov_shape_explain(char *buf, size_t size, const double params[7]);
+
+/* Largest s in [0, 1] such that the tapers scaled by s give a convex body
+ * (1 if the given tapers are already convex). */
+SOV_API int sov_shape_max_taper_scale(double *scale, const double params[7]);
+
+/* Implicit function F (SPEC), its gradient and Hessian (row-major) at a local
+ * point; grad or hess may be NULL. */
+SOV_API int sov_shape_implicit(double *F, double grad[3], double hess[9],
+                               const sov_shape *shape, const double x[3]);
+
+/* Parametric surface point, tangents dx/dphi1, dx/dphi2 and outward unit
+ * normal at (phi1, phi2); tangent and normal outputs may be NULL. */
+SOV_API int sov_shape_point(double x[3], double t1[3], double t2[3],
+                            double n[3], const sov_shape *shape, double phi1,
+                            double phi2);
+
+/* Support point x (local) maximising dir . x, and h = dir . x. */
+SOV_API int sov_shape_support(double x[3], double *h, const sov_shape *shape,
+                              const double dir[3]);
+
+/* Volume of the body. */
+SOV_API int sov_shape_volume(double *volume, const sov_shape *shape);
+
+/* Pose from a unit quaternion w x y z (norm within 1e-6) and a position. */
+SOV_API int sov_pose_from_quat(sov_pose *pose, const double q[4],
+                               const double p[3]);
+
+/* Pose from a row-major rotation matrix (orthonormal within 1e-6, det +1). */
+SOV_API int sov_pose_from_matrix(sov_pose *pose, const double R[9],
+                                 const double p[3]);
+
+/* Default options. */
+SOV_API void sov_options_default(sov_options *options);
+
+/* Forget a warm-start cache. */
+SOV_API void sov_cache_reset(sov_cache *cache);
+
+/* Seed a cache from world points on (or near) A and B, e.g. octree cells. */
+SOV_API int sov_cache_set(sov_cache *cache, const sov_pose *XA,
+                          const sov_pose *XB, const double pA[3],
+                          const double pB[3]);
+
+/* Signed distance between posed shapes A and B (SPEC). options may be NULL
+ * (defaults); cache may be NULL (cold). With a cache the query starts from
+ * the cached answer and stores the new one. */
+SOV_API int sov_distance(sov_result *result, const sov_shape *A,
+                         const sov_pose *XA, const sov_shape *B,
+                         const sov_pose *XB, const sov_options *options,
+                         sov_cache *cache);
+
+/* Boolean overlap test that exits early: *colliding = 1 when d <= 0. */
+SOV_API int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
+                        const sov_shape *B, const sov_pose *XB,
+                        const sov_options *options, sov_cache *cache);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SUPEROVOID_SUPEROVOID_H */

@@ -1,0 +1,264 @@
+/* The stable C API: argument checks, then the solver core. */
+#include "superovoid/superovoid.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "solver/convexity.h"
+#include "solver/distance.h"
+#include "solver/parametric.h"
+#include "solver/pose.h"
+#include "solver/shape.h"
+#include "solver/support.h"
+
+#define SOV_STR2(x) #x
+#define SOV_STR(x) SOV_STR2(x)
+
+/* Tolerance on unit quaternions and rotation matrices (SPEC "Pose"). */
+static const double kUnitTolerance = 1e-6;
+
+static const char *const kMethodNames[SOV_METHOD_COUNT] = {"auto", "implicit",
+                                                           "parametric", "ntb"};
+
+/* "MAJOR.MINOR.PATCH". */
+const char *sov_version(void) {
+  return SOV_STR(SOV_VERSION_MAJOR) "." SOV_STR(SOV_VERSION_MINOR) "." SOV_STR(SOV_VERSION_PATCH);
+}
+
+/* Static message per status. */
+const char *sov_status_string(int status) {
+  switch (status) {
+    case SOV_OK: return "success";
+    case SOV_ERR_NULL: return "a required pointer argument is NULL";
+    case SOV_ERR_NONFINITE: return "an input number is NaN or infinite";
+    case SOV_ERR_SIZE: return "a semi-axis (a1, a2, a3) is not positive";
+    case SOV_ERR_EXPONENT: return "an exponent (eps1, eps2) is outside (0, 2)";
+    case SOV_ERR_TAPER: return "a taper (taper_x, taper_y) has magnitude >= 1";
+    case SOV_ERR_NONCONVEX: return "the tapers make the body non-convex (see sov_shape_explain)";
+    case SOV_ERR_QUATERNION: return "the quaternion is not unit within 1e-6";
+    case SOV_ERR_ROTATION: return "the matrix is not a rotation within 1e-6";
+    case SOV_ERR_OPTION: return "an option is out of range or unusable";
+    case SOV_ERR_NO_CONVERGENCE: return "the method did not converge to the tolerance";
+    case SOV_ERR_SINGULAR: return "the Newton system was singular";
+    case SOV_ERR_BUFFER: return "an output buffer is too small";
+    case SOV_ERR_SPURIOUS: return "the method converged to a common-normal pair that is not the answer";
+    default: return "unknown status";
+  }
+}
+
+/* Method name or NULL. */
+const char *sov_method_name(sov_method method) {
+  return (int)method >= 0 && method < SOV_METHOD_COUNT ? kMethodNames[method] : NULL;
+}
+
+/* Method from its name. */
+int sov_method_from_name(sov_method *method, const char *name) {
+  if (!method || !name) return SOV_ERR_NULL;
+  for (int i = 0; i < SOV_METHOD_COUNT; ++i)
+    if (strcmp(name, kMethodNames[i]) == 0) {
+      *method = (sov_method)i;
+      return SOV_OK;
+    }
+  return SOV_ERR_OPTION;
+}
+
+/* 1 if all n values are finite. */
+static int all_finite(const double *v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(v[i])) return 0;
+  return 1;
+}
+
+/* Cheap re-check of a shape struct (full validation is sov_shape_init). */
+static int check_shape(const sov_shape *s) {
+  if (!s) return SOV_ERR_NULL;
+  const double v[7] = {s->a[0], s->a[1], s->a[2], s->eps1, s->eps2, s->taper[0], s->taper[1]};
+  if (!all_finite(v, 7) || !isfinite(s->radius)) return SOV_ERR_NONFINITE;
+  if (!(v[0] > 0 && v[1] > 0 && v[2] > 0 && s->radius > 0)) return SOV_ERR_SIZE;
+  if (!(v[3] > 0 && v[3] < 2 && v[4] > 0 && v[4] < 2)) return SOV_ERR_EXPONENT;
+  if (!(fabs(v[5]) < 1 && fabs(v[6]) < 1)) return SOV_ERR_TAPER;
+  return SOV_OK;
+}
+
+/* Orthonormal with det +1 within kUnitTolerance. */
+static int check_rotation(const double R[9]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
+      if (fabs(d - (i == j)) > kUnitTolerance) return SOV_ERR_ROTATION;
+    }
+  const double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+                     R[2] * (R[3] * R[7] - R[4] * R[6]);
+  return fabs(det - 1) <= kUnitTolerance ? SOV_OK : SOV_ERR_ROTATION;
+}
+
+/* A pose as the solver receives it. */
+static int check_pose(const sov_pose *X) {
+  if (!X) return SOV_ERR_NULL;
+  if (!all_finite(X->R, 9) || !all_finite(X->p, 3)) return SOV_ERR_NONFINITE;
+  return check_rotation(X->R);
+}
+
+/* Options as the solver receives them. */
+static int check_options(const sov_options *o) {
+  if ((int)o->method < 0 || o->method >= SOV_METHOD_COUNT) return SOV_ERR_OPTION;
+  if ((int)o->seed < 0 || o->seed > SOV_SEED_CACHE) return SOV_ERR_OPTION;
+  if (!(o->tolerance > 0) || !isfinite(o->tolerance)) return SOV_ERR_OPTION;
+  if (o->certify != 0 && o->certify != 1) return SOV_ERR_OPTION;
+  return o->max_iterations > 0 ? SOV_OK : SOV_ERR_OPTION;
+}
+
+/* Validate and fill a shape. */
+int sov_shape_init(sov_shape *shape, const double params[7]) {
+  if (!shape || !params) return SOV_ERR_NULL;
+  return sovc_shape_init(shape, params);
+}
+
+/* Explain validity into buf. */
+int sov_shape_explain(char *buf, size_t size, const double params[7]) {
+  if (!buf || !params) return SOV_ERR_NULL;
+  if (size == 0) return SOV_ERR_BUFFER;
+  return sovc_shape_explain(buf, size, params);
+}
+
+/* Largest convex taper scale. */
+int sov_shape_max_taper_scale(double *scale, const double params[7]) {
+  if (!scale || !params) return SOV_ERR_NULL;
+  const int st = sovc_shape_explain(NULL, 0, params);
+  if (st != SOV_OK && st != SOV_ERR_NONCONVEX) return st;
+  *scale = st == SOV_OK ? 1.0 : sovc_max_taper_scale(params);
+  return SOV_OK;
+}
+
+/* F, gradient, Hessian at a local point. */
+int sov_shape_implicit(double *F, double grad[3], double hess[9],
+                       const sov_shape *shape, const double x[3]) {
+  if (!F || !x) return SOV_ERR_NULL;
+  const int st = check_shape(shape);
+  if (st != SOV_OK) return st;
+  if (!all_finite(x, 3)) return SOV_ERR_NONFINITE;
+  sovc_implicit(F, grad, hess, shape, x);
+  return SOV_OK;
+}
+
+/* Parametric point, tangents and normal. */
+int sov_shape_point(double x[3], double t1[3], double t2[3], double n[3],
+                    const sov_shape *shape, double phi1, double phi2) {
+  if (!x) return SOV_ERR_NULL;
+  const int st = check_shape(shape);
+  if (st != SOV_OK) return st;
+  if (!isfinite(phi1) || !isfinite(phi2)) return SOV_ERR_NONFINITE;
+  sovc_param_point(x, t1, t2, n, NULL, NULL, NULL, shape, phi1, phi2);
+  return SOV_OK;
+}
+
+/* Support point in a local direction. */
+int sov_shape_support(double x[3], double *h, const sov_shape *shape,
+                      const double dir[3]) {
+  if (!x || !h || !dir) return SOV_ERR_NULL;
+  const int st = check_shape(shape);
+  if (st != SOV_OK) return st;
+  if (!all_finite(dir, 3)) return SOV_ERR_NONFINITE;
+  if (dir[0] == 0 && dir[1] == 0 && dir[2] == 0) return SOV_ERR_OPTION;
+  *h = sovc_support(x, shape, dir, NAN);
+  return SOV_OK;
+}
+
+/* Volume. */
+int sov_shape_volume(double *volume, const sov_shape *shape) {
+  if (!volume) return SOV_ERR_NULL;
+  const int st = check_shape(shape);
+  if (st != SOV_OK) return st;
+  *volume = sovc_shape_volume(shape);
+  return SOV_OK;
+}
+
+/* Pose from a unit quaternion. */
+int sov_pose_from_quat(sov_pose *pose, const double q[4], const double p[3]) {
+  if (!pose || !q || !p) return SOV_ERR_NULL;
+  if (!all_finite(q, 4) || !all_finite(p, 3)) return SOV_ERR_NONFINITE;
+  const double nq = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (fabs(nq - 1) > kUnitTolerance) return SOV_ERR_QUATERNION;
+  sovc_quat_to_matrix(pose->R, q);
+  memcpy(pose->p, p, sizeof pose->p);
+  return SOV_OK;
+}
+
+/* Pose from a rotation matrix. */
+int sov_pose_from_matrix(sov_pose *pose, const double R[9], const double p[3]) {
+  if (!pose || !R || !p) return SOV_ERR_NULL;
+  if (!all_finite(R, 9) || !all_finite(p, 3)) return SOV_ERR_NONFINITE;
+  const int st = check_rotation(R);
+  if (st != SOV_OK) return st;
+  memcpy(pose->R, R, sizeof pose->R);
+  memcpy(pose->p, p, sizeof pose->p);
+  return SOV_OK;
+}
+
+/* Defaults: auto method, quadtree seed for the study methods. */
+void sov_options_default(sov_options *options) {
+  if (!options) return;
+  options->method = SOV_METHOD_AUTO;
+  options->seed = SOV_SEED_QUADTREE;
+  options->tolerance = 1e-11;
+  options->max_iterations = 50;
+  options->certify = 1;
+}
+
+/* Forget the cached answer. */
+void sov_cache_reset(sov_cache *cache) {
+  if (cache) memset(cache, 0, sizeof *cache);
+}
+
+/* Cache from world points (e.g. an octree's nearest cells). */
+int sov_cache_set(sov_cache *cache, const sov_pose *XA, const sov_pose *XB,
+                  const double pA[3], const double pB[3]) {
+  if (!cache || !pA || !pB) return SOV_ERR_NULL;
+  int st = check_pose(XA);
+  if (st == SOV_OK) st = check_pose(XB);
+  if (st != SOV_OK) return st;
+  if (!all_finite(pA, 3) || !all_finite(pB, 3)) return SOV_ERR_NONFINITE;
+  double n[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};
+  const double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int i = 0; i < 3; ++i) n[i] = nn > 0 ? n[i] / nn : (i == 2);
+  sovc_to_local(cache->pA_local, XA, pA);
+  sovc_to_local(cache->pB_local, XB, pB);
+  sovc_rotate_t(cache->nA_local, XA->R, n);
+  cache->valid = 1;
+  return SOV_OK;
+}
+
+/* All query arguments, in order. */
+static int check_query(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                       const sov_pose *XB, const sov_options *options) {
+  int st = check_shape(A);
+  if (st == SOV_OK) st = check_pose(XA);
+  if (st == SOV_OK) st = check_shape(B);
+  if (st == SOV_OK) st = check_pose(XB);
+  if (st == SOV_OK && options) st = check_options(options);
+  return st;
+}
+
+/* Signed distance. */
+int sov_distance(sov_result *result, const sov_shape *A, const sov_pose *XA,
+                 const sov_shape *B, const sov_pose *XB,
+                 const sov_options *options, sov_cache *cache) {
+  if (!result) return SOV_ERR_NULL;
+  const int st = check_query(A, XA, B, XB, options);
+  if (st != SOV_OK) return st;
+  sov_options defaults;
+  sov_options_default(&defaults);
+  return sovc_distance(result, A, XA, B, XB, options ? options : &defaults, cache);
+}
+
+/* Boolean collision. */
+int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
+                const sov_shape *B, const sov_pose *XB,
+                const sov_options *options, sov_cache *cache) {
+  if (!colliding) return SOV_ERR_NULL;
+  const int st = check_query(A, XA, B, XB, options);
+  if (st != SOV_OK) return st;
+  sov_options defaults;
+  sov_options_default(&defaults);
+  return sovc_collide(colliding, A, XA, B, XB, options ? options : &defaults, cache);
+}

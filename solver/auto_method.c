@@ -1,0 +1,177 @@
+/* Default method. Any common-normal pair (nB = -nA, pB - pA = d nA) gives a
+ * lower bound d <= d_true, because pA and pB are support points of convex
+ * bodies; a positive one is also an upper bound (|pB - pA| = d), so it is
+ * the answer. Otherwise (overlap, or no local convergence) the global
+ * polytope search decides. */
+#include "solver/auto_method.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "solver/direction.h"
+#include "solver/global.h"
+#include "solver/mixed.h"
+#include "solver/pose.h"
+#include "solver/posed.h"
+#include "solver/support.h"
+
+/* Support points along v and the lower bound -(h_A(v) + h_B(-v)) / |v|. */
+double sovc_support_pair(double pA[3], double pB[3], const sov_shape *A,
+                         const sov_pose *XA, const sov_shape *B,
+                         const sov_pose *XB, const double v[3]) {
+  double vl[3], xl[3], mv[3] = {-v[0], -v[1], -v[2]};
+  sovc_rotate_t(vl, XA->R, v);
+  sovc_support(xl, A, vl, NAN);
+  sovc_to_world(pA, XA, xl);
+  sovc_rotate_t(vl, XB->R, mv);
+  sovc_support(xl, B, vl, NAN);
+  sovc_to_world(pB, XB, xl);
+  const double nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  return (v[0] * (pB[0] - pA[0]) + v[1] * (pB[1] - pA[1]) + v[2] * (pB[2] - pA[2])) / nv;
+}
+
+/* Keep r in best if it is the first or a larger lower bound. */
+static void keep_best(sov_result *best, int *have, const sov_result *r) {
+  best->iterations += r->iterations;
+  if (!*have || r->d > best->d) {
+    const int its = best->iterations;
+    *best = *r;
+    best->iterations = its;
+    *have = 1;
+  }
+}
+
+/* Swap the roles of A and B in an answer: same d, opposite normal. */
+static void swap_bodies(sov_result *r) {
+  for (int i = 0; i < 3; ++i) {
+    const double t = r->pA[i];
+    r->pA[i] = r->pB[i];
+    r->pB[i] = t;
+    r->n[i] = -r->n[i];
+  }
+}
+
+/* Distance of world point p from a posed body's surface, to first order:
+ * |G| / |grad G| with the normalised implicit function. */
+static double off_surface(const sov_shape *S, const sov_pose *X, const double p[3]) {
+  sovc_implicit_eval e;
+  sovc_posed_implicit(&e, S, X, p, 1, 0);
+  return e.gnorm > 0 ? fabs(e.f) / e.gnorm : INFINITY;
+}
+
+/* Make pB - pA = d n exact (see auto_method.h). The charts that stop on
+ * |pB - pA| - |d| leave a tangential offset g where a nearly flat face or a
+ * straight edge makes the witness point ill-determined: the witness on that
+ * body slides along g and stays on its surface. Move the one that does. */
+void sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA,
+                            const sov_shape *B, const sov_pose *XB) {
+  double g[3], movedA[3], movedB[3];
+  for (int i = 0; i < 3; ++i) g[i] = r->pB[i] - r->pA[i] - r->d * r->n[i];
+  if (!(g[0] != 0 || g[1] != 0 || g[2] != 0)) return;
+  for (int i = 0; i < 3; ++i) {
+    movedA[i] = r->pA[i] + g[i];
+    movedB[i] = r->pB[i] - g[i];
+  }
+  if (off_surface(A, XA, movedA) <= off_surface(B, XB, movedB))
+    memcpy(r->pA, movedA, sizeof movedA);
+  else
+    memcpy(r->pB, movedB, sizeof movedB);
+}
+
+/* Tolerance for comparing values of the objective at coordinates of size L. */
+static double value_tolerance(const sov_result *r) {
+  double L = 1;
+  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(r->pA[i]), fabs(r->pB[i])));
+  return 1e-10 * L;
+}
+
+/* The objective -(h_A(n) + h_B(-n)) at the answer's normal, from exact
+ * support points hinted by the witnesses. */
+static double objective_at(const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                           const sov_shape *B, const sov_pose *XB) {
+  double x[3];
+  const double mn[3] = {-r->n[0], -r->n[1], -r->n[2]};
+  sovc_support_eval a, b;
+  sovc_to_local(x, XA, r->pA);
+  a.z = x[2] / A->a[2];
+  sovc_to_local(x, XB, r->pB);
+  b.z = x[2] / B->a[2];
+  sovc_posed_support(&a, A, XA, r->n);
+  sovc_posed_support(&b, B, XB, mn);
+  return -(a.h + b.h);
+}
+
+/* Balance a chart's answer's witnesses and accept it if it converged, did
+ * not end uphill of its start (maximising the objective from v must not
+ * finish below its value at v: else it reached a saddle or another basin's
+ * far side), its d is the objective at its n (its witnesses are support
+ * points: a surface point's tangent plane supports the body only where the
+ * body is convex, and validation admits dents below 1e-6 of the width), and
+ * both witnesses lie on their surfaces. */
+static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
+                      const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
+  if (st != SOV_OK) return 0;
+  const double tol = value_tolerance(r);
+  if (r->d < lb0 - tol) return 0;
+  if (fabs(objective_at(r, A, XA, B, XB) - r->d) > tol) return 0;
+  sovc_balance_witnesses(r, A, XA, B, XB);
+  return off_surface(A, XA, r->pA) <= tol && off_surface(B, XB, r->pB) <= tol;
+}
+
+/* Position chart, mixed charts, then normal chart, until one converges
+ * without ending uphill of the start (lb0 = value at the start direction). */
+int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
+                     const sov_pose *XA, const sov_shape *B,
+                     const sov_pose *XB, const double v[3], const double pA[3],
+                     const double pB[3], double lb0, const sovc_newton_config *cfg) {
+  sov_result r;
+  int spent = 0;
+  int st = sovc_solve_implicit(&r, A, XA, B, XB, pA, pB, cfg);
+  spent += r.iterations;
+  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+    st = sovc_solve_mixed(&r, A, XA, B, XB, pA, cfg->tolerance, cfg->max_iterations);
+    spent += r.iterations;
+  }
+  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+    st = sovc_solve_mixed(&r, B, XB, A, XA, pB, cfg->tolerance, cfg->max_iterations);
+    spent += r.iterations;
+    if (st == SOV_OK) swap_bodies(&r);
+  }
+  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+    st = sovc_solve_direction(&r, A, XA, B, XB, v, cfg->tolerance, cfg->max_iterations);
+    spent += r.iterations;
+  }
+  r.iterations = spent;
+  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+    best->iterations += spent;
+    return st == SOV_OK ? SOV_ERR_SPURIOUS : st;
+  }
+  keep_best(best, have, &r);
+  return SOV_OK;
+}
+
+/* Default method: warm or centre-line start, certificate, global search. */
+int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                    const sov_shape *B, const sov_pose *XB,
+                    const sov_options *opt, const sov_cache *cache) {
+  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations};
+  double pA[3], pB[3], v[3];
+  int have = 0;
+  res->iterations = 0;
+  if (cache && cache->valid) {
+    sovc_to_world(pA, XA, cache->pA_local);
+    sovc_to_world(pB, XB, cache->pB_local);
+    sovc_rotate(v, XA->R, cache->nA_local);
+  } else {
+    for (int i = 0; i < 3; ++i) v[i] = XB->p[i] - XA->p[i];
+    if (!(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 0)) v[2] = 1;
+    sovc_support_pair(pA, pB, A, XA, B, XB, v);
+  }
+  /* No descent bound on the first solve: a positive answer is certified by
+   * its sign, anything else goes to the global search. */
+  sovc_solve_local(res, &have, A, XA, B, XB, v, pA, pB, -INFINITY, &cfg);
+  int st = SOV_OK;
+  if (!(have && res->d > 0)) st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
+  res->method = SOV_METHOD_AUTO;
+  return have && st == SOV_OK ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+}

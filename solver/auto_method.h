@@ -1,0 +1,36 @@
+/* The default method: seeded Newton on position, mixed and normal charts,
+ * certified by the sign of d, with a global polytope search otherwise. */
+#ifndef SOLVER_AUTO_METHOD_H
+#define SOLVER_AUTO_METHOD_H
+
+#include "solver/implicit.h"
+#include "superovoid/superovoid.h"
+
+/* Signed distance by the default method; cache may be NULL. */
+int sovc_solve_auto(sov_result *result, const sov_shape *A, const sov_pose *XA,
+                    const sov_shape *B, const sov_pose *XB,
+                    const sov_options *options, const sov_cache *cache);
+
+/* One local solve from unit world direction v with support points pA, pB:
+ * position chart, then the mixed charts, then the normal chart, taking the
+ * first that converges to d >= lb0 (the objective at v; -INFINITY for no
+ * bound). Keeps the answer in best if it is the first or has a larger d;
+ * adds iterations. SOV_ERR_SPURIOUS if every chart ended below lb0. */
+int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
+                     const sov_pose *XA, const sov_shape *B,
+                     const sov_pose *XB, const double v[3], const double pA[3],
+                     const double pB[3], double lb0,
+                     const sovc_newton_config *cfg);
+
+/* Make pB - pA = d n exact by sliding the witness on the flatter body
+ * (smaller normal curvature along the offset) by the tangential offset. */
+void sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA,
+                            const sov_shape *B, const sov_pose *XB);
+
+/* Support points pA = s_A(v), pB = s_B(-v) (world) of world direction v;
+ * returns -(h_A(v) + h_B(-v)) / |v|, a lower bound on d. */
+double sovc_support_pair(double pA[3], double pB[3], const sov_shape *A,
+                         const sov_pose *XA, const sov_shape *B,
+                         const sov_pose *XB, const double v[3]);
+
+#endif

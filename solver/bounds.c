@@ -1,0 +1,121 @@
+/* Local bounds and volume of a superovoid (SPEC "Shape"). */
+#include <math.h>
+
+#include "solver/shape.h"
+#include "solver/support.h"
+
+enum {
+  kRadiusNodes = 129,   /* heights s = z/a3 in [-1, 1] (odd: s = 0 is one) */
+  kRadiusCandidates = 3,/* local maxima refined */
+  kGoldenSteps = 50     /* bracket shrinks by 0.618^50 ~ 4e-11 */
+};
+
+/* Relative pad on the bounding radius: covers the refinement's last digits. */
+static const double kRadiusPad = 1e-12;
+
+/* Squared distance from the axis to the farthest point of the slice at
+ * height s = z/a3 (semi-axes A = a1 kx c, B = a2 ky c, exponent eps1), plus
+ * (a3 s)^2. branch < 0: whole slice; 0 or 1: the x or y semi-axis alone.
+ * A^2 C^e + B^2 (1-C)^e (C = cos^2 phi1) is concave in C for e < 1 and its
+ * maximum is (A^k + B^k)^(1-e), k = 2/(1-e) (Hoelder); for e >= 1 it is
+ * convex and the maximum is at an axis. */
+static double radius2_at(const sov_shape *shape, double s, int branch) {
+  const double e1 = shape->eps1, as = fabs(s);
+  const double c2 = as >= 1 ? 0.0 : pow(1 - pow(as, 2 / shape->eps2), shape->eps2);
+  const double A = shape->a[0] * (1 + shape->taper[0] * s);
+  const double B = shape->a[1] * (1 + shape->taper[1] * s);
+  double Q;
+  if (branch == 0) Q = A * A;
+  else if (branch == 1) Q = B * B;
+  else {
+    const double big = A > B ? A : B, small = A > B ? B : A;
+    Q = big * big * pow(1 + pow(small / big, 2 / (1 - e1)), 1 - e1);
+  }
+  return c2 * Q + shape->a[2] * shape->a[2] * s * s;
+}
+
+/* Golden-section maximum of radius2_at over [lo, hi]. */
+static double radius2_refine(const sov_shape *shape, int branch, double lo, double hi) {
+  const double g = 0.5 * (sqrt(5.0) - 1);
+  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+  double f1 = radius2_at(shape, x1, branch), f2 = radius2_at(shape, x2, branch);
+  for (int it = 0; it < kGoldenSteps; ++it) {
+    if (f1 < f2) {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = radius2_at(shape, x2, branch);
+    } else {
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = radius2_at(shape, x1, branch);
+    }
+  }
+  return f1 > f2 ? f1 : f2;
+}
+
+/* Sorted heights s = sin(pi/2 u), u uniform: nodes crowd both poles, where
+ * a flat profile turns its corner. */
+static void radius_nodes(double s[kRadiusNodes]) {
+  const double half_pi = 2 * atan(1.0);
+  for (int i = 0; i < kRadiusNodes; ++i)
+    s[i] = sin(half_pi * (-1 + 2.0 * i / (kRadiusNodes - 1)));
+  s[0] = -1;
+  s[kRadiusNodes / 2] = 0;
+  s[kRadiusNodes - 1] = 1;
+}
+
+/* Max over heights of radius2_at for one branch: grid, then golden
+ * section around the largest local maxima. */
+static double radius2_max(const sov_shape *shape, int branch) {
+  double s[kRadiusNodes], f[kRadiusNodes];
+  radius_nodes(s);
+  double best = 0;
+  for (int i = 0; i < kRadiusNodes; ++i) {
+    f[i] = radius2_at(shape, s[i], branch);
+    if (f[i] > best) best = f[i];
+  }
+  for (int k = 0; k < kRadiusCandidates; ++k) {
+    int imax = -1;
+    for (int i = 1; i + 1 < kRadiusNodes; ++i)
+      if (f[i] >= f[i - 1] && f[i] >= f[i + 1] && (imax < 0 || f[i] > f[imax])) imax = i;
+    if (imax < 0) break;
+    const double r = radius2_refine(shape, branch, s[imax - 1], s[imax + 1]);
+    if (r > best) best = r;
+    f[imax] = -1; /* take the next local maximum */
+  }
+  return best;
+}
+
+/* Local AABB by the support in the six axis directions, and the radius
+ * max |x| over the body, the largest slice radius over heights. */
+void sovc_shape_bounds(double lo[3], double hi[3], double *radius, const sov_shape *shape) {
+  for (int i = 0; i < 3; ++i) {
+    double d[3] = {0, 0, 0}, x[3];
+    d[i] = 1;
+    hi[i] = sovc_support(x, shape, d, NAN);
+    d[i] = -1;
+    lo[i] = -sovc_support(x, shape, d, NAN);
+  }
+  double r2;
+  if (shape->eps1 < 1) {
+    r2 = radius2_max(shape, -1);
+  } else {
+    const double rx = radius2_max(shape, 0), ry = radius2_max(shape, 1);
+    r2 = rx > ry ? rx : ry;
+  }
+  *radius = sqrt(r2) * (1 + kRadiusPad);
+}
+
+/* Beta function B(x, y) from tgamma (arguments here lie in (0, 3]). */
+static double beta_fn(double x, double y) {
+  return tgamma(x) * tgamma(y) / tgamma(x + y);
+}
+
+/* Closed-form volume: slice area 4 A B Gamma(1+e1/2)^2 / Gamma(1+e1) with
+ * A B = a1 a2 kx ky c^2; kx ky = 1 + (tx+ty) s + tx ty s^2, the odd term
+ * integrates to zero, and int c^2 = e2 B(e2/2, e2+1),
+ * int s^2 c^2 = e2 B(3 e2/2, e2+1) over s in [-1, 1]. */
+double sovc_shape_volume(const sov_shape *shape) {
+  const double e1 = shape->eps1, e2 = shape->eps2;
+  const double g = tgamma(1 + e1 / 2);
+  const double slice = 4 * g * g / tgamma(1 + e1);
+  const double prof = e2 * (beta_fn(e2 / 2, e2 + 1) +
+                            shape->taper[0] * shape->taper[1] * beta_fn(1.5 * e2, e2 + 1));
+  return shape->a[0] * shape->a[1] * shape->a[2] * slice * prof;
+}

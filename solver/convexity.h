@@ -1,0 +1,18 @@
+/* Convexity of tapered superellipsoids (SPEC "Valid parameters", exact test:
+ * the slice support h(z; u) = c(z) N_u(z) must be concave in z). */
+#ifndef SOLVER_CONVEXITY_H
+#define SOLVER_CONVEXITY_H
+
+#include <stddef.h>
+
+/* 1 if params[7] (already range-checked) give a convex body, else 0. */
+int sovc_is_convex(const double params[7]);
+
+/* Largest s in [0, 1] such that tapers scaled by s are convex. */
+double sovc_max_taper_scale(const double params[7]);
+
+/* Explain validity of params[7] in buf; returns the sov_status that
+ * sov_shape_init would return. */
+int sovc_shape_explain(char *buf, size_t size, const double params[7]);
+
+#endif

@@ -1,0 +1,126 @@
+/* Direction-space Newton on the support-function objective (SPEC). */
+#include "solver/direction.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "solver/pose.h"
+#include "solver/posed.h"
+
+/* f(v) = h_A(v) + h_B(-v) with both support evaluations. */
+static double objective(sovc_support_eval *a, sovc_support_eval *b, const sov_shape *A,
+                        const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+                        const double v[3]) {
+  const double mv[3] = {-v[0], -v[1], -v[2]};
+  sovc_posed_support(a, A, XA, v);
+  sovc_posed_support(b, B, XB, mv);
+  return a->h + b->h;
+}
+
+/* Newton step in the tangent plane of v: (D_A + D_B - f I) s = -P (pA - pB),
+ * with the Hessian shifted to positive definite when it is not. */
+static int newton_step(double step[3], const sovc_support_eval *a, const sovc_support_eval *b,
+                       const double v[3], double f) {
+  double g[3], Ht[3], Hu[3];
+  sovc_frame fr;
+  sovc_frame_make(&fr, v);
+  const double *t = fr.t, *u = fr.b;
+  double M[9];
+  for (int i = 0; i < 9; ++i) M[i] = a->D[i] + b->D[i];
+  for (int i = 0; i < 3; ++i) g[i] = a->p[i] - b->p[i];
+  sovc_rotate(Ht, M, t);
+  sovc_rotate(Hu, M, u);
+  double m00 = t[0] * Ht[0] + t[1] * Ht[1] + t[2] * Ht[2] - f;
+  double m01 = t[0] * Hu[0] + t[1] * Hu[1] + t[2] * Hu[2];
+  double m11 = u[0] * Hu[0] + u[1] * Hu[1] + u[2] * Hu[2] - f;
+  const double g0 = t[0] * g[0] + t[1] * g[1] + t[2] * g[2];
+  const double g1 = u[0] * g[0] + u[1] * g[1] + u[2] * g[2];
+  /* Smallest eigenvalue; shift so it is at least a fraction of the largest. */
+  const double tr = m00 + m11, dt = m00 * m11 - m01 * m01;
+  const double disc = sqrt(fmax(0, tr * tr / 4 - dt));
+  const double lmin = tr / 2 - disc, lmax = tr / 2 + disc;
+  const double floor_ = 1e-8 * fmax(fabs(lmax), 1e-300);
+  if (lmin < floor_) {
+    m00 += floor_ - lmin;
+    m11 += floor_ - lmin;
+  }
+  const double det = m00 * m11 - m01 * m01;
+  if (!(det > 0) || !isfinite(det)) return 0;
+  const double s0 = -(m11 * g0 - m01 * g1) / det, s1 = -(m00 * g1 - m01 * g0) / det;
+  for (int i = 0; i < 3; ++i) step[i] = s0 * t[i] + s1 * u[i];
+  return 1;
+}
+
+/* Tangential part of pA - pB: the gradient of f on the sphere. */
+static double gradient_norm(const sovc_support_eval *a, const sovc_support_eval *b,
+                            const double v[3]) {
+  double g[3] = {a->p[0] - b->p[0], a->p[1] - b->p[1], a->p[2] - b->p[2]};
+  const double gv = g[0] * v[0] + g[1] * v[1] + g[2] * v[2];
+  for (int i = 0; i < 3; ++i) g[i] -= gv * v[i];
+  return sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+}
+
+/* Unit vector of v + s. */
+static void retract(double out[3], const double v[3], const double s[3]) {
+  double w[3] = {v[0] + s[0], v[1] + s[1], v[2] + s[2]};
+  const double n = 1 / sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  for (int i = 0; i < 3; ++i) out[i] = w[i] * n;
+}
+
+/* Coordinate scale for the tolerance (rounding floor). */
+static double scale_of(const sovc_support_eval *a, const sovc_support_eval *b) {
+  double L = 1;
+  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(a->p[i]), fabs(b->p[i])));
+  return L;
+}
+
+/* Newton with Armijo backtracking on f. */
+int sovc_solve_direction(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                         const sov_shape *B, const sov_pose *XB,
+                         const double v0[3], double tol, int max_iterations) {
+  sovc_support_eval a = {.z = NAN}, b = {.z = NAN}, ta, tb;
+  double v[3], step[3], vt[3];
+  retract(v, v0, (const double[3]){0, 0, 0});
+  double f = objective(&a, &b, A, XA, B, XB, v);
+  res->iterations = 0;
+  for (int it = 0; it < max_iterations; ++it) {
+    /* |pB - pA| - |d|: for separated bodies it bounds the error in d, and it
+     * is quadratic in the tangential gradient, which a flat face cannot
+     * drive to zero (its support point is ill-determined, d is not). */
+    const double gn = gradient_norm(&a, &b, v);
+    const double gap = sqrt(f * f + gn * gn) - fabs(f);
+    if (gap < tol * scale_of(&a, &b)) {
+      res->d = -f;
+      for (int i = 0; i < 3; ++i) {
+        res->n[i] = v[i];
+        res->pA[i] = a.p[i];
+        res->pB[i] = b.p[i];
+      }
+      res->residual = gap;
+      res->method = SOV_METHOD_AUTO;
+      return SOV_OK;
+    }
+    const double mv[3] = {-v[0], -v[1], -v[2]};
+    if (!sovc_support_derivative(&a, A, XA, v) || !sovc_support_derivative(&b, B, XB, mv) ||
+        !newton_step(step, &a, &b, v, f))
+      break;
+    res->iterations = it + 1;
+    double alpha = 1, ft = INFINITY;
+    double slope = 0;
+    for (int i = 0; i < 3; ++i) slope += step[i] * (a.p[i] - b.p[i]);
+    for (int ls = 0; ls < 40; ++ls, alpha *= 0.5) {
+      for (int i = 0; i < 3; ++i) vt[i] = alpha * step[i];
+      retract(vt, v, vt);
+      ta.z = a.z;
+      tb.z = b.z;
+      ft = objective(&ta, &tb, A, XA, B, XB, vt);
+      if (ft <= f + 1e-4 * alpha * fmin(slope, 0)) break;
+    }
+    if (!(ft <= f)) break;
+    memcpy(v, vt, sizeof v);
+    a = ta;
+    b = tb;
+    f = ft;
+  }
+  return SOV_ERR_NO_CONVERGENCE;
+}

@@ -1,0 +1,153 @@
+/* Method dispatch: the default method, and the study's schemes with their
+ * initial guesses (quadtree, centre line, or the caller's cache). */
+#include "solver/distance.h"
+
+#include <math.h>
+
+#include "solver/auto_method.h"
+#include "solver/global.h"
+#include "solver/implicit.h"
+#include "solver/parametric.h"
+#include "solver/pose.h"
+#include "solver/quadtree.h"
+#include "solver/shape.h"
+#include "solver/support.h"
+
+/* World seed points of the study methods (NULL angles when not needed). */
+static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2],
+                       const sov_shape *A, const sov_pose *XA,
+                       const sov_shape *B, const sov_pose *XB,
+                       const sov_options *opt, const sov_cache *cache) {
+  double xa[3], xb[3];
+  if (opt->seed == SOV_SEED_QUADTREE) {
+    sovc_quadtree_seed(phiA, phiB, A, XA, B, XB);
+    sovc_param_point(xa, NULL, NULL, NULL, NULL, NULL, NULL, A, phiA[0], phiA[1]);
+    sovc_param_point(xb, NULL, NULL, NULL, NULL, NULL, NULL, B, phiB[0], phiB[1]);
+  } else if (opt->seed == SOV_SEED_CENTERS) {
+    double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
+    double v[3];
+    if (!(c[0] * c[0] + c[1] * c[1] + c[2] * c[2] > 0)) c[2] = 1;
+    sovc_rotate_t(v, XA->R, c);
+    sovc_support(xa, A, v, NAN);
+    for (int i = 0; i < 3; ++i) c[i] = -c[i];
+    sovc_rotate_t(v, XB->R, c);
+    sovc_support(xb, B, v, NAN);
+  } else if (opt->seed == SOV_SEED_CACHE) {
+    if (!cache || !cache->valid) return SOV_ERR_OPTION;
+    for (int i = 0; i < 3; ++i) {
+      xa[i] = cache->pA_local[i];
+      xb[i] = cache->pB_local[i];
+    }
+  } else {
+    return SOV_ERR_OPTION;
+  }
+  if (opt->seed != SOV_SEED_QUADTREE) {
+    sovc_param_angles(&phiA[0], &phiA[1], A, xa);
+    sovc_param_angles(&phiB[0], &phiB[1], B, xb);
+  }
+  sovc_to_world(pA, XA, xa);
+  sovc_to_world(pB, XB, xb);
+  return SOV_OK;
+}
+
+/* Store the answer in each body's frame. */
+static void cache_store(sov_cache *cache, const sov_result *r, const sov_pose *XA,
+                        const sov_pose *XB) {
+  sovc_to_local(cache->pA_local, XA, r->pA);
+  sovc_to_local(cache->pB_local, XB, r->pB);
+  sovc_rotate_t(cache->nA_local, XA->R, r->n);
+  cache->valid = 1;
+}
+
+/* A converged study answer with d <= 0 is one critical point among several:
+ * SOV_ERR_SPURIOUS if the global search finds a larger d (d > 0 answers are
+ * certified by their sign, see auto_method.c). */
+static int certify(const sov_result *res, const sov_shape *A, const sov_pose *XA,
+                   const sov_shape *B, const sov_pose *XB, const sov_options *opt) {
+  if (res->d > 0) return SOV_OK;
+  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations};
+  sov_result best = *res;
+  int have = 1;
+  if (sovc_global_search(&best, &have, A, XA, B, XB, &cfg) != SOV_OK)
+    return SOV_ERR_NO_CONVERGENCE;
+  const double L = 1 + fabs(res->d);
+  return best.d > res->d + 1e-9 * L ? SOV_ERR_SPURIOUS : SOV_OK;
+}
+
+/* Study method by name with its seed, optionally certified. */
+static int study(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                 const sov_shape *B, const sov_pose *XB, const sov_options *opt,
+                 const sov_cache *cache) {
+  double pA[3], pB[3], phiA[2], phiB[2];
+  int st = seed_points(pA, pB, phiA, phiB, A, XA, B, XB, opt, cache);
+  if (st != SOV_OK) return st;
+  if (opt->method == SOV_METHOD_IMPLICIT) {
+    const sovc_newton_config cfg = {0, 0, opt->tolerance, opt->max_iterations};
+    st = sovc_solve_implicit(res, A, XA, B, XB, pA, pB, &cfg);
+  } else if (opt->method == SOV_METHOD_PARAMETRIC) {
+    st = sovc_solve_parametric(res, A, XA, B, XB, phiA, phiB, opt);
+  } else {
+    st = sovc_solve_ntb(res, A, XA, B, XB, phiA, phiB, opt);
+  }
+  if (st == SOV_OK && opt->certify) st = certify(res, A, XA, B, XB, opt);
+  return st;
+}
+
+/* Dispatch on options->method. */
+int sovc_distance(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                  const sov_shape *B, const sov_pose *XB,
+                  const sov_options *opt, sov_cache *cache) {
+  int st;
+  if (opt->method == SOV_METHOD_AUTO)
+    st = sovc_solve_auto(res, A, XA, B, XB, opt, cache);
+  else
+    st = study(res, A, XA, B, XB, opt, cache);
+  if (st == SOV_OK && cache) cache_store(cache, res, XA, XB);
+  return st;
+}
+
+/* -(h_A(v) + h_B(-v)) for a world direction v (not necessarily unit). */
+static double plane_gap(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                        const sov_pose *XB, const double v[3]) {
+  double vl[3], x[3], mv[3] = {-v[0], -v[1], -v[2]};
+  const double off = v[0] * (XB->p[0] - XA->p[0]) + v[1] * (XB->p[1] - XA->p[1]) +
+                     v[2] * (XB->p[2] - XA->p[2]);
+  sovc_rotate_t(vl, XA->R, v);
+  const double hA = sovc_support(x, A, vl, NAN);
+  sovc_rotate_t(vl, XB->R, mv);
+  const double hB = sovc_support(x, B, vl, NAN);
+  return off - hA - hB;
+}
+
+/* 1 if world point p is strictly inside the posed shape. */
+static int inside(const sov_shape *S, const sov_pose *X, const double p[3]) {
+  double x[3], F;
+  sovc_to_local(x, X, p);
+  sovc_implicit(&F, NULL, NULL, S, x);
+  return F < 0;
+}
+
+/* Early exits: bounding spheres and separating planes prove "apart", a
+ * centre inside the other body proves "overlap"; else the distance sign. */
+int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
+                 const sov_shape *B, const sov_pose *XB,
+                 const sov_options *opt, sov_cache *cache) {
+  double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
+  const double cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+  const double rr = A->radius + B->radius;
+  *colliding = 0;
+  if (cc > rr * rr) return SOV_OK;
+  if (cache && cache->valid) {
+    double n[3];
+    sovc_rotate(n, XA->R, cache->nA_local);
+    if (plane_gap(A, XA, B, XB, n) > 0) return SOV_OK;
+  }
+  if (cc > 0 && plane_gap(A, XA, B, XB, c) > 0) return SOV_OK;
+  *colliding = 1;
+  if (inside(B, XB, XA->p) || inside(A, XA, XB->p)) return SOV_OK;
+  sov_result r;
+  const int st = sovc_distance(&r, A, XA, B, XB, opt, cache);
+  if (st != SOV_OK) return st;
+  *colliding = r.d <= 0;
+  return SOV_OK;
+}

@@ -1,0 +1,232 @@
+/* Global search on an inner polytope of D = A - B built from exact support
+ * points w(v) = s_A(v) - s_B(-v). For every unit v, h_D(v) >= v . w_k for all
+ * k, so the polytope's face planes bound h_D from below: EPA's argument,
+ * used as a branch and bound whose leaves are polished by Newton. Where no
+ * Newton chart converges (sharp straight edges: flat along, pointy across),
+ * the polytope itself is refined until its bound closes. */
+#include "solver/global.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "solver/auto_method.h"
+#include "solver/polytope.h"
+
+enum {
+  kSamples = 26,    /* cube faces, edges and corners */
+  kBudget = 400,    /* polytope expansions */
+  kMaxCaps = 64,    /* settled caps and failed polish starts */
+};
+
+/* A face whose normal is this close (cosine) to a polished optimum or to a
+ * start that led to one lies in that optimum's basin. */
+static const double kSettledCap = 0.995;
+/* Faces this close to a failed polish start are not polished again. */
+static const double kFailedCap = 0.99995;
+/* A face is tight when its support value exceeds its plane by less than
+ * this fraction of the bodies' size: then its normal is worth polishing. */
+static const double kTight = 1e-4;
+/* Final bound tolerance, relative to the bodies' size. */
+static const double kBound = 1e-10;
+
+/* Search state: the polytope (aux = A-side support point of each vertex),
+ * settled caps, failed polish starts, and the best evaluated direction. */
+typedef struct search {
+  sovc_polytope P;
+  double settled[kMaxCaps][3], failed[kMaxCaps][3];
+  int nsettled, nfailed;
+  double size;
+  double ub_lb, ub_v[3], ub_pA[3], ub_pB[3]; /* largest -h_D(v) seen */
+} search;
+
+/* Unit sample direction k of the cube's 26 face, edge and corner normals. */
+static void sample(double v[3], int k) {
+  const int c = k < 13 ? k : k + 1; /* skip the centre of the 3x3x3 grid */
+  v[0] = c % 3 - 1.0;
+  v[1] = (c / 3) % 3 - 1.0;
+  v[2] = c / 9 - 1.0;
+  const double n = 1 / sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  for (int i = 0; i < 3; ++i) v[i] *= n;
+}
+
+/* 1 if unit n is within cosine cap of one of the m directions in list
+ * (m rows of 3). */
+static int in_caps(const double *list, int m, const double n[3], double cap) {
+  for (int s = 0; s < m; ++s, list += 3)
+    if (n[0] * list[0] + n[1] * list[1] + n[2] * list[2] > cap) return 1;
+  return 0;
+}
+
+/* Append unit n to a cap list. */
+static void add_cap(double (*list)[3], int *m, const double n[3]) {
+  if (*m < kMaxCaps) memcpy(list[(*m)++], n, 3 * sizeof(double));
+}
+
+/* Supports along unit v, remembering the best direction evaluated. */
+static double evaluate(search *S, double pA[3], double pB[3], const sov_shape *A,
+                       const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+                       const double v[3]) {
+  const double lb = sovc_support_pair(pA, pB, A, XA, B, XB, v);
+  if (lb > S->ub_lb) {
+    S->ub_lb = lb;
+    memcpy(S->ub_v, v, sizeof S->ub_v);
+    memcpy(S->ub_pA, pA, sizeof S->ub_pA);
+    memcpy(S->ub_pB, pB, sizeof S->ub_pB);
+  }
+  return lb;
+}
+
+/* Unsettled alive face with the lowest plane; -1 if none. */
+static int lowest_face(const search *S) {
+  int best = -1;
+  for (int f = 0; f < S->P.nf; ++f)
+    if (S->P.alive[f] && !in_caps(S->settled[0], S->nsettled, S->P.normal[f], kSettledCap) &&
+        (best < 0 || S->P.dist[f] < S->P.dist[best]))
+      best = f;
+  return best;
+}
+
+/* Add w = pA - pB to the polytope, recording pA; returns the add status. */
+static int expand(search *S, const double pA[3], const double pB[3]) {
+  const double w[3] = {pA[0] - pB[0], pA[1] - pB[1], pA[2] - pB[2]};
+  return sovc_polytope_add(&S->P, w, pA, 1e-14 * S->size);
+}
+
+/* Keep r in best if it is the first or has a larger d. */
+static void keep(sov_result *best, int *have, const sov_result *r) {
+  if (!*have || r->d > best->d) {
+    const int its = best->iterations;
+    *best = *r;
+    best->iterations = its;
+    *have = 1;
+  }
+}
+
+/* Polish from direction v. On success settle the cap around v (a start that
+ * leads to a known optimum lies in its basin) and around the optimum; on
+ * failure remember v so nearby faces are refined instead of re-polished. */
+static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
+                  const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+                  const double v[3], const double pA[3], const double pB[3],
+                  double lb, const sovc_newton_config *cfg) {
+  sov_result r = {0};
+  int got = 0;
+  const int st = sovc_solve_local(&r, &got, A, XA, B, XB, v, pA, pB, lb, cfg);
+  best->iterations += r.iterations;
+  if (st != SOV_OK) {
+    add_cap(S->failed, &S->nfailed, v);
+    return st;
+  }
+  keep(best, have, &r);
+  add_cap(S->settled, &S->nsettled, v);
+  if (!in_caps(S->settled[0], S->nsettled, r.n, kSettledCap)) add_cap(S->settled, &S->nsettled, r.n);
+  return SOV_OK;
+}
+
+/* The best evaluated direction as an answer (d is the objective there, the
+ * witnesses its exact support points), used where polishing failed. */
+static void keep_evaluated(search *S, sov_result *best, int *have, const sov_shape *A,
+                           const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
+  sov_result r = *best;
+  r.d = S->ub_lb;
+  memcpy(r.n, S->ub_v, sizeof r.n);
+  memcpy(r.pA, S->ub_pA, sizeof r.pA);
+  memcpy(r.pB, S->ub_pB, sizeof r.pB);
+  r.residual = 0;
+  r.method = SOV_METHOD_AUTO;
+  sovc_balance_witnesses(&r, A, XA, B, XB);
+  keep(best, have, &r);
+}
+
+/* Initial polytope from the 26 samples; returns 1 if the hull is solid. */
+static int start(search *S, const sov_shape *A, const sov_pose *XA,
+                 const sov_shape *B, const sov_pose *XB) {
+  double w[kSamples][3], pa[kSamples][3], pb[3], v[3];
+  for (int k = 0; k < kSamples; ++k) {
+    sample(v, k);
+    evaluate(S, pa[k], pb, A, XA, B, XB, v);
+    for (int i = 0; i < 3; ++i) w[k][i] = pa[k][i] - pb[i];
+  }
+  return sovc_polytope_init(&S->P, (const double(*)[3])w, (const double(*)[3])pa,
+                            kSamples, 1e-13);
+}
+
+/* Separated bodies the local solvers could not settle: move the polytope's
+ * point x nearest the origin towards it (GJK-like: |x| bounds d from above,
+ * the best -h_D(v) from below), polishing tight directions, until a polish
+ * certifies d > 0 or the bound closes. */
+static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
+                     const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+                     const sovc_newton_config *cfg) {
+  double pA[3], pB[3], x[3] = {0, 0, 0}, xf[3], u[3];
+  if (polish(S, best, have, A, XA, B, XB, S->ub_v, S->ub_pA, S->ub_pB, S->ub_lb, cfg) ==
+          SOV_OK && best->d > 0)
+    return SOV_OK;
+  for (int it = 0; it < kBudget; ++it) {
+    double nx = INFINITY;
+    for (int f = 0; f < S->P.nf; ++f) {
+      if (!S->P.alive[f] || !(S->P.dist[f] < 0)) continue;
+      sovc_polytope_closest(xf, &S->P, f);
+      const double nf = sqrt(xf[0] * xf[0] + xf[1] * xf[1] + xf[2] * xf[2]);
+      if (nf < nx) nx = nf, memcpy(x, xf, sizeof x);
+    }
+    if (!(nx > 0) || !isfinite(nx)) break;
+    if (nx - S->ub_lb <= kBound * S->size) {
+      keep_evaluated(S, best, have, A, XA, B, XB);
+      return SOV_OK;
+    }
+    for (int i = 0; i < 3; ++i) u[i] = -x[i] / nx;
+    const double lb = evaluate(S, pA, pB, A, XA, B, XB, u);
+    if (nx - lb <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, u, kFailedCap) &&
+        polish(S, best, have, A, XA, B, XB, u, pA, pB, lb, cfg) == SOV_OK && best->d > 0)
+      return SOV_OK;
+    if (expand(S, pA, pB) != 1) break;
+  }
+  return SOV_ERR_NO_CONVERGENCE;
+}
+
+/* Largest d known: the best polished answer or the best evaluated value. */
+static double current(const search *S, const sov_result *best, int have) {
+  return have ? fmax(best->d, S->ub_lb) : S->ub_lb;
+}
+
+/* Overlap: expand the lowest unsettled face until every unsettled face lies
+ * above the best answer; polish tight faces. */
+static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
+                   const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+                   const sovc_newton_config *cfg) {
+  double pA[3], pB[3], n[3];
+  for (int it = 0; it < kBudget; ++it) {
+    const int f = lowest_face(S);
+    const double cur = current(S, best, *have);
+    /* Every unsettled direction has h_D >= this face's plane. */
+    if (f < 0 || S->P.dist[f] >= -cur - kBound * S->size) {
+      if (!*have || S->ub_lb > best->d) keep_evaluated(S, best, have, A, XA, B, XB);
+      return SOV_OK;
+    }
+    memcpy(n, S->P.normal[f], sizeof n);
+    const double dist = S->P.dist[f];
+    const double lb = evaluate(S, pA, pB, A, XA, B, XB, n);
+    if (lb > 0) return separated(S, best, have, A, XA, B, XB, cfg);
+    if (-lb - dist <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, n, kFailedCap)) {
+      polish(S, best, have, A, XA, B, XB, n, pA, pB, lb, cfg);
+      continue;
+    }
+    if (expand(S, pA, pB) != 1) break;
+  }
+  return SOV_ERR_NO_CONVERGENCE;
+}
+
+/* Global search (see global.h). */
+int sovc_global_search(sov_result *best, int *have, const sov_shape *A,
+                       const sov_pose *XA, const sov_shape *B,
+                       const sov_pose *XB, const sovc_newton_config *cfg) {
+  search S;
+  S.nsettled = S.nfailed = 0;
+  S.size = A->radius + B->radius;
+  S.ub_lb = -INFINITY;
+  if (*have) add_cap(S.settled, &S.nsettled, best->n);
+  if (!start(&S, A, XA, B, XB)) return SOV_ERR_NO_CONVERGENCE;
+  if (S.ub_lb > 0) return separated(&S, best, have, A, XA, B, XB, cfg);
+  return overlap(&S, best, have, A, XA, B, XB, cfg);
+}

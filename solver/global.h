@@ -1,0 +1,19 @@
+/* Global search over the Minkowski difference D = A - B with an inner
+ * polytope of exact support points, handing candidate normals to the local
+ * solvers. Used when the first local answer is not certified (d <= 0). */
+#ifndef SOLVER_GLOBAL_H
+#define SOLVER_GLOBAL_H
+
+#include "solver/implicit.h"
+#include "superovoid/superovoid.h"
+
+/* Improve best (valid if *have) to the SPEC answer. Overlap: branch and
+ * bound (EPA) until every polytope face away from a polished optimum lies
+ * above the best answer. Separated: polytope distance iteration, then a
+ * polish. Returns SOV_OK, or SOV_ERR_NO_CONVERGENCE if the bound could not
+ * be closed within the budget. */
+int sovc_global_search(sov_result *best, int *have, const sov_shape *A,
+                       const sov_pose *XA, const sov_shape *B,
+                       const sov_pose *XB, const sovc_newton_config *cfg);
+
+#endif

@@ -1,0 +1,148 @@
+/* Implicit common-normal Newton (study Eq. 15; Lopes et al. 2010). */
+#include "solver/implicit.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "solver/linalg.h"
+#include "solver/posed.h"
+#include "solver/result.h"
+
+/* Residual of Eq. 15 for evaluated bodies and the frame of A. */
+static void residual(double r[6], const sovc_implicit_eval *a,
+                     const sovc_implicit_eval *b, const sovc_frame *F,
+                     const double pA[3], const double pB[3]) {
+  const double dp[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};
+  r[0] = a->f;
+  r[1] = F->t[0] * b->n[0] + F->t[1] * b->n[1] + F->t[2] * b->n[2];
+  r[2] = F->b[0] * b->n[0] + F->b[1] * b->n[1] + F->b[2] * b->n[2];
+  r[3] = F->t[0] * dp[0] + F->t[1] * dp[1] + F->t[2] * dp[2];
+  r[4] = F->b[0] * dp[0] + F->b[1] * dp[1] + F->b[2] * dp[2];
+  r[5] = b->f;
+}
+
+/* Analytic 6x6 Jacobian (column-major; columns 0-2 pA, 3-5 pB). */
+static void jacobian(double J[36], const sovc_implicit_eval *a,
+                     const sovc_implicit_eval *b, const sovc_frame *F,
+                     const double pA[3], const double pB[3]) {
+  const double dp[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};
+  double v[3], rowA[3], rowB[3];
+  memset(J, 0, 36 * sizeof(double));
+  for (int c = 0; c < 3; ++c) {
+    J[6 * c + 0] = a->g[c];
+    J[6 * (c + 3) + 5] = b->g[c];
+  }
+  for (int q = 0; q < 2; ++q) {
+    const double *tq = q == 0 ? F->t : F->b;
+    /* Rows 1-2: tq . nB. */
+    sovc_frame_dvec(v, F, a->n, q, b->n);
+    sovc_dnormal(rowA, a, v);
+    sovc_dnormal(rowB, b, tq);
+    for (int c = 0; c < 3; ++c) {
+      J[6 * c + 1 + q] = rowA[c];
+      J[6 * (c + 3) + 1 + q] = rowB[c];
+    }
+    /* Rows 3-4: tq . (pB - pA). */
+    sovc_frame_dvec(v, F, a->n, q, dp);
+    sovc_dnormal(rowA, a, v);
+    for (int c = 0; c < 3; ++c) {
+      J[6 * c + 3 + q] = rowA[c] - tq[c];
+      J[6 * (c + 3) + 3 + q] = tq[c];
+    }
+  }
+}
+
+/* Euclidean norm of a 6-vector. */
+static double norm6(const double r[6]) {
+  double s = 0;
+  for (int i = 0; i < 6; ++i) s += r[i] * r[i];
+  return sqrt(s);
+}
+
+/* Finish: validate the common-normal pair and fill result. */
+static int finish(sov_result *res, const sovc_implicit_eval *a,
+                  const sovc_implicit_eval *b, const double pA[3],
+                  const double pB[3], double rn) {
+  sovc_result_set(res, pA, pB, a->n);
+  res->residual = rn;
+  res->method = SOV_METHOD_IMPLICIT;
+  /* tA . nB = bA . nB = 0 also holds for nB = +nA: not a contact pair. */
+  const double dot = a->n[0] * b->n[0] + a->n[1] * b->n[1] + a->n[2] * b->n[2];
+  return dot < 0 ? SOV_OK : SOV_ERR_SPURIOUS;
+}
+
+/* Tolerance scaled to the coordinates: rounding in world coordinates of size
+ * L floors the residual near 1e-16 L times the conditioning. */
+static double scaled_tolerance(double tol, const double pA[3], const double pB[3]) {
+  double L = 1;
+  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
+  return tol * L;
+}
+
+/* Evaluate both bodies with Hessians at (pA, pB) and the residual in the
+ * Householder frame of A; returns |r| (INFINITY if anything is not finite).
+ * |r| does not depend on which axis the frame uses. */
+static double evaluate(double r[6], sovc_implicit_eval *a, sovc_implicit_eval *b,
+                       sovc_frame *F, const sov_shape *A, const sov_pose *XA,
+                       const sov_shape *B, const sov_pose *XB, const double pA[3],
+                       const double pB[3], int normalized) {
+  sovc_posed_implicit(a, A, XA, pA, normalized, 1);
+  sovc_posed_implicit(b, B, XB, pB, normalized, 1);
+  if (!(a->gnorm > 0) || !(b->gnorm > 0)) return INFINITY;
+  sovc_frame_make(F, a->n);
+  residual(r, a, b, F, pA, pB);
+  const double nr = norm6(r);
+  return isfinite(nr) ? nr : INFINITY;
+}
+
+/* Residual and Jacobian of Eq. 15 at one point (for checks and tests). */
+double sovc_implicit_system(double r[6], double J[36], const sov_shape *A,
+                            const sov_pose *XA, const sov_shape *B,
+                            const sov_pose *XB, const double pA[3],
+                            const double pB[3], int normalized) {
+  sovc_implicit_eval a, b;
+  sovc_frame F;
+  const double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, pA, pB, normalized);
+  if (J && isfinite(rn)) jacobian(J, &a, &b, &F, pA, pB);
+  return rn;
+}
+
+/* Damped or plain Newton on Eq. 15 from (pA0, pB0). */
+int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                        const sov_shape *B, const sov_pose *XB,
+                        const double pA0[3], const double pB0[3],
+                        const sovc_newton_config *cfg) {
+  double p[6], r[6], J[36], step[6], tp[6], tr[6];
+  sovc_implicit_eval a, b, ta, tb;
+  sovc_frame F, tF;
+  memcpy(p, pA0, 3 * sizeof(double));
+  memcpy(p + 3, pB0, 3 * sizeof(double));
+  res->iterations = 0;
+  double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, p, p + 3, cfg->normalized);
+  for (int it = 0; it < cfg->max_iterations && isfinite(rn); ++it) {
+    if (rn < scaled_tolerance(cfg->tolerance, p, p + 3)) break;
+    jacobian(J, &a, &b, &F, p, p + 3);
+    for (int i = 0; i < 6; ++i) step[i] = -r[i];
+    res->iterations = it + 1;
+    const int st = sovc_solve(6, J, step);
+    if (st != SOV_OK) return st;
+    double alpha = 1, trn = INFINITY;
+    for (int ls = 0; ls < (cfg->damped ? 30 : 1); ++ls, alpha *= 0.5) {
+      for (int i = 0; i < 6; ++i) tp[i] = p[i] + alpha * step[i];
+      trn = evaluate(tr, &ta, &tb, &tF, A, XA, B, XB, tp, tp + 3, cfg->normalized);
+      if (!cfg->damped || trn <= (1 - 1e-4 * alpha) * rn) break;
+    }
+    /* A failed line search means Newton has stalled: stop, unconverged. */
+    if (!isfinite(trn) || (cfg->damped && !(trn < rn))) break;
+    memcpy(p, tp, sizeof p);
+    memcpy(r, tr, sizeof r);
+    a = ta;
+    b = tb;
+    F = tF;
+    rn = trn;
+  }
+  if (isfinite(rn) && rn < scaled_tolerance(cfg->tolerance, p, p + 3))
+    return finish(res, &a, &b, p, p + 3, rn);
+  res->residual = rn;
+  return SOV_ERR_NO_CONVERGENCE;
+}

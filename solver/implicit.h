@@ -1,0 +1,34 @@
+/* Implicit common-normal system (study Eq. 15, Lopes 2010 framework): 6
+ * unknowns pA, pB (world), 6 equations F_A = 0, F_B = 0, tA . nB = 0,
+ * bA . nB = 0, tA . (pB - pA) = 0, bA . (pB - pA) = 0, with tA, bA from a
+ * Householder reflection of nA, and an analytic Jacobian. */
+#ifndef SOLVER_IMPLICIT_H
+#define SOLVER_IMPLICIT_H
+
+#include "superovoid/superovoid.h"
+
+/* How the Newton iteration runs. */
+typedef struct sovc_newton_config {
+  int normalized;     /* 1: G = (F+1)^(eps2/2) - 1; 0: the study's raw F */
+  int damped;         /* 1: backtracking line search on |r|; 0: full steps */
+  double tolerance;   /* stop when |r| < tolerance */
+  int max_iterations;
+} sovc_newton_config;
+
+/* Residual r[6] of Eq. 15 at world points pA, pB and, if J is not NULL, its
+ * analytic Jacobian (column-major, columns pA then pB). Returns |r|, or
+ * INFINITY where a normal is undefined or a value is not finite. */
+double sovc_implicit_system(double r[6], double J[36], const sov_shape *A,
+                            const sov_pose *XA, const sov_shape *B,
+                            const sov_pose *XB, const double pA[3],
+                            const double pB[3], int normalized);
+
+/* Newton from world points pA0, pB0. On SOV_OK fills result (n = outward
+ * normal of A, d = n . (pB - pA)); SOV_ERR_SPURIOUS when the converged pair
+ * has B's normal not opposite A's. result->iterations is always set. */
+int sovc_solve_implicit(sov_result *result, const sov_shape *A,
+                        const sov_pose *XA, const sov_shape *B,
+                        const sov_pose *XB, const double pA0[3],
+                        const double pB0[3], const sovc_newton_config *config);
+
+#endif

@@ -1,0 +1,289 @@
+/* The study's parametric common-normal methods: the 4x4 Newton system of
+ * study Eq. 18 in the angles (phi1A, phi2A, phi1B, phi2B), and the ntb variant
+ * with the same unknowns and implicit normal/tangent/bitangent equations.
+ * Both are undamped Newton, as in the study, with analytic Jacobians. */
+#include "solver/parametric.h"
+
+#include <math.h>
+
+#include "solver/linalg.h"
+#include "solver/pose.h"
+#include "solver/result.h"
+
+/* B's outward normal counts as opposite A's when nA . nB <= -1 + this. */
+#define SOVC_OPPOSITE_TOL 1e-6
+/* pB - pA counts as parallel to nA when |nA x (pB - pA)| <= this (length
+ * units; a spurious pair is off by a sizeable fraction of the body). */
+#define SOVC_PARALLEL_TOL 1e-6
+/* Slack (length units) below the bounding-box lower bound of the answer
+ * before a pair counts as a far-side pair (the bound is exact for spheres
+ * on a coordinate axis). */
+#define SOVC_BOUND_SLACK 1e-9
+/* Relative slack of the second-order test on overlapping answers. */
+#define SOVC_CURVATURE_TOL 1e-9
+
+/* One posed body at one angle pair, world frame: point, tangents
+ * dp/dphi1 and dp/dphi2, second derivatives (11, 12, 22), outward unit
+ * normal. */
+typedef struct sovc_geom {
+  double p[3];
+  double t[2][3];
+  double x[3][3];
+  double n[3];
+} sovc_geom;
+
+/* Residual f[4], column-major Jacobian J[16] (d f_i / d phi_j at J[i + 4 j])
+ * and stopping norm *res of one method at the geometry of A and B. */
+typedef void (*sovc_system)(double f[4], double J[16], double *res,
+                            const sovc_geom *a, const sovc_geom *b);
+
+/* a . b */
+static double dot3(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* 1 if all n values are finite. */
+static int all_finite(const double *v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(v[i])) return 0;
+  return 1;
+}
+
+/* World geometry of a posed shape at (phi1, phi2). */
+static void geom_eval(sovc_geom *g, const sov_shape *shape, const sov_pose *X,
+                      double phi1, double phi2) {
+  double p[3], t1[3], t2[3], n[3], x11[3], x12[3], x22[3];
+  sovc_param_point(p, t1, t2, n, x11, x12, x22, shape, phi1, phi2);
+  sovc_to_world(g->p, X, p);
+  sovc_rotate(g->t[0], X->R, t1);
+  sovc_rotate(g->t[1], X->R, t2);
+  sovc_rotate(g->x[0], X->R, x11);
+  sovc_rotate(g->x[1], X->R, x12);
+  sovc_rotate(g->x[2], X->R, x22);
+  sovc_rotate(g->n, X->R, n);
+}
+
+/* dn/dphi1 and dn/dphi2 of the unit normal from the Weingarten equations
+ * dn_a . t_c = -n . x_ac, dn_a in the tangent plane: dn = -L G^-1 t. */
+static void geom_normal_derivs(double dn[2][3], const sovc_geom *g) {
+  const double G11 = dot3(g->t[0], g->t[0]), G12 = dot3(g->t[0], g->t[1]);
+  const double G22 = dot3(g->t[1], g->t[1]);
+  const double L11 = dot3(g->n, g->x[0]), L12 = dot3(g->n, g->x[1]);
+  const double L22 = dot3(g->n, g->x[2]);
+  const double det = G11 * G22 - G12 * G12;
+  const double C[2][2] = {{-(L11 * G22 - L12 * G12) / det, -(L12 * G11 - L11 * G12) / det},
+                          {-(L12 * G22 - L22 * G12) / det, -(L22 * G11 - L12 * G12) / det}};
+  for (int a = 0; a < 2; ++a)
+    for (int i = 0; i < 3; ++i) dn[a][i] = C[a][0] * g->t[0][i] + C[a][1] * g->t[1][i];
+}
+
+/* Tangent T[0] and bitangent T[1] of unit n: the columns j != k of the
+ * Householder reflection I - 2 v v^T / v.v, v = n + sign(n_k) e_k, which maps
+ * e_k to -sign(n_k) n, k = argmax |n_k| (stable sign). dT[m][a] is the
+ * derivative of T[m] along dn[a] with k held fixed. dn may be NULL. */
+static void ntb_basis(double T[2][3], double dT[2][2][3], const double n[3],
+                      const double dn[2][3]) {
+  int k = 0;
+  if (fabs(n[1]) > fabs(n[k])) k = 1;
+  if (fabs(n[2]) > fabs(n[k])) k = 2;
+  const double s = n[k] < 0 ? -1.0 : 1.0, q = 1.0 + fabs(n[k]);
+  double v[3] = {n[0], n[1], n[2]};
+  v[k] += s;
+  for (int m = 0; m < 2; ++m) {
+    const int j = (k + 1 + m) % 3;
+    for (int i = 0; i < 3; ++i) T[m][i] = (i == j ? 1.0 : 0.0) - v[i] * n[j] / q;
+    if (!dn) continue;
+    for (int a = 0; a < 2; ++a)
+      for (int i = 0; i < 3; ++i)
+        dT[m][a][i] = -(dn[a][i] * n[j] + v[i] * dn[a][j]) / q +
+                      v[i] * n[j] * s * dn[a][k] / (q * q);
+  }
+}
+
+/* Study Eq. 18: tA_i . (pB - pA) = 0 and tB_i . (pB - pA) = 0 with the raw
+ * tangents; the stopping norm uses unit tangents (length units). */
+static void param_system(double f[4], double J[16], double *res,
+                         const sovc_geom *a, const sovc_geom *b) {
+  const double D[3] = {b->p[0] - a->p[0], b->p[1] - a->p[1], b->p[2] - a->p[2]};
+  double r2 = 0.0;
+  for (int i = 0; i < 2; ++i) {
+    f[i] = dot3(a->t[i], D);
+    f[2 + i] = dot3(b->t[i], D);
+    r2 += f[i] * f[i] / dot3(a->t[i], a->t[i]) + f[2 + i] * f[2 + i] / dot3(b->t[i], b->t[i]);
+    for (int j = 0; j < 2; ++j) {
+      J[i + 4 * j] = dot3(a->x[i + j], D) - dot3(a->t[i], a->t[j]);
+      J[i + 4 * (2 + j)] = dot3(a->t[i], b->t[j]);
+      J[2 + i + 4 * j] = -dot3(b->t[i], a->t[j]);
+      J[2 + i + 4 * (2 + j)] = dot3(b->x[i + j], D) + dot3(b->t[i], b->t[j]);
+    }
+  }
+  *res = sqrt(r2);
+}
+
+/* ntb variant: tA . nB = bA . nB = 0 and tA . (pB - pA) = bA . (pB - pA) = 0
+ * with (tA, bA) the Householder basis of nA; analytic Jacobian (normal
+ * derivatives from the Weingarten equations). Stopping norm: |f| (the first
+ * two rows are sines of angles, the last two lengths). */
+static void ntb_system(double f[4], double J[16], double *res,
+                       const sovc_geom *a, const sovc_geom *b) {
+  const double D[3] = {b->p[0] - a->p[0], b->p[1] - a->p[1], b->p[2] - a->p[2]};
+  double dnA[2][3], dnB[2][3], T[2][3], dT[2][2][3];
+  geom_normal_derivs(dnA, a);
+  geom_normal_derivs(dnB, b);
+  ntb_basis(T, dT, a->n, (const double(*)[3])dnA);
+  for (int m = 0; m < 2; ++m) {
+    f[m] = dot3(T[m], b->n);
+    f[2 + m] = dot3(T[m], D);
+    for (int c = 0; c < 2; ++c) {
+      J[m + 4 * c] = dot3(dT[m][c], b->n);
+      J[m + 4 * (2 + c)] = dot3(T[m], dnB[c]);
+      J[2 + m + 4 * c] = dot3(dT[m][c], D) - dot3(T[m], a->t[c]);
+      J[2 + m + 4 * (2 + c)] = dot3(T[m], b->t[c]);
+    }
+  }
+  *res = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2] + f[3] * f[3]);
+}
+
+/* Undamped Newton on system from phi[4]; on return a, b hold the geometry at
+ * the final phi, *iters the steps taken and *res its stopping norm. OK only
+ * when *res < tolerance at that iterate. */
+static int newton(sovc_geom *a, sovc_geom *b, double phi[4], int *iters,
+                  double *res, const sov_shape *A, const sov_pose *XA,
+                  const sov_shape *B, const sov_pose *XB, sovc_system system,
+                  const sov_options *options) {
+  for (int it = 0;; ++it) {
+    double f[4], J[16];
+    *iters = it;
+    geom_eval(a, A, XA, phi[0], phi[1]);
+    geom_eval(b, B, XB, phi[2], phi[3]);
+    system(f, J, res, a, b);
+    if (!isfinite(*res) || !all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
+    if (*res < options->tolerance) return SOV_OK;
+    if (it >= options->max_iterations || !all_finite(J, 16)) return SOV_ERR_NO_CONVERGENCE;
+    if (sovc_solve(4, J, f) != SOV_OK) return SOV_ERR_SINGULAR;
+    if (!all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
+    for (int i = 0; i < 4; ++i) phi[i] -= f[i];
+  }
+}
+
+/* Radii-of-curvature tensor R (r11, r12, r22) of g in the orthonormal tangent
+ * basis E: P II^-1 P^T with P = E^T [t1 t2], II = -n . x_ij. 0 when the point
+ * is flat (II singular) or the numbers are not finite: no verdict. */
+static int radii_tensor(double R[3], const sovc_geom *g, const double E[2][3]) {
+  const double I11 = -dot3(g->n, g->x[0]), I12 = -dot3(g->n, g->x[1]);
+  const double I22 = -dot3(g->n, g->x[2]);
+  const double det = I11 * I22 - I12 * I12;
+  if (!(det > 0.0)) return 0;
+  const double P[2][2] = {{dot3(E[0], g->t[0]), dot3(E[0], g->t[1])},
+                          {dot3(E[1], g->t[0]), dot3(E[1], g->t[1])}};
+  double Q[2][2];
+  for (int r = 0; r < 2; ++r) {
+    Q[r][0] = (P[r][0] * I22 - P[r][1] * I12) / det;
+    Q[r][1] = (P[r][1] * I11 - P[r][0] * I12) / det;
+  }
+  R[0] = Q[0][0] * P[0][0] + Q[0][1] * P[0][1];
+  R[1] = Q[0][0] * P[1][0] + Q[0][1] * P[1][1];
+  R[2] = Q[1][0] * P[1][0] + Q[1][1] * P[1][1];
+  return all_finite(R, 3);
+}
+
+/* Second-order test for an overlapping pair (d < 0): the answer maximises
+ * -(h_A(v) + h_B(-v)), whose spherical Hessian at n is -(R_A + R_B + d I);
+ * far-side and saddle pairs make R_A + R_B + d I indefinite. 1 = plausible. */
+static int is_local_max(const sovc_geom *a, const sovc_geom *b, double d) {
+  double E[2][3], RA[3], RB[3];
+  ntb_basis(E, NULL, a->n, NULL);
+  if (!radii_tensor(RA, a, (const double(*)[3])E) ||
+      !radii_tensor(RB, b, (const double(*)[3])E))
+    return 1;
+  const double m11 = RA[0] + RB[0] + d, m12 = RA[1] + RB[1], m22 = RA[2] + RB[2] + d;
+  const double lmin = 0.5 * (m11 + m22 - sqrt((m11 - m22) * (m11 - m22) + 4.0 * m12 * m12));
+  const double scale = fabs(RA[0] + RA[2]) + fabs(RB[0] + RB[2]) + 2.0 * fabs(d);
+  return lmin >= -SOVC_CURVATURE_TOL * scale;
+}
+
+/* Support of the local bounding box of shape (half extents a1 (1 + |tx|),
+ * a2 (1 + |ty|), a3) about its centre, in world direction v: an upper bound
+ * of the body's support h(v) - v . p. */
+static double box_support(const sov_shape *shape, const sov_pose *X, const double v[3]) {
+  double l[3];
+  sovc_rotate_t(l, X->R, v);
+  return fabs(l[0]) * shape->a[0] * (1.0 + fabs(shape->taper[0])) +
+         fabs(l[1]) * shape->a[1] * (1.0 + fabs(shape->taper[1])) + fabs(l[2]) * shape->a[2];
+}
+
+/* Lower bound of the SPEC signed distance: the largest of
+ * |v . (pB - pA)| - h_A(v) - h_B(v) (supports about the centres, bounded by
+ * the bounding boxes) over the centre line and both bodies' local axes. */
+static double distance_lower_bound(const sov_shape *A, const sov_pose *XA,
+                                   const sov_shape *B, const sov_pose *XB) {
+  const double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
+  const double L = sqrt(dot3(c, c));
+  double best = -HUGE_VAL;
+  if (L > 0.0) best = L - (box_support(A, XA, c) + box_support(B, XB, c)) / L;
+  for (int k = 0; k < 6; ++k) {
+    const sov_pose *X = k < 3 ? XA : XB;
+    const double v[3] = {X->R[k % 3], X->R[3 + k % 3], X->R[6 + k % 3]};
+    const double b = fabs(dot3(v, c)) - box_support(A, XA, v) - box_support(B, XB, v);
+    if (b > best) best = b;
+  }
+  return best;
+}
+
+/* SOV_OK if the converged pair is the answer's kind: normals opposite,
+ * pB - pA parallel to nA, d not below the lower bound `bound` of the answer,
+ * and (overlapping) a local maximum over directions; else SOV_ERR_SPURIOUS. */
+static int check_pair(const sovc_geom *a, const sovc_geom *b, double d, double bound) {
+  const double D[3] = {b->p[0] - a->p[0], b->p[1] - a->p[1], b->p[2] - a->p[2]};
+  const double c[3] = {a->n[1] * D[2] - a->n[2] * D[1], a->n[2] * D[0] - a->n[0] * D[2],
+                       a->n[0] * D[1] - a->n[1] * D[0]};
+  if (dot3(a->n, b->n) > -1.0 + SOVC_OPPOSITE_TOL) return SOV_ERR_SPURIOUS;
+  if (sqrt(dot3(c, c)) > SOVC_PARALLEL_TOL) return SOV_ERR_SPURIOUS;
+  if (d < bound - SOVC_BOUND_SLACK) return SOV_ERR_SPURIOUS;
+  if (d < 0.0 && !is_local_max(a, b, d)) return SOV_ERR_SPURIOUS;
+  return SOV_OK;
+}
+
+/* Shared driver: check arguments, run Newton from the seed angles, fill
+ * result from the final iterate (also on failure) and classify it. */
+static int solve_angles(sov_result *result, const sov_shape *A,
+                        const sov_pose *XA, const sov_shape *B,
+                        const sov_pose *XB, const double phiA[2],
+                        const double phiB[2], const sov_options *options,
+                        sovc_system system, sov_method method) {
+  if (!result || !A || !XA || !B || !XB || !phiA || !phiB || !options) return SOV_ERR_NULL;
+  if (!(options->tolerance > 0.0) || !isfinite(options->tolerance) ||
+      options->max_iterations < 0)
+    return SOV_ERR_OPTION;
+  double phi[4] = {phiA[0], phiA[1], phiB[0], phiB[1]};
+  if (!all_finite(phi, 4)) return SOV_ERR_NONFINITE;
+  sovc_geom a, b;
+  int iters = 0;
+  double res = 0.0;
+  int status = newton(&a, &b, phi, &iters, &res, A, XA, B, XB, system, options);
+  sovc_result_set(result, a.p, b.p, a.n);
+  result->iterations = iters;
+  result->residual = res;
+  result->method = method;
+  if (status == SOV_OK && !(all_finite(result->n, 3) && isfinite(result->d)))
+    status = SOV_ERR_NO_CONVERGENCE;
+  if (status != SOV_OK) return status;
+  return check_pair(&a, &b, result->d, distance_lower_bound(A, XA, B, XB));
+}
+
+/* Study Eq. 18: undamped 4x4 Newton in the angles from phiA, phiB. */
+int sovc_solve_parametric(sov_result *result, const sov_shape *A,
+                          const sov_pose *XA, const sov_shape *B,
+                          const sov_pose *XB, const double phiA[2],
+                          const double phiB[2], const sov_options *options) {
+  return solve_angles(result, A, XA, B, XB, phiA, phiB, options, param_system,
+                      SOV_METHOD_PARAMETRIC);
+}
+
+/* ntb variant: undamped 4x4 Newton in the angles, implicit-view equations. */
+int sovc_solve_ntb(sov_result *result, const sov_shape *A, const sov_pose *XA,
+                   const sov_shape *B, const sov_pose *XB, const double phiA[2],
+                   const double phiB[2], const sov_options *options) {
+  return solve_angles(result, A, XA, B, XB, phiA, phiB, options, ntb_system,
+                      SOV_METHOD_NTB);
+}

@@ -1,0 +1,171 @@
+/* Incremental convex hull (beneath-beyond) with horizon edges found by
+ * matching the directed edges of the visible faces. */
+#include "solver/polytope.h"
+
+#include <math.h>
+#include <string.h>
+
+/* c = a - b. */
+static void sub(double c[3], const double a[3], const double b[3]) {
+  c[0] = a[0] - b[0];
+  c[1] = a[1] - b[1];
+  c[2] = a[2] - b[2];
+}
+
+/* c = a x b. */
+static void cross(double c[3], const double a[3], const double b[3]) {
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* a . b. */
+static double dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Store face (i, j, k) in a free slot; returns 0 when full. */
+static int add_face(sovc_polytope *P, int i, int j, int k) {
+  int f = 0;
+  while (f < P->nf && P->alive[f]) ++f;
+  if (f == P->nf) {
+    if (P->nf == SOVC_POLY_MAX_FACES) return 0;
+    ++P->nf;
+  }
+  double e1[3], e2[3], n[3];
+  sub(e1, P->v[j], P->v[i]);
+  sub(e2, P->v[k], P->v[i]);
+  cross(n, e1, e2);
+  const double len = sqrt(dot(n, n));
+  P->face[f][0] = i;
+  P->face[f][1] = j;
+  P->face[f][2] = k;
+  for (int c = 0; c < 3; ++c) P->normal[f][c] = len > 0 ? n[c] / len : 0;
+  P->dist[f] = len > 0 ? dot(P->normal[f], P->v[i]) : INFINITY;
+  P->alive[f] = 1;
+  return 1;
+}
+
+/* Index of the point farthest from the affine hull of the chosen ones. */
+static int farthest(const double (*pts)[3], int n, const int *chosen, int nc) {
+  int best = -1;
+  double bd = -1;
+  for (int p = 0; p < n; ++p) {
+    double d[3], e[3], c[3], m;
+    sub(d, pts[p], pts[chosen[0]]);
+    if (nc == 1) {
+      m = dot(d, d);
+    } else {
+      sub(e, pts[chosen[1]], pts[chosen[0]]);
+      if (nc == 2) {
+        cross(c, d, e);
+        m = dot(c, c) / fmax(dot(e, e), 1e-300);
+      } else {
+        double f2[3];
+        sub(f2, pts[chosen[2]], pts[chosen[0]]);
+        cross(c, e, f2);
+        m = fabs(dot(c, d));
+      }
+    }
+    if (m > bd) bd = m, best = p;
+  }
+  return best;
+}
+
+/* Tetrahedron of well-spread points, then every other point added. */
+int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
+                       const double (*aux)[3], int n, double eps) {
+  int ch[4] = {0, 0, 0, 0};
+  P->nv = P->nf = 0;
+  if (n < 4 || n > SOVC_POLY_MAX_VERTS) return 0;
+  ch[1] = farthest(pts, n, ch, 1);
+  ch[2] = farthest(pts, n, ch, 2);
+  ch[3] = farthest(pts, n, ch, 3);
+  double e1[3], e2[3], e3[3], c[3];
+  sub(e1, pts[ch[1]], pts[ch[0]]);
+  sub(e2, pts[ch[2]], pts[ch[0]]);
+  sub(e3, pts[ch[3]], pts[ch[0]]);
+  cross(c, e1, e2);
+  const double vol = dot(c, e3);
+  if (!(fabs(vol) > eps * sqrt(dot(e1, e1)) * sqrt(dot(e2, e2)))) return 0;
+  for (int i = 0; i < 4; ++i) {
+    memcpy(P->v[i], pts[ch[i]], sizeof P->v[i]);
+    memcpy(P->aux[i], aux[ch[i]], sizeof P->aux[i]);
+  }
+  P->nv = 4;
+  /* Orient so every face's normal points away from the fourth vertex. */
+  if (vol < 0) {
+    add_face(P, 0, 1, 2), add_face(P, 0, 3, 1), add_face(P, 0, 2, 3), add_face(P, 1, 3, 2);
+  } else {
+    add_face(P, 0, 2, 1), add_face(P, 0, 1, 3), add_face(P, 0, 3, 2), add_face(P, 1, 2, 3);
+  }
+  for (int p = 0; p < n; ++p)
+    if (p != ch[0] && p != ch[1] && p != ch[2] && p != ch[3] &&
+        sovc_polytope_add(P, pts[p], aux[p], eps) < 0)
+      return 0;
+  return 1;
+}
+
+/* Beneath-beyond insertion of w. */
+int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
+                      double eps) {
+  int vis[SOVC_POLY_MAX_FACES], nvis = 0;
+  for (int f = 0; f < P->nf; ++f)
+    if (P->alive[f] && dot(P->normal[f], w) - P->dist[f] > eps) vis[nvis++] = f;
+  if (nvis == 0) return 0;
+  if (P->nv == SOVC_POLY_MAX_VERTS) return -1;
+  int horizon[SOVC_POLY_MAX_FACES][2], nh = 0;
+  for (int a = 0; a < nvis; ++a)
+    for (int e = 0; e < 3; ++e) {
+      const int i = P->face[vis[a]][e], j = P->face[vis[a]][(e + 1) % 3];
+      int shared = 0;
+      for (int b = 0; b < nvis && !shared; ++b)
+        for (int g = 0; g < 3 && !shared; ++g)
+          shared = P->face[vis[b]][g] == j && P->face[vis[b]][(g + 1) % 3] == i;
+      if (!shared) horizon[nh][0] = i, horizon[nh][1] = j, ++nh;
+    }
+  for (int a = 0; a < nvis; ++a) P->alive[vis[a]] = 0;
+  const int k = P->nv++;
+  memcpy(P->v[k], w, sizeof P->v[k]);
+  memcpy(P->aux[k], aux, sizeof P->aux[k]);
+  for (int h = 0; h < nh; ++h)
+    if (!add_face(P, horizon[h][0], horizon[h][1], k)) return -1;
+  return 1;
+}
+
+/* Closest point of a triangle to the origin (Ericson, Real-Time Collision
+ * Detection, 5.1.5, with p = origin). */
+void sovc_polytope_closest(double x[3], const sovc_polytope *P, int f) {
+  const double *a = P->v[P->face[f][0]], *b = P->v[P->face[f][1]], *c = P->v[P->face[f][2]];
+  double ab[3], ac[3], ap[3] = {-a[0], -a[1], -a[2]};
+  sub(ab, b, a);
+  sub(ac, c, a);
+  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) { memcpy(x, a, 3 * sizeof(double)); return; }
+  const double bp[3] = {-b[0], -b[1], -b[2]};
+  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) { memcpy(x, b, 3 * sizeof(double)); return; }
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const double t = d1 / (d1 - d3);
+    for (int i = 0; i < 3; ++i) x[i] = a[i] + t * ab[i];
+    return;
+  }
+  const double cp[3] = {-c[0], -c[1], -c[2]};
+  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) { memcpy(x, c, 3 * sizeof(double)); return; }
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    const double t = d2 / (d2 - d6);
+    for (int i = 0; i < 3; ++i) x[i] = a[i] + t * ac[i];
+    return;
+  }
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    const double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    for (int i = 0; i < 3; ++i) x[i] = b[i] + t * (c[i] - b[i]);
+    return;
+  }
+  const double den = 1 / (va + vb + vc), v = vb * den, w = vc * den;
+  for (int i = 0; i < 3; ++i) x[i] = a[i] + ab[i] * v + ac[i] * w;
+}

@@ -1,0 +1,36 @@
+/* Incremental convex hull of support points of the Minkowski difference
+ * D = A - B: the inner polytope of EPA (penetration) and of the polytope
+ * distance search. Fixed capacity, no heap. */
+#ifndef SOLVER_POLYTOPE_H
+#define SOLVER_POLYTOPE_H
+
+enum { SOVC_POLY_MAX_VERTS = 512, SOVC_POLY_MAX_FACES = 2 * SOVC_POLY_MAX_VERTS };
+
+/* Triangulated convex polytope; faces are counter-clockwise seen from
+ * outside, with outward unit normal and plane offset dist = normal . vertex
+ * (the signed distance of the plane from the origin). */
+typedef struct sovc_polytope {
+  int nv, nf;
+  double v[SOVC_POLY_MAX_VERTS][3];
+  double aux[SOVC_POLY_MAX_VERTS][3]; /* caller's point per vertex */
+  int face[SOVC_POLY_MAX_FACES][3];
+  double normal[SOVC_POLY_MAX_FACES][3];
+  double dist[SOVC_POLY_MAX_FACES];
+  unsigned char alive[SOVC_POLY_MAX_FACES];
+} sovc_polytope;
+
+/* Hull of n points pts with their aux points (n >= 4, not all coplanar
+ * within eps). Returns 1, or 0 if degenerate or over capacity. */
+int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
+                       const double (*aux)[3], int n, double eps);
+
+/* Add point w (with its aux point): faces that see it by more than eps are
+ * replaced by a fan to w. Returns 1 if added, 0 if no face sees it, -1 if
+ * full. */
+int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
+                      double eps);
+
+/* Closest point x of alive face f's triangle to the origin. */
+void sovc_polytope_closest(double x[3], const sovc_polytope *P, int f);
+
+#endif

@@ -1,0 +1,22 @@
+/* Rigid poses: world = R local + p, R row-major. */
+#ifndef SOLVER_POSE_H
+#define SOLVER_POSE_H
+
+#include "superovoid/superovoid.h"
+
+/* Rotation matrix from a quaternion w x y z (normalised first). */
+void sovc_quat_to_matrix(double R[9], const double q[4]);
+
+/* y = R x. */
+void sovc_rotate(double y[3], const double R[9], const double x[3]);
+
+/* y = R^T x. */
+void sovc_rotate_t(double y[3], const double R[9], const double x[3]);
+
+/* Local point of a world point. */
+void sovc_to_local(double local[3], const sov_pose *X, const double world[3]);
+
+/* World point of a local point. */
+void sovc_to_world(double world[3], const sov_pose *X, const double local[3]);
+
+#endif

@@ -1,0 +1,110 @@
+/* Posed-shape evaluation shared by the Newton formulations. */
+#include "solver/posed.h"
+
+#include <math.h>
+
+#include "solver/pose.h"
+#include "solver/shape.h"
+#include "solver/support.h"
+
+/* out = R M R^T for symmetric row-major M. */
+static void rotate_matrix(double out[9], const double R[9], const double M[9]) {
+  double T[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      T[3 * i + j] = M[3 * i] * R[3 * j] + M[3 * i + 1] * R[3 * j + 1] + M[3 * i + 2] * R[3 * j + 2];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      out[3 * i + j] = R[3 * i] * T[j] + R[3 * i + 1] * T[3 + j] + R[3 * i + 2] * T[6 + j];
+}
+
+/* Implicit value, gradient, normal and Hessian at a world point. */
+void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
+                         const sov_pose *X, const double p[3], int normalized,
+                         int want_hessian) {
+  double x[3], gl[3], Hl[9];
+  sovc_to_local(x, X, p);
+  if (normalized)
+    sovc_implicit_norm(&e->f, gl, want_hessian ? Hl : NULL, S, x);
+  else
+    sovc_implicit(&e->f, gl, want_hessian ? Hl : NULL, S, x);
+  sovc_rotate(e->g, X->R, gl);
+  e->gnorm = sqrt(e->g[0] * e->g[0] + e->g[1] * e->g[1] + e->g[2] * e->g[2]);
+  const double inv = e->gnorm > 0 ? 1 / e->gnorm : 0;
+  for (int i = 0; i < 3; ++i) e->n[i] = e->g[i] * inv;
+  if (want_hessian) rotate_matrix(e->H, X->R, Hl);
+}
+
+/* u^T (I - n n^T) H / |g|. */
+void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3]) {
+  const double un = u[0] * e->n[0] + u[1] * e->n[1] + u[2] * e->n[2];
+  double w[3];
+  for (int c = 0; c < 3; ++c) w[c] = (u[c] - un * e->n[c]) / e->gnorm;
+  for (int c = 0; c < 3; ++c)
+    out[c] = w[0] * e->H[c] + w[1] * e->H[3 + c] + w[2] * e->H[6 + c];
+}
+
+/* Support point in world direction v. */
+void sovc_posed_support(sovc_support_eval *e, const sov_shape *S,
+                        const sov_pose *X, const double v[3]) {
+  double vl[3], xl[3];
+  sovc_rotate_t(vl, X->R, v);
+  const double hl = sovc_support(xl, S, vl, e->z);
+  e->z = xl[2] / S->a[2];
+  sovc_to_world(e->p, X, xl);
+  e->h = hl + v[0] * X->p[0] + v[1] * X->p[1] + v[2] * X->p[2];
+}
+
+/* dp/dv = |grad F| T (T^T H T)^-1 T^T, T a tangent basis of v. */
+int sovc_support_derivative(sovc_support_eval *e, const sov_shape *S,
+                            const sov_pose *X, const double v[3]) {
+  sovc_implicit_eval ie;
+  sovc_frame fr;
+  sovc_posed_implicit(&ie, S, X, e->p, 0, 1);
+  sovc_frame_make(&fr, v);
+  double Ht[3], Hb[3];
+  sovc_rotate(Ht, ie.H, fr.t); /* H symmetric: row-major product is H t */
+  sovc_rotate(Hb, ie.H, fr.b);
+  const double m00 = fr.t[0] * Ht[0] + fr.t[1] * Ht[1] + fr.t[2] * Ht[2];
+  const double m01 = fr.t[0] * Hb[0] + fr.t[1] * Hb[1] + fr.t[2] * Hb[2];
+  const double m11 = fr.b[0] * Hb[0] + fr.b[1] * Hb[1] + fr.b[2] * Hb[2];
+  const double det = m00 * m11 - m01 * m01;
+  if (!(det > 0) || !isfinite(det) || !(ie.gnorm > 0)) return 0;
+  const double lam = ie.gnorm;
+  const double i00 = lam * m11 / det, i01 = -lam * m01 / det, i11 = lam * m00 / det;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      e->D[3 * r + c] = i00 * fr.t[r] * fr.t[c] + i01 * (fr.t[r] * fr.b[c] + fr.b[r] * fr.t[c]) +
+                        i11 * fr.b[r] * fr.b[c];
+  return 1;
+}
+
+/* Householder frame: axis k = argmax |n_k|. */
+void sovc_frame_make(sovc_frame *F, const double n[3]) {
+  const double x = fabs(n[0]), y = fabs(n[1]), z = fabs(n[2]);
+  const int k = x >= y ? (x >= z ? 0 : 2) : (y >= z ? 1 : 2);
+  F->k = k;
+  F->i = (k + 1) % 3;
+  F->j = (k + 2) % 3;
+  F->sigma = n[k] >= 0 ? 1.0 : -1.0;
+  F->beta = 1 / (1 + F->sigma * n[k]);
+  double w[3] = {n[0], n[1], n[2]};
+  w[k] += F->sigma;
+  for (int c = 0; c < 3; ++c) {
+    F->t[c] = (c == F->i) - F->beta * n[F->i] * w[c];
+    F->b[c] = (c == F->j) - F->beta * n[F->j] * w[c];
+  }
+}
+
+/* v^T dq/dn = v^T (beta^2 sigma n_a w e_k^T - beta w e_a^T - beta n_a I). */
+void sovc_frame_dvec(double out[3], const sovc_frame *F, const double n[3],
+                     int which, const double v[3]) {
+  const int a = which == 0 ? F->i : F->j;
+  double w[3] = {n[0], n[1], n[2]};
+  w[F->k] += F->sigma;
+  const double vw = v[0] * w[0] + v[1] * w[1] + v[2] * w[2];
+  const double be = F->beta;
+  for (int c = 0; c < 3; ++c) out[c] = -be * n[a] * v[c];
+  out[F->k] += be * be * F->sigma * n[a] * vw;
+  out[a] -= be * vw;
+}

@@ -1,0 +1,55 @@
+/* A shape at a pose, evaluated in world coordinates: the building blocks
+ * every Newton formulation shares (implicit value and derivatives, support
+ * point and its derivative, a Householder tangent frame). */
+#ifndef SOLVER_POSED_H
+#define SOLVER_POSED_H
+
+#include "superovoid/superovoid.h"
+
+/* Implicit F (or normalised G) at a world point, world gradient, unit
+ * outward normal, |gradient| and (optionally) world Hessian. */
+typedef struct sovc_implicit_eval {
+  double f, g[3], H[9], n[3], gnorm;
+} sovc_implicit_eval;
+
+/* Evaluate e at world point p; normalized selects G over F. */
+void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
+                         const sov_pose *X, const double p[3], int normalized,
+                         int want_hessian);
+
+/* Row vector out = u^T dn/dp = u^T (I - n n^T) H / |g| (needs the Hessian). */
+void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3]);
+
+/* Support point p (world) and h = v . p for unit world direction v; z is the
+ * support's z / a3, read as a hint on entry (NAN for none), set on exit. */
+typedef struct sovc_support_eval {
+  double p[3], h, D[9], z;
+} sovc_support_eval;
+
+/* Fill p, h, z of e for direction v. */
+void sovc_posed_support(sovc_support_eval *e, const sov_shape *S,
+                        const sov_pose *X, const double v[3]);
+
+/* Fill e->D = dp/dv (world, tangent to v) by the implicit function theorem:
+ * |grad F| T (T^T H T)^-1 T^T at the support point. Returns 0 where the
+ * tangential Hessian is not positive definite (flat point). */
+int sovc_support_derivative(sovc_support_eval *e, const sov_shape *S,
+                            const sov_pose *X, const double v[3]);
+
+/* Householder tangent frame of a unit normal n: with k = argmax |n_k|,
+ * Q = I - beta w w^T, w = n + sigma e_k maps e_k to -sigma n; t = Q e_i,
+ * b = Q e_j (i, j the other axes) span the tangent plane. */
+typedef struct sovc_frame {
+  int k, i, j;
+  double sigma, beta, t[3], b[3];
+} sovc_frame;
+
+/* Frame of unit n. */
+void sovc_frame_make(sovc_frame *F, const double n[3]);
+
+/* Row vector out = v^T dq/dn for q = t (which = 0) or b (which = 1), with
+ * the frame's axis held fixed. */
+void sovc_frame_dvec(double out[3], const sovc_frame *F, const double n[3],
+                     int which, const double v[3]);
+
+#endif

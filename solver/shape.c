@@ -1,0 +1,128 @@
+/* Superovoid implicit function (SPEC "Shape") with analytic derivatives. */
+#include "solver/shape.h"
+
+#include <math.h>
+
+#include "solver/convexity.h"
+
+/* Floor for magnitudes raised to negative powers in second derivatives: the
+ * true curvature is infinite there (pointy axes when eps > 1); capping it
+ * only slows Newton inside a 1e-12 band, never changes F or its gradient. */
+static const double kHessFloor = 1e-12;
+
+/* sign(x) |x|^g without pow() of a negative base. */
+double sovc_spow(double x, double g) {
+  return x < 0 ? -pow(-x, g) : (x > 0 ? pow(x, g) : 0.0);
+}
+
+/* Validate and fill the shape with its derived bounds. */
+int sovc_shape_init(sov_shape *shape, const double params[7]) {
+  const int status = sovc_shape_explain(NULL, 0, params);
+  if (status != SOV_OK) return status;
+  for (int i = 0; i < 3; ++i) shape->a[i] = params[i];
+  shape->eps1 = params[3];
+  shape->eps2 = params[4];
+  shape->taper[0] = params[5];
+  shape->taper[1] = params[6];
+  sovc_shape_bounds(shape->aabb_lo, shape->aabb_hi, &shape->radius, shape);
+  return SOV_OK;
+}
+
+/* |x|^(g-2) given |x|^g = xg (one pow per base), floored at kHessFloor. */
+static double pow_minus2(double ax, double xg, double g) {
+  return ax > kHessFloor ? xg / (ax * ax) : pow(kHessFloor, g - 2);
+}
+
+/* sign(x) |x|^(g-1) given |x|^g = xg. */
+static double spow_minus1(double x, double xg) {
+  return x > 0 ? xg / x : (x < 0 ? -xg / -x : 0.0);
+}
+
+/* W(X, Y) = (|X|^p + |Y|^p)^m and its first and second derivatives
+ * (W, WX, WY, WXX, WXY, WYY), scaled by the larger magnitude M so nothing
+ * underflows for large p. Three pow calls in all. */
+static void cross_section(double W[6], double X, double Y, double p, double m) {
+  const double ax = fabs(X), ay = fabs(Y);
+  const double M = ax > ay ? ax : ay;
+  const double r = p * m;
+  if (M == 0) {
+    W[0] = W[1] = W[2] = W[4] = 0;
+    /* Curvature at the axis: finite only for r >= 2; cap it otherwise. */
+    W[3] = W[5] = m * p * pow(kHessFloor, r - 2);
+    return;
+  }
+  const double rx = X / M, ry = Y / M;
+  const double arx = fabs(rx), ary = fabs(ry);
+  /* The larger ratio is exactly 1: one pow for the other. */
+  const double px = ax >= ay ? 1.0 : pow(arx, p);
+  const double py = ax >= ay ? pow(ary, p) : 1.0;
+  const double u = px + py; /* in [1, 2] */
+  const double um = pow(u, m), um1 = um / u, um2 = um1 / u;
+  const double Mr = pow(M, r), Mr1 = Mr / M;
+  const double Mh = M > kHessFloor ? Mr1 / M : Mr / (kHessFloor * kHessFloor);
+  const double sx = spow_minus1(rx, px), sy = spow_minus1(ry, py);
+  W[0] = Mr * um;
+  W[1] = m * p * um1 * Mr1 * sx;
+  W[2] = m * p * um1 * Mr1 * sy;
+  W[3] = m * p * Mh * ((m - 1) * p * um2 * sx * sx + (p - 1) * um1 * pow_minus2(arx, px, p));
+  W[4] = m * (m - 1) * p * p * Mh * um2 * sx * sy;
+  W[5] = m * p * Mh * ((m - 1) * p * um2 * sy * sy + (p - 1) * um1 * pow_minus2(ary, py, p));
+}
+
+/* SPEC F by the chain rule through (X, Y, s) = (x/(a1 kx), y/(a2 ky), z/a3). */
+void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
+                   const double x[3]) {
+  const double a1 = shape->a[0], a2 = shape->a[1], a3 = shape->a[2];
+  const double p = 2.0 / shape->eps1, r = 2.0 / shape->eps2, m = r / p;
+  const double s = x[2] / a3;
+  const int inside = fabs(s) <= 1;
+  const double sc = inside ? s : (s > 0 ? 1.0 : -1.0);
+  const double kx = 1 + shape->taper[0] * sc, ky = 1 + shape->taper[1] * sc;
+  /* Logarithmic derivatives of the taper factors with respect to z. */
+  const double lx = inside ? shape->taper[0] / (a3 * kx) : 0.0;
+  const double ly = inside ? shape->taper[1] / (a3 * ky) : 0.0;
+  const double X = x[0] / (a1 * kx), Y = x[1] / (a2 * ky);
+  double W[6];
+  cross_section(W, X, Y, p, m);
+  const double as = fabs(s), sr = pow(as, r);
+  *F = W[0] + sr - 1;
+  if (!g && !H) return;
+  /* Jacobian of (X, Y, s) with respect to (x, y, z). */
+  const double Xx = 1 / (a1 * kx), Xz = -X * lx, Yy = 1 / (a2 * ky), Yz = -Y * ly;
+  const double Ps = r * spow_minus1(s, sr) / a3;
+  if (g) {
+    g[0] = W[1] * Xx;
+    g[1] = W[2] * Yy;
+    g[2] = W[1] * Xz + W[2] * Yz + Ps;
+  }
+  if (!H) return;
+  const double Pss = r * (r - 1) * pow_minus2(as, sr, r) / (a3 * a3);
+  H[0] = W[3] * Xx * Xx;
+  H[4] = W[5] * Yy * Yy;
+  H[1] = H[3] = W[4] * Xx * Yy;
+  /* d2X/dxdz = -Xx lx, d2X/dz2 = 2 X lx^2 (kx is linear in z). */
+  H[2] = H[6] = (W[3] * Xz + W[4] * Yz) * Xx - W[1] * Xx * lx;
+  H[5] = H[7] = (W[4] * Xz + W[5] * Yz) * Yy - W[2] * Yy * ly;
+  H[8] = W[3] * Xz * Xz + 2 * W[4] * Xz * Yz + W[5] * Yz * Yz + Pss +
+         2 * W[1] * X * lx * lx + 2 * W[2] * Y * ly * ly;
+}
+
+/* G = (F + 1)^(1/r) - 1 with r = 2/eps2, from F by the chain rule. */
+void sovc_implicit_norm(double *G, double g[3], double H[9],
+                        const sov_shape *shape, const double x[3]) {
+  double F, gF[3], HF[9];
+  sovc_implicit(&F, g ? gF : NULL, H ? HF : NULL, shape, x);
+  const double r = 2.0 / shape->eps2;
+  double S = F + 1;
+  if (S < 1e-300) S = 1e-300;
+  const double Sr = pow(S, 1 / r);
+  *G = Sr - 1;
+  if (!g && !H) return;
+  const double c1 = Sr / (S * r);
+  if (g)
+    for (int i = 0; i < 3; ++i) g[i] = c1 * gF[i];
+  if (!H) return;
+  const double c2 = c1 * (1 / r - 1) / S;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) H[3 * i + j] = c1 * HF[3 * i + j] + c2 * gF[i] * gF[j];
+}

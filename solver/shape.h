@@ -1,0 +1,33 @@
+/* Shape of one superovoid in its local frame: validation, implicit function
+ * and bounds. Internal to the solver; the public API is superovoid.h. */
+#ifndef SOLVER_SHAPE_H
+#define SOLVER_SHAPE_H
+
+#include "superovoid/superovoid.h"
+
+/* Signed power sign(x) |x|^g; never pow() of a negative base. */
+double sovc_spow(double x, double g);
+
+/* Range checks and convexity of params[7] (a1 a2 a3 eps1 eps2 tx ty); fills
+ * shape (derived bounds too) on success. */
+int sovc_shape_init(sov_shape *shape, const double params[7]);
+
+/* SPEC implicit F at local x, its gradient and row-major Hessian; g or H may
+ * be NULL. Outside |z| <= a3 the taper factors are frozen at their z = +-a3
+ * values so F stays finite and positive there. */
+void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
+                   const double x[3]);
+
+/* Normalised implicit G = (F + 1)^(eps2/2) - 1 (degree-1 homogeneous when
+ * untapered), with gradient and Hessian; better scaled for Newton than F. */
+void sovc_implicit_norm(double *G, double g[3], double H[9],
+                        const sov_shape *shape, const double x[3]);
+
+/* Local AABB and bounding radius about the local origin (both exact). */
+void sovc_shape_bounds(double lo[3], double hi[3], double *radius,
+                       const sov_shape *shape);
+
+/* Volume of the body. */
+double sovc_shape_volume(const sov_shape *shape);
+
+#endif

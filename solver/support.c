@@ -1,0 +1,296 @@
+/* Support mapping of a superovoid in its local frame (SPEC "Shape").
+ *
+ * Untapered, the superellipsoid is the unit ball of a nested l_p norm, so its
+ * support function is the nested dual norm
+ *   h(v) = ((|a1 v1|^p + |a2 v2|^p)^(r/p) + |a3 v3|^r)^(1/r),
+ *   p = 2/(2 - eps1), r = 2/(2 - eps2),
+ * and the support point is its gradient.
+ *
+ * Tapered, every horizontal slice is a superellipse; with s = z/a3,
+ *   h(v) = max_s f(s),  f(s) = V s + c(s) N(s),  V = v3 a3,
+ *   c(s) = (1 - |s|^m)^(1/m), m = 2/eps2,
+ *   N(s) = (|a1 kx v1|^q + |a2 ky v2|^q)^(1/q), q = p, kx = 1 + tx s, ...
+ * (the slice support of SPEC "Valid parameters"); f is concave for convex
+ * bodies. With c' = -mu, mu = spow(s/c, m-1), the condition f'(s) = 0 reads
+ *   mu = R(s) = V/N + c N'/N,
+ * whose right side is bounded: no infinite slopes at the poles. It is solved
+ * by Halley's method in the unknown y = mu (eps2 >= 1) or y = zeta = s/c
+ * (eps2 < 1), the choice in which s(y) is smooth at the equator, safeguarded
+ * by a bracket and bisection in s; the last small step is applied to the
+ * point by a second-order Taylor update instead of another evaluation.
+ * Bodies accepted with a tiny dent (eps2 < 1, unequal tapers; see
+ * convexity.c) can make f slightly non-concave near s = 0: a root that is a
+ * local minimum is detected and the larger of its neighbouring maxima taken.
+ * z0 (s of a nearby answer, NaN for none) replaces the first fixed-point
+ * step R(0) as the starting point. */
+#include "solver/support.h"
+
+#include <math.h>
+
+#include "solver/shape.h"
+
+enum { kMaxNewton = 100 };
+
+/* A final step whose relative change of the support point is below this is
+ * applied by a second-order Taylor update instead of one more evaluation:
+ * the neglected third-order term is below 1e-17. */
+static const double kTaylorStep = 2e-6;
+/* ... and only once the residual is this small (relative to 1 + |mu|): the
+ * Halley step then leaves a root error far below rounding. */
+static const double kTaylorResidual = 1e-7;
+
+/* Ratios below this are raised to a power directly rather than derived
+ * from r^p / r (which loses digits once r^p is subnormal). */
+static const double kTinyRatio = 1e-150;
+
+/* log(1e300): the unknown is kept where |zeta|^m <= 1e300. */
+static const double kLogYmax = 690.77552789821368;
+
+/* An l_p norm of (X, Y) >= 0 with its weights X^p/n^p, Y^p/n^p and its
+ * gradient (X/n)^(p-1), (Y/n)^(p-1). */
+typedef struct lp_pair {
+  double n;
+  double w[2];
+  double g[2];
+} lp_pair;
+
+/* Evaluate lp_pair with two pow calls; the larger entry is factored out so
+ * nothing overflows or underflows. */
+static void lp_pair_eval(lp_pair *d, double X, double Y, double p) {
+  const int xbig = X >= Y;
+  const double big = xbig ? X : Y, small = xbig ? Y : X;
+  if (big == 0) {
+    d->n = d->w[0] = d->w[1] = d->g[0] = d->g[1] = 0;
+    return;
+  }
+  const double r = small / big, rp = pow(r, p), S = 1 + rp, g = pow(S, 1 / p);
+  /* (big/n)^(p-1) = g^(1-p) = g/S; (small/n)^(p-1) = r^(p-1) g/S. */
+  const double gbig = g / S;
+  const double gsmall = r > kTinyRatio ? rp / r * gbig : (r > 0 ? pow(r, p - 1) * gbig : 0.0);
+  d->n = big * g;
+  d->w[xbig ? 0 : 1] = 1 / S;
+  d->w[xbig ? 1 : 0] = rp / S;
+  d->g[xbig ? 0 : 1] = gbig;
+  d->g[xbig ? 1 : 0] = gsmall;
+}
+
+/* Closed-form support of the untapered superellipsoid (nested dual norm);
+ * returns h and writes its gradient, the support point, to x. */
+static double support_untapered(double x[3], const sov_shape *shape, const double v[3]) {
+  const double p = 2 / (2 - shape->eps1), r = 2 / (2 - shape->eps2);
+  lp_pair slice, prof;
+  lp_pair_eval(&slice, shape->a[0] * fabs(v[0]), shape->a[1] * fabs(v[1]), p);
+  lp_pair_eval(&prof, slice.n, shape->a[2] * fabs(v[2]), r);
+  x[0] = copysign(shape->a[0] * slice.g[0] * prof.g[0], v[0]);
+  x[1] = copysign(shape->a[1] * slice.g[1] * prof.g[0], v[1]);
+  x[2] = copysign(shape->a[2] * prof.g[1], v[2]);
+  return prof.n;
+}
+
+/* Constants of the tapered 1-D problem for one direction. */
+typedef struct taper_problem {
+  double A0, B0;  /* a1 |v1|, a2 |v2| */
+  double tx, ty;  /* tapers */
+  double V;       /* v3 a3 */
+  double q, m;    /* slice dual exponent, profile exponent 2/eps2 */
+  int mu_var;     /* unknown y is mu (eps2 >= 1) or zeta (eps2 < 1) */
+  double ymax;    /* |y| bound keeping |zeta|^m below 1e300 */
+} taper_problem;
+
+/* Everything known at one trial y. */
+typedef struct taper_state {
+  double y, s, c, mu; /* unknown, height z/a3, profile width c(s), -c'(s) */
+  double s_y, s_yy;   /* ds/dy, d2s/dy2 */
+  double mu_s;        /* dmu/ds */
+  double kx, ky;      /* taper factors at s */
+  double a, b, L1, D; /* tx/kx, ty/ky, N'/N and (N'/N)' */
+  double F, F_y, F_yy;/* residual mu - R(s) and its y derivatives */
+  lp_pair slice;      /* slice dual norm at s */
+} taper_state;
+
+/* Profile point of y: mu, c, s, s_y, and d = (s_yy, mu_y, mu_yy) (NaN where
+ * a second derivative is unbounded; Halley then falls back to Newton). */
+static void taper_profile(taper_state *t, double d[3], const taper_problem *P, double y) {
+  const double m = P->m;
+  const double mu = P->mu_var ? y : sovc_spow(y, m - 1);
+  const double zeta = P->mu_var ? sovc_spow(y, 1 / (m - 1)) : y;
+  const double zm = fabs(mu) * fabs(zeta); /* |zeta|^m */
+  t->y = y;
+  t->mu = mu;
+  t->c = pow(1 + zm, -1 / m);
+  t->s = zeta * t->c;
+  const double s_z = t->c / (1 + zm), s_zz = -(m + 1) * mu * s_z * s_z / t->c;
+  if (P->mu_var) { /* zeta = spow(mu, 1/(m-1)) */
+    const double z_y = zeta != 0 ? fabs(zeta) / ((m - 1) * fabs(mu)) : (m == 2 ? 1.0 : 0.0);
+    const double z_yy = mu != 0 ? (2 - m) / (m - 1) * z_y / mu : (m == 2 ? 0.0 : NAN);
+    t->s_y = s_z * z_y;
+    d[0] = s_zz * z_y * z_y + s_z * z_yy;
+    d[1] = 1;
+    d[2] = 0;
+  } else { /* mu = spow(zeta, m-1) */
+    const double mu_y = zeta != 0 ? (m - 1) * fabs(mu) / fabs(zeta) : 0.0;
+    t->s_y = s_z;
+    d[0] = s_zz;
+    d[1] = mu_y;
+    d[2] = zeta != 0 ? (m - 2) * mu_y / zeta : NAN;
+  }
+}
+
+/* Residual F = mu - R(s), R = V/N + c N'/N, and its first two y derivatives
+ * (R_s, R_ss from N'/N = L1, N''/N = L2 and (N''/N)' in closed form). */
+static void taper_eval(taper_state *t, const taper_problem *P, double y) {
+  double d[3]; /* s_yy, mu_y, mu_yy */
+  taper_profile(t, d, P, y);
+  t->kx = 1 + P->tx * t->s;
+  t->ky = 1 + P->ty * t->s;
+  lp_pair_eval(&t->slice, P->A0 * t->kx, P->B0 * t->ky, P->q);
+  const double w0 = t->slice.w[0], w1 = t->slice.w[1], c = t->c, mu = t->mu;
+  const double a = P->tx / t->kx, b = P->ty / t->ky, ab = a - b;
+  const double L1 = w0 * a + w1 * b;
+  const double L2 = (P->q - 1) * w0 * w1 * ab * ab;
+  const double L2s = L2 * (P->q * ab * (w1 - w0) - 2 * (a + b));
+  const double D = L2 - L1 * L1, VN = P->V / t->slice.n;
+  const double R_s = -(VN + mu) * L1 + c * D;
+  const double T = VN * L1 * L1 - (VN + 2 * mu) * D + c * (L2s - 2 * L1 * D);
+  t->a = a;
+  t->b = b;
+  t->L1 = L1;
+  t->D = D;
+  t->s_yy = d[0];
+  t->mu_s = d[1] / t->s_y;
+  t->F = mu - (VN + c * L1);
+  t->F_y = d[1] - R_s * t->s_y;
+  t->F_yy = d[2] - (T * t->s_y - L1 * d[1]) * t->s_y - R_s * d[0];
+}
+
+/* Unknown y for a height s in [-1, 1], clamped to [-ymax, ymax]
+ * (zeta = s/c, mu = |zeta|^(m-1) = (|s|^m/|s|) c/(1 - |s|^m), signed). */
+static double taper_y_of_s(const taper_problem *P, double s) {
+  const double as = fabs(s), sm = pow(as, P->m), cm = 1 - sm;
+  if (!(cm > 0)) return copysign(P->ymax, s);
+  if (as == 0) return 0.0;
+  const double c = pow(cm, 1 / P->m);
+  const double y = P->mu_var ? sm / as * c / cm : as / c;
+  return copysign(fmin(P->ymax, y), s);
+}
+
+/* Halley step from t (Newton when the curvature term is unreliable). */
+static double taper_step(const taper_state *t) {
+  const double newton = -t->F / t->F_y;
+  const double k = t->F * t->F_yy / (2 * t->F_y * t->F_y);
+  return (isfinite(k) && fabs(k) < 0.5) ? newton / (1 - k) : newton;
+}
+
+/* d log x_i / ds of the slice support point, i = 0, 1 (through c, the taper
+ * factor and the slice gradient (A/N)^(q-1)). */
+static void taper_point_rates(double E[2], const taper_state *t, const taper_problem *P) {
+  const double cs = t->mu / t->c;
+  E[0] = P->q * t->a - (P->q - 1) * t->L1 - cs;
+  E[1] = P->q * t->b - (P->q - 1) * t->L1 - cs;
+}
+
+/* Root of F in [lo, hi] from y0 by safeguarded Halley, falling back to
+ * bisection in s when a step leaves the bracket (ends: F < 0 < F). On
+ * return *dy is a final step small enough for taper_point's Taylor update. */
+static void taper_solve(taper_state *t, double *dy, const taper_problem *P, double y0,
+                        double lo, double hi) {
+  double s_lo = -1, s_hi = 1;
+  *dy = 0;
+  taper_eval(t, P, y0);
+  for (int it = 0; it < kMaxNewton && t->F != 0; ++it) {
+    if (t->F < 0) lo = t->y, s_lo = t->s;
+    else hi = t->y, s_hi = t->s;
+    const int ok = t->F_y > 0;
+    const double step = ok ? taper_step(t) : 0.0;
+    if (ok && fabs(step) <= 4e-16 * fabs(t->y) + 1e-300) return;
+    if (ok && fabs(step) * 10 < fabs(t->y) && fabs(t->F) <= kTaylorResidual * (1 + fabs(t->mu))) {
+      double E[2];
+      taper_point_rates(E, t, P);
+      const double rate = 1 + fmax(fabs(E[0]), fabs(E[1]));
+      if (fabs(step * t->s_y) * rate <= kTaylorStep) {
+        *dy = step;
+        return;
+      }
+    }
+    double y = t->y + step;
+    if (!ok || !(y > lo && y < hi)) {
+      y = taper_y_of_s(P, 0.5 * (s_lo + s_hi));
+      if (!(y > lo && y < hi)) y = 0.5 * (lo + hi);
+    }
+    taper_eval(t, P, y);
+  }
+}
+
+/* Support point at a solved state advanced by the step dy (second-order
+ * Taylor update of s and of log x_i along the surface); returns dir . x. */
+static double taper_point(double x[3], const taper_state *t, const taper_problem *P,
+                          const sov_shape *shape, const double v[3], double dy) {
+  const double base[2] = {t->c * shape->a[0] * t->kx * t->slice.g[0],
+                          t->c * shape->a[1] * t->ky * t->slice.g[1]};
+  if (dy == 0) {
+    x[0] = copysign(base[0], v[0]);
+    x[1] = copysign(base[1], v[1]);
+    x[2] = shape->a[2] * t->s;
+    return P->V * t->s + t->c * t->slice.n;
+  }
+  double E[2];
+  taper_point_rates(E, t, P);
+  const double ds = t->s_y * dy + 0.5 * t->s_yy * dy * dy;
+  const double cs = t->mu / t->c, dcs = t->mu_s / t->c + cs * cs;
+  const double lt[2] = {t->a, t->b};
+  for (int i = 0; i < 2; ++i) {
+    const double dE = -P->q * lt[i] * lt[i] - (P->q - 1) * t->D - dcs;
+    x[i] = copysign(base[i] * (1 + ds * E[i] + 0.5 * ds * ds * (E[i] * E[i] + dE)), v[i]);
+  }
+  x[2] = shape->a[2] * (t->s + ds);
+  return v[0] * x[0] + v[1] * x[1] + v[2] * x[2];
+}
+
+/* Support of a tapered superovoid by the 1-D search; returns h. */
+static double support_tapered(double x[3], const sov_shape *shape, const double v[3], double z0) {
+  taper_problem P;
+  P.A0 = shape->a[0] * fabs(v[0]);
+  P.B0 = shape->a[1] * fabs(v[1]);
+  P.tx = shape->taper[0];
+  P.ty = shape->taper[1];
+  P.V = v[2] * shape->a[2];
+  P.q = 2 / (2 - shape->eps1);
+  P.m = 2 / shape->eps2;
+  P.mu_var = shape->eps2 >= 1;
+  P.ymax = exp(kLogYmax * (P.mu_var ? (P.m - 1) / P.m : 1 / P.m));
+  taper_state t;
+  double y0, dy;
+  if (isfinite(z0) && fabs(z0) < 1) {
+    y0 = taper_y_of_s(&P, z0);
+  } else { /* first fixed-point step from the equator: y with mu = R(0) */
+    taper_eval(&t, &P, 0.0);
+    const double R0 = -t.F;
+    y0 = P.mu_var ? R0 : sovc_spow(R0, 1 / (P.m - 1));
+  }
+  taper_solve(&t, &dy, &P, fmax(-P.ymax, fmin(P.ymax, y0)), -P.ymax, P.ymax);
+  if (t.F_y < 0) { /* a local minimum inside a tolerated dent: try both sides */
+    taper_state left, right;
+    double dy_l, dy_r;
+    const double ym = t.y;
+    taper_solve(&left, &dy_l, &P, taper_y_of_s(&P, 0.5 * (t.s - 1)), -P.ymax, ym);
+    taper_solve(&right, &dy_r, &P, taper_y_of_s(&P, 0.5 * (t.s + 1)), ym, P.ymax);
+    double xl[3];
+    const double hl = taper_point(xl, &left, &P, shape, v, dy_l);
+    const double hr = taper_point(x, &right, &P, shape, v, dy_r);
+    if (hl < hr) return hr;
+    x[0] = xl[0], x[1] = xl[1], x[2] = xl[2];
+    return hl;
+  }
+  return taper_point(x, &t, &P, shape, v, dy);
+}
+
+/* Support point x maximising dir . x over the body; returns h = dir . x. */
+double sovc_support(double x[3], const sov_shape *shape, const double dir[3], double z0) {
+  if (dir[0] == 0 && dir[1] == 0) { /* pole (or zero direction: origin) */
+    x[0] = x[1] = 0;
+    x[2] = dir[2] == 0 ? 0.0 : copysign(shape->a[2], dir[2]);
+    return fabs(dir[2]) * shape->a[2];
+  }
+  if (shape->taper[0] == 0 && shape->taper[1] == 0) return support_untapered(x, shape, dir);
+  return support_tapered(x, shape, dir, z0);
+}

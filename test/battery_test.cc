@@ -1,0 +1,160 @@
+// The distance batteries (SPEC "Battery files") against their reference
+// answers: the committed subsets always, the full batteries in ../shared/data
+// when present. Every row must meet SPEC "Accuracy".
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "battery_check.h"
+#include "superovoid/superovoid.h"
+
+namespace {
+
+using sov_test::Battery;
+using sov_test::CheckAnswer;
+using sov_test::IsHonestFailure;
+using sov_test::LoadBattery;
+using sov_test::PosedPair;
+
+// Failures printed in full per test; all are counted.
+constexpr int kMaxPrinted = 20;
+
+const std::string kSubsetDir = SOV_TEST_DATA_DIR;
+const std::string kSharedDir = SOV_SHARED_DATA_DIR;
+
+// Failing rows: the first kMaxPrinted described, all counted.
+struct FailureLog {
+  int count = 0;
+  std::string text;
+
+  // Records one failing row.
+  void Add(long id, const std::string& why) {
+    if (++count <= kMaxPrinted) text += "  id " + std::to_string(id) + ":" + why + "\n";
+  }
+
+  // The summary to attach to the assertion.
+  std::string Report(const std::string& what, size_t rows) const {
+    std::string s = what + ": " + std::to_string(count) + " of " + std::to_string(rows) +
+                    " rows failed";
+    if (count > kMaxPrinted) s += " (first " + std::to_string(kMaxPrinted) + " shown)";
+    return s + "\n" + text;
+  }
+};
+
+// Status with its message, for failure lines.
+std::string StatusText(int status) {
+  return " status " + std::to_string(status) + " (" + sov_status_string(status) + ")";
+}
+
+// Solves every row of a battery with default options and checks each answer.
+void ExpectBatteryCorrect(const std::string& path) {
+  const Battery battery = LoadBattery(path);
+  ASSERT_TRUE(battery.error.empty()) << battery.error;
+  sov_options options;
+  sov_options_default(&options);
+  FailureLog log;
+  for (size_t i = 0; i < battery.pairs.size(); ++i) {
+    const long id = battery.pairs[i].id;
+    PosedPair pp;
+    int st = sov_test::MakePosedPair(&pp, battery.pairs[i]);
+    if (st != SOV_OK) {
+      log.Add(id, " shape/pose rejected:" + StatusText(st));
+      continue;
+    }
+    sov_result r{};
+    st = sov_distance(&r, &pp.A, &pp.XA, &pp.B, &pp.XB, &options, nullptr);
+    if (st != SOV_OK) {
+      log.Add(id, StatusText(st) + " d_ref=" + sov_test::Num(battery.refs[i].d));
+      continue;
+    }
+    const std::string why = CheckAnswer(r, pp, battery.refs[i].d);
+    if (!why.empty()) log.Add(id, why);
+  }
+  std::printf("[ battery  ] %s: %zu pairs, %d failing\n", path.c_str(), battery.pairs.size(),
+              log.count);
+  EXPECT_EQ(log.count, 0) << log.Report(path, battery.pairs.size());
+}
+
+// Full battery path, or "" after recording a skip when ../shared is absent.
+std::string FullBatteryPath(const std::string& name) {
+  const std::string path = kSharedDir + "/" + name;
+  return sov_test::FileExists(path) ? path : "";
+}
+
+TEST(SuperovoidBattery, PaperSubsetMatchesReference) {
+  ExpectBatteryCorrect(kSubsetDir + "/paper_subset.csv");
+}
+
+TEST(SuperovoidBattery, StressSubsetMatchesReference) {
+  ExpectBatteryCorrect(kSubsetDir + "/stress_subset.csv");
+}
+
+TEST(SuperovoidBattery, FullPaperBatteryMatchesReference) {
+  const std::string path = FullBatteryPath("battery_paper.csv");
+  if (path.empty())
+    GTEST_SKIP() << "full batteries not found at " << kSharedDir
+                 << " (battery_paper.csv); only the subsets in test/data were checked";
+  ExpectBatteryCorrect(path);
+}
+
+TEST(SuperovoidBattery, FullStressBatteryMatchesReference) {
+  const std::string path = FullBatteryPath("battery_stress.csv");
+  if (path.empty())
+    GTEST_SKIP() << "full batteries not found at " << kSharedDir
+                 << " (battery_stress.csv); only the subsets in test/data were checked";
+  ExpectBatteryCorrect(path);
+}
+
+// Runs one study method (quadtree seed) over both subsets: every SOV_OK must
+// be a correct answer, every other status an honest failure. Prints the share
+// converged.
+void ExpectStudyMethodHonest(sov_method method) {
+  sov_options options;
+  sov_options_default(&options);
+  options.method = method;
+  options.seed = SOV_SEED_QUADTREE;
+  FailureLog log;
+  std::map<int, int> statuses;
+  size_t rows = 0;
+  for (const char* name : {"paper_subset.csv", "stress_subset.csv"}) {
+    const Battery battery = LoadBattery(kSubsetDir + "/" + name);
+    ASSERT_TRUE(battery.error.empty()) << battery.error;
+    for (size_t i = 0; i < battery.pairs.size(); ++i, ++rows) {
+      const long id = battery.pairs[i].id;
+      PosedPair pp;
+      ASSERT_EQ(sov_test::MakePosedPair(&pp, battery.pairs[i]), SOV_OK) << name << " id " << id;
+      sov_result r{};
+      const int st = sov_distance(&r, &pp.A, &pp.XA, &pp.B, &pp.XB, &options, nullptr);
+      ++statuses[st];
+      const std::string where = std::string(" ") + name + ":";
+      if (st == SOV_OK) {
+        const std::string why = CheckAnswer(r, pp, battery.refs[i].d);
+        if (!why.empty()) log.Add(id, where + " SOV_OK but wrong:" + why);
+      } else if (!IsHonestFailure(st)) {
+        log.Add(id, where + " unexpected" + StatusText(st));
+      }
+    }
+  }
+  std::printf("[ study    ] %s (quadtree seed): SOV_OK on %d of %zu subset pairs (%.1f %%);",
+              sov_method_name(method), statuses[SOV_OK], rows, 100.0 * statuses[SOV_OK] / rows);
+  for (const auto& kv : statuses) std::printf(" status %d: %d;", kv.first, kv.second);
+  std::printf("\n");
+  EXPECT_EQ(log.count, 0) << log.Report(sov_method_name(method), rows);
+}
+
+TEST(SuperovoidStudyMethods, ImplicitNeverReportsAWrongAnswerAsOk) {
+  ExpectStudyMethodHonest(SOV_METHOD_IMPLICIT);
+}
+
+TEST(SuperovoidStudyMethods, ParametricNeverReportsAWrongAnswerAsOk) {
+  ExpectStudyMethodHonest(SOV_METHOD_PARAMETRIC);
+}
+
+TEST(SuperovoidStudyMethods, NtbNeverReportsAWrongAnswerAsOk) {
+  ExpectStudyMethodHonest(SOV_METHOD_NTB);
+}
+
+}  // namespace

@@ -1,0 +1,137 @@
+# Install test, run by ctest as `cmake -P` (see test/CMakeLists.txt):
+#  1. install the build tree into SOV_WORK_DIR/prefix;
+#  2. build test/consumer with find_package(superovoid) and with pkg-config;
+#  3. compile consumer.c with a plain `cc ... $(pkg-config --cflags --libs)`;
+#  4. run the three programs;
+#  5. (shared library) check that only sov_* symbols are exported and that
+#     LAPACKE stays private.
+# Inputs: SOV_BUILD_DIR SOV_WORK_DIR SOV_CONSUMER_DIR SOV_CONFIG SOV_SHARED
+#         SOV_LIBRARY_FILE SOV_NM SOV_C_COMPILER SOV_GENERATOR
+#         PKG_CONFIG_EXECUTABLE
+
+# Run a command; stop the test with its output if it fails.
+function(sov_run what)
+  execute_process(COMMAND ${ARGN}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${ARGN}\n${out}\n${err}")
+  endif()
+  message(STATUS "${what}: ok")
+  set(SOV_LAST_OUTPUT "${out}" PARENT_SCOPE)
+endfunction()
+
+set(prefix ${SOV_WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${SOV_WORK_DIR})
+file(MAKE_DIRECTORY ${SOV_WORK_DIR})
+
+sov_run("install" ${CMAKE_COMMAND} --install ${SOV_BUILD_DIR}
+  --prefix ${prefix} --config ${SOV_CONFIG})
+
+file(GLOB_RECURSE config_file ${prefix}/*/superovoidConfig.cmake)
+file(GLOB_RECURSE pc_file ${prefix}/*/superovoid.pc)
+file(GLOB_RECURSE targets_file ${prefix}/*/superovoidTargets.cmake)
+foreach(f config_file pc_file targets_file)
+  if(NOT ${f})
+    message(FATAL_ERROR "install: no ${f} under ${prefix}")
+  endif()
+endforeach()
+if(NOT EXISTS ${prefix}/include/superovoid/superovoid.h)
+  message(FATAL_ERROR "install: no include/superovoid/superovoid.h")
+endif()
+get_filename_component(pc_dir ${pc_file} DIRECTORY)
+get_filename_component(lib_dir ${pc_dir} DIRECTORY)
+
+# The .pc file must name the prefix installed to, not the configured one.
+file(READ ${pc_file} pc_text)
+string(FIND "${pc_text}" "prefix=${prefix}\n" pc_at)
+if(NOT pc_at EQUAL 0)
+  message(FATAL_ERROR "superovoid.pc does not point at ${prefix}:\n${pc_text}")
+endif()
+
+set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
+set(ENV{LD_LIBRARY_PATH} "${lib_dir}")
+
+if(SOV_SHARED)
+  set(static OFF)
+else()
+  set(static ON)
+endif()
+sov_run("configure consumer" ${CMAKE_COMMAND}
+  -S ${SOV_CONSUMER_DIR} -B ${SOV_WORK_DIR}/build -G ${SOV_GENERATOR}
+  -DCMAKE_BUILD_TYPE=${SOV_CONFIG}
+  -DCMAKE_C_COMPILER=${SOV_C_COMPILER}
+  -DCMAKE_PREFIX_PATH=${prefix}
+  -DPKG_CONFIG_EXECUTABLE=${PKG_CONFIG_EXECUTABLE}
+  -DSOV_STATIC=${static})
+sov_run("build consumer" ${CMAKE_COMMAND} --build ${SOV_WORK_DIR}/build
+  --config ${SOV_CONFIG})
+
+file(GLOB_RECURSE exe_cmake ${SOV_WORK_DIR}/build/consumer_cmake
+  ${SOV_WORK_DIR}/build/consumer_cmake.exe)
+file(GLOB_RECURSE exe_pc ${SOV_WORK_DIR}/build/consumer_pkgconfig
+  ${SOV_WORK_DIR}/build/consumer_pkgconfig.exe)
+sov_run("run consumer (find_package)" ${exe_cmake})
+string(STRIP "${SOV_LAST_OUTPUT}" consumer_output)
+message(STATUS "  ${consumer_output}")
+sov_run("run consumer (pkg-config, CMake)" ${exe_pc})
+
+# Plain compiler line, as a Makefile user would write it.
+if(SOV_SHARED)
+  sov_run("pkg-config" ${PKG_CONFIG_EXECUTABLE} --cflags --libs superovoid)
+else()
+  sov_run("pkg-config" ${PKG_CONFIG_EXECUTABLE} --static --cflags --libs
+    superovoid)
+endif()
+string(STRIP "${SOV_LAST_OUTPUT}" pc_flags)
+if(SOV_SHARED AND pc_flags MATCHES "lapacke")
+  message(FATAL_ERROR "pkg-config --libs leaks LAPACKE: ${pc_flags}")
+endif()
+separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+sov_run("compile consumer (pkg-config, cc)" ${SOV_C_COMPILER}
+  ${SOV_CONSUMER_DIR}/consumer.c -o ${SOV_WORK_DIR}/consumer_cc ${pc_flags})
+sov_run("run consumer (pkg-config, cc)" ${SOV_WORK_DIR}/consumer_cc)
+
+if(NOT SOV_SHARED)
+  return()
+endif()
+
+# Hidden visibility: the shared library exports the C API and nothing else.
+sov_run("nm" ${SOV_NM} -D --defined-only ${SOV_LIBRARY_FILE})
+string(REPLACE "\n" ";" nm_lines "${SOV_LAST_OUTPUT}")
+set(foreign "")
+set(count 0)
+foreach(line IN LISTS nm_lines)
+  if(line MATCHES "^[0-9a-fA-F]* +[A-Za-z] +([^ ]+)$")
+    set(sym ${CMAKE_MATCH_1})
+    if(sym MATCHES "^sov_")
+      math(EXPR count "${count} + 1")
+    elseif(NOT sym MATCHES "^(_init|_fini|_edata|_end|__bss_start)$")
+      list(APPEND foreign ${sym})
+    endif()
+  endif()
+endforeach()
+if(foreign)
+  message(FATAL_ERROR "libsuperovoid exports non-API symbols: ${foreign}")
+endif()
+
+# ... and every function the installed header declares with SOV_API.
+file(READ ${prefix}/include/superovoid/superovoid.h header)
+string(REGEX MATCHALL "SOV_API[^;(]*[ *](sov_[a-z0-9_]+)\\(" decls "${header}")
+set(missing "")
+set(declared 0)
+foreach(decl IN LISTS decls)
+  string(REGEX MATCH "sov_[a-z0-9_]+\\($" name "${decl}")
+  string(REPLACE "(" "" name "${name}")
+  math(EXPR declared "${declared} + 1")
+  if(NOT SOV_LAST_OUTPUT MATCHES " ${name}\n")
+    list(APPEND missing ${name})
+  endif()
+endforeach()
+if(declared EQUAL 0)
+  message(FATAL_ERROR "found no SOV_API declaration in superovoid.h")
+endif()
+if(missing)
+  message(FATAL_ERROR "declared in superovoid.h but not exported: ${missing}")
+endif()
+message(STATUS "exports: ${count} sov_* symbols = the ${declared} SOV_API "
+  "functions of superovoid.h, nothing else")

@@ -1,0 +1,74 @@
+// Incremental hull of solver/polytope.c: convexity and closure invariants.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+#include <utility>
+
+extern "C" {
+#include "solver/polytope.h"
+}
+
+namespace {
+
+constexpr double kHullTolerance = 1e-12;
+
+TEST(Polytope, HullOfRandomPointsIsClosedConvexAndContainsAll) {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> n(0, 1);
+  for (int trial = 0; trial < 20; ++trial) {
+    double pts[100][3], aux[100][3];
+    for (int i = 0; i < 100; ++i)
+      for (int c = 0; c < 3; ++c) aux[i][c] = pts[i][c] = n(rng) * (c + 1);
+    sovc_polytope P;
+    ASSERT_EQ(sovc_polytope_init(&P, pts, aux, 100, 1e-13), 1);
+    int faces = 0;
+    std::set<std::pair<int, int>> edges;
+    for (int f = 0; f < P.nf; ++f) {
+      if (!P.alive[f]) continue;
+      ++faces;
+      for (int e = 0; e < 3; ++e) {
+        const std::pair<int, int> edge(P.face[f][e], P.face[f][(e + 1) % 3]);
+        EXPECT_TRUE(edges.insert(edge).second) << "directed edge used twice";
+      }
+      // Every input point lies beneath every face plane.
+      for (int i = 0; i < 100; ++i) {
+        const double s = P.normal[f][0] * pts[i][0] + P.normal[f][1] * pts[i][1] +
+                         P.normal[f][2] * pts[i][2] - P.dist[f];
+        EXPECT_LE(s, kHullTolerance) << "point " << i << " above face " << f;
+      }
+    }
+    // Closed, consistently oriented surface: every edge has its reverse.
+    for (const auto &e : edges) EXPECT_TRUE(edges.count({e.second, e.first}));
+    // Euler: V - E + F = 2 with E = directed edges / 2.
+    std::set<int> verts;
+    for (const auto &e : edges) verts.insert(e.first);
+    EXPECT_EQ(static_cast<int>(verts.size()) - static_cast<int>(edges.size()) / 2 + faces, 2);
+    // aux follows its vertex.
+    for (int v : verts)
+      for (int c = 0; c < 3; ++c) EXPECT_EQ(P.aux[v][c], P.v[v][c]);
+  }
+}
+
+TEST(Polytope, RejectsCoplanarPoints) {
+  double pts[6][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 3, 0}, {-1, 2, 0}};
+  sovc_polytope P;
+  EXPECT_EQ(sovc_polytope_init(&P, pts, pts, 6, 1e-13), 0);
+}
+
+TEST(Polytope, ClosestPointOfTriangleToOrigin) {
+  double pts[4][3] = {{1, -1, -1}, {1, 2, -1}, {1, -1, 2}, {3, 0, 0}};
+  sovc_polytope P;
+  ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 4, 1e-13), 1);
+  for (int f = 0; f < P.nf; ++f) {
+    if (!P.alive[f] || P.normal[f][0] > -0.99) continue;  // the x = 1 face
+    double x[3];
+    sovc_polytope_closest(x, &P, f);
+    EXPECT_NEAR(x[0], 1, kHullTolerance);
+    EXPECT_NEAR(x[1], 0, kHullTolerance);
+    EXPECT_NEAR(x[2], 0, kHullTolerance);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,133 @@
+// Implicit function of solver/shape.c against the SPEC formula and finite
+// differences.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+extern "C" {
+#include "solver/shape.h"
+}
+
+namespace {
+
+constexpr double kValueTolerance = 1e-13;
+constexpr double kGradientTolerance = 1e-6;  // relative, central differences
+constexpr double kHessianTolerance = 1e-5;   // relative, central differences
+constexpr double kStep = 1e-6;
+
+// SPEC "Shape" F written out directly, inside the taper range.
+double SpecF(const double p[7], const double x[3]) {
+  const double kx = 1 + p[5] * x[2] / p[2], ky = 1 + p[6] * x[2] / p[2];
+  const double u = std::pow(std::fabs(x[0] / (p[0] * kx)), 2 / p[3]) +
+                   std::pow(std::fabs(x[1] / (p[1] * ky)), 2 / p[3]);
+  return std::pow(u, p[3] / p[4]) + std::pow(std::fabs(x[2] / p[2]), 2 / p[4]) - 1;
+}
+
+sov_shape Make(const double p[7]) {
+  sov_shape s{};
+  for (int i = 0; i < 3; ++i) s.a[i] = p[i];
+  s.eps1 = p[3];
+  s.eps2 = p[4];
+  s.taper[0] = p[5];
+  s.taper[1] = p[6];
+  return s;
+}
+
+// Random shapes (small convex tapers) and points away from the axes.
+struct Case {
+  double p[7];
+  double x[3];
+};
+
+Case RandomCase(std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> size(0.3, 3), eps(0.2, 1.8), taper(-0.1, 0.1),
+      coord(-1.2, 1.2);
+  Case c;
+  c.p[0] = size(rng);
+  c.p[1] = size(rng);
+  c.p[2] = size(rng);
+  c.p[3] = eps(rng);
+  c.p[4] = eps(rng);
+  c.p[5] = taper(rng);
+  c.p[6] = taper(rng);
+  for (int i = 0; i < 3; ++i) {
+    double v = coord(rng);
+    if (std::fabs(v) < 0.05) v = 0.05;
+    c.x[i] = v * c.p[i] * (i == 2 ? 0.8 : 1.0);
+  }
+  return c;
+}
+
+TEST(ShapeImplicit, MatchesSpecFormula) {
+  std::mt19937_64 rng(1);
+  for (int k = 0; k < 500; ++k) {
+    const Case c = RandomCase(rng);
+    const sov_shape s = Make(c.p);
+    double F;
+    sovc_implicit(&F, nullptr, nullptr, &s, c.x);
+    const double ref = SpecF(c.p, c.x);
+    EXPECT_NEAR(F, ref, kValueTolerance * std::fmax(1, std::fabs(ref)));
+  }
+}
+
+TEST(ShapeImplicit, DerivativesMatchFiniteDifferences) {
+  std::mt19937_64 rng(2);
+  for (int k = 0; k < 300; ++k) {
+    const Case c = RandomCase(rng);
+    const sov_shape s = Make(c.p);
+    double F, g[3], H[9];
+    sovc_implicit(&F, g, H, &s, c.x);
+    for (int j = 0; j < 3; ++j) {
+      double xp[3] = {c.x[0], c.x[1], c.x[2]}, xm[3] = {c.x[0], c.x[1], c.x[2]};
+      const double h = kStep * s.a[j];
+      xp[j] += h;
+      xm[j] -= h;
+      double Fp, Fm, gp[3], gm[3];
+      sovc_implicit(&Fp, gp, nullptr, &s, xp);
+      sovc_implicit(&Fm, gm, nullptr, &s, xm);
+      const double gscale = std::fabs(g[0]) + std::fabs(g[1]) + std::fabs(g[2]);
+      EXPECT_NEAR(g[j], (Fp - Fm) / (2 * h), kGradientTolerance * gscale) << "case " << k;
+      double hscale = 0;
+      for (double v : H) hscale += std::fabs(v);
+      for (int i = 0; i < 3; ++i)
+        EXPECT_NEAR(H[3 * i + j], (gp[i] - gm[i]) / (2 * h), kHessianTolerance * hscale)
+            << "case " << k << " entry " << i << j;
+    }
+  }
+}
+
+TEST(ShapeImplicit, NormalisedFormIsHomogeneousWithoutTaper) {
+  const double p[7] = {1.3, 0.7, 2.1, 0.4, 1.6, 0, 0};
+  const sov_shape s = Make(p);
+  const double x[3] = {0.4, -0.3, 0.9};
+  double G1, G2;
+  sovc_implicit_norm(&G1, nullptr, nullptr, &s, x);
+  const double y[3] = {2.5 * x[0], 2.5 * x[1], 2.5 * x[2]};
+  sovc_implicit_norm(&G2, nullptr, nullptr, &s, y);
+  EXPECT_NEAR(G2 + 1, 2.5 * (G1 + 1), kValueTolerance);
+}
+
+TEST(ShapeImplicit, NormalisedGradientIsParallelToF) {
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 100; ++k) {
+    const Case c = RandomCase(rng);
+    const sov_shape s = Make(c.p);
+    double F, G, gF[3], gG[3];
+    sovc_implicit(&F, gF, nullptr, &s, c.x);
+    sovc_implicit_norm(&G, gG, nullptr, &s, c.x);
+    EXPECT_NEAR(G, std::pow(F + 1, c.p[4] / 2) - 1, kValueTolerance * std::fmax(1, std::fabs(G)));
+    const double cx = gF[1] * gG[2] - gF[2] * gG[1];
+    const double nF = std::sqrt(gF[0] * gF[0] + gF[1] * gF[1] + gF[2] * gF[2]);
+    const double nG = std::sqrt(gG[0] * gG[0] + gG[1] * gG[1] + gG[2] * gG[2]);
+    EXPECT_NEAR(cx / (nF * nG), 0, 1e-12);
+  }
+}
+
+TEST(ShapeImplicit, SignedPowerNeverUsesNegativeBase) {
+  EXPECT_EQ(sovc_spow(-8, 1.0 / 3), -2);
+  EXPECT_EQ(sovc_spow(0, 0.5), 0);
+  EXPECT_NEAR(sovc_spow(4, 0.5), 2, kValueTolerance);
+}
+
+}  // namespace
