@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "solver/chart.h"
 #include "solver/direction.h"
 #include "solver/global.h"
 #include "solver/mixed.h"
@@ -118,8 +119,9 @@ static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
   return off_surface(A, XA, r->pA) <= tol && off_surface(B, XB, r->pB) <= tol;
 }
 
-/* Position chart, mixed charts, then normal chart, until one converges
- * without ending uphill of the start (lb0 = value at the start direction). */
+/* Position chart, mixed charts, normal chart, then balanced angle chart,
+ * until one gives an acceptable answer (lb0 = value at the start
+ * direction). */
 int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
                      const sov_pose *XA, const sov_shape *B,
                      const sov_pose *XB, const double v[3], const double pA[3],
@@ -139,6 +141,10 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
   }
   if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
     st = sovc_solve_direction(&r, A, XA, B, XB, v, cfg->tolerance, cfg->max_iterations);
+    spent += r.iterations;
+  }
+  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+    st = sovc_solve_chart(&r, A, XA, B, XB, pA, pB, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
   }
   r.iterations = spent;

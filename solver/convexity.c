@@ -258,13 +258,22 @@ static double dent_over_directions(const envelope_nodes *E, const profile *P,
   return fmax(best, dent_refine(E, P, lam_lo, lam_hi));
 }
 
-/* Relative dent depth of params[7] (0 when h is concave for every u). */
-static double shape_dent(const double params[7]) {
+/* Relative dent depth of params[7] (0 when h is concave for every u) and
+ * the height zone [lo, hi] (z / a3) outside which every slice support is
+ * concave ([0, 0] when there is none). */
+double sovc_shape_dent(double zone[2], const double params[7]) {
   const profile P = {2 / (2 - params[3]), 2 / params[4], params[5], params[6]};
+  zone[0] = zone[1] = 0;
   if (P.tx == 0 && P.ty == 0) return 0.0;
   double iv[kMaxIntervals][2];
   const int n_iv = positive_intervals(iv, &P);
   if (n_iv == 0) return 0.0;
+  zone[0] = iv[0][0];
+  zone[1] = iv[0][1];
+  for (int i = 1; i < n_iv; ++i) {
+    zone[0] = fmin(zone[0], iv[i][0]);
+    zone[1] = fmax(zone[1], iv[i][1]);
+  }
   envelope_nodes E;
   nodes_build(&E, &P, iv, n_iv);
   return dent_over_directions(&E, &P, iv, n_iv);
@@ -272,7 +281,8 @@ static double shape_dent(const double params[7]) {
 
 /* 1 if the (range-checked) params give a convex body within kDentTol. */
 int sovc_is_convex(const double params[7]) {
-  return shape_dent(params) <= kDentTol;
+  double zone[2];
+  return sovc_shape_dent(zone, params) <= kDentTol;
 }
 
 /* Largest s in [0, 1] whose scaled tapers pass sovc_is_convex (bisection). */
@@ -300,6 +310,7 @@ static int explain_param(char *buf, size_t size, int status, const char *name,
 /* Explain a dented body: how far its tapers must shrink. */
 static int explain_nonconvex(char *buf, size_t size, const double params[7]) {
   if (!buf || size == 0) return SOV_ERR_NONCONVEX;
+  double zone[2];
   const double s = sovc_max_taper_scale(params);
   const double s2 = floor(s * 100) / 100;
   const double tx = trunc(params[5] * s * 1000) / 1000;
@@ -308,7 +319,7 @@ static int explain_nonconvex(char *buf, size_t size, const double params[7]) {
            "taper_x = %.10g, taper_y = %.10g with eps2 = %.10g make the body "
            "non-convex (dented by %.2g %% of its width); scale both tapers by at "
            "most %.2f (taper_x = %.3f, taper_y = %.3f)",
-           params[5], params[6], params[4], 100 * shape_dent(params), s2, tx, ty);
+           params[5], params[6], params[4], 100 * sovc_shape_dent(zone, params), s2, tx, ty);
   return SOV_ERR_NONCONVEX;
 }
 

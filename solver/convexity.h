@@ -8,6 +8,11 @@
 /* 1 if params[7] (already range-checked) give a convex body, else 0. */
 int sovc_is_convex(const double params[7]);
 
+/* Relative depth of the body's deepest dent below its convex hull (0 for
+ * an exactly convex body) and the height zone [lo, hi] (z / a3) outside
+ * which every horizontal slice support is concave in z ([0, 0] if none). */
+double sovc_shape_dent(double zone[2], const double params[7]);
+
 /* Largest s in [0, 1] such that tapers scaled by s are convex. */
 double sovc_max_taper_scale(const double params[7]);
 

@@ -74,6 +74,20 @@ static double scale_of(const sovc_support_eval *a, const sovc_support_eval *b) {
   return L;
 }
 
+/* Fill result from the supports at unit v: n = v, d = -f. */
+static int answer(sov_result *res, const sovc_support_eval *a, const sovc_support_eval *b,
+                  const double v[3], double f, double gap) {
+  res->d = -f;
+  for (int i = 0; i < 3; ++i) {
+    res->n[i] = v[i];
+    res->pA[i] = a->p[i];
+    res->pB[i] = b->p[i];
+  }
+  res->residual = gap;
+  res->method = SOV_METHOD_AUTO;
+  return SOV_OK;
+}
+
 /* Newton with Armijo backtracking on f. */
 int sovc_solve_direction(sov_result *res, const sov_shape *A, const sov_pose *XA,
                          const sov_shape *B, const sov_pose *XB,
@@ -83,27 +97,26 @@ int sovc_solve_direction(sov_result *res, const sov_shape *A, const sov_pose *XA
   retract(v, v0, (const double[3]){0, 0, 0});
   double f = objective(&a, &b, A, XA, B, XB, v);
   res->iterations = 0;
+  double last_gn = INFINITY;
   for (int it = 0; it < max_iterations; ++it) {
     /* |pB - pA| - |d|: for separated bodies it bounds the error in d, and it
-     * is quadratic in the tangential gradient, which a flat face cannot
-     * drive to zero (its support point is ill-determined, d is not). */
+     * is quadratic in the tangential gradient. Once it is small, iterate on
+     * while the gradient still shrinks fast (pointy supports: it does, and
+     * the witnesses become consistent); stop when it stalls (a flat face's
+     * support point is ill-determined, d is not: the witnesses are then
+     * balanced by the caller). */
     const double gn = gradient_norm(&a, &b, v);
     const double gap = sqrt(f * f + gn * gn) - fabs(f);
-    if (gap < tol * scale_of(&a, &b)) {
-      res->d = -f;
-      for (int i = 0; i < 3; ++i) {
-        res->n[i] = v[i];
-        res->pA[i] = a.p[i];
-        res->pB[i] = b.p[i];
-      }
-      res->residual = gap;
-      res->method = SOV_METHOD_AUTO;
-      return SOV_OK;
-    }
+    const double L = scale_of(&a, &b);
+    if (gap < tol * L && (gn < tol * L || gn > 0.25 * last_gn))
+      return answer(res, &a, &b, v, f, gap);
+    last_gn = gn;
     const double mv[3] = {-v[0], -v[1], -v[2]};
     if (!sovc_support_derivative(&a, A, XA, v) || !sovc_support_derivative(&b, B, XB, mv) ||
-        !newton_step(step, &a, &b, v, f))
+        !newton_step(step, &a, &b, v, f)) {
+      if (gap < tol * L) return answer(res, &a, &b, v, f, gap);
       break;
+    }
     res->iterations = it + 1;
     double alpha = 1, ft = INFINITY;
     double slope = 0;
@@ -116,7 +129,11 @@ int sovc_solve_direction(sov_result *res, const sov_shape *A, const sov_pose *XA
       ft = objective(&ta, &tb, A, XA, B, XB, vt);
       if (ft <= f + 1e-4 * alpha * fmin(slope, 0)) break;
     }
-    if (!(ft <= f)) break;
+    if (!(ft <= f)) {
+      /* No descent left: converged in d if the gap says so. */
+      if (gap < tol * L) return answer(res, &a, &b, v, f, gap);
+      break;
+    }
     memcpy(v, vt, sizeof v);
     a = ta;
     b = tb;

@@ -7,4 +7,9 @@
  * LU factors; b overwritten by x). Returns 0, or SOV_ERR_SINGULAR. */
 int sovc_solve(int n, double *A, double *b);
 
+/* Least-squares solution of the m x n system A x = b (m >= n, A
+ * column-major, overwritten); x is returned in the first n entries of b.
+ * Returns 0, or SOV_ERR_SINGULAR if A is rank deficient. */
+int sovc_least_squares(int m, int n, double *A, double *b);
+
 #endif

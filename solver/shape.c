@@ -24,6 +24,7 @@ int sovc_shape_init(sov_shape *shape, const double params[7]) {
   shape->eps2 = params[4];
   shape->taper[0] = params[5];
   shape->taper[1] = params[6];
+  shape->dent = sovc_shape_dent(shape->dent_zone, params);
   sovc_shape_bounds(shape->aabb_lo, shape->aabb_hi, &shape->radius, shape);
   return SOV_OK;
 }

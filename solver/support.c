@@ -31,6 +31,11 @@
 
 enum { kMaxNewton = 100 };
 
+/* Dents shallower than this (relative to the width) change h by less than
+ * this fraction of the size: far below the 1e-9 accuracy, so the extra
+ * searches of other_side are skipped. */
+static const double kDentNeglect = 1e-12;
+
 /* A final step whose relative change of the support point is below this is
  * applied by a second-order Taylor update instead of one more evaluation:
  * the neglected third-order term is below 1e-17. */
@@ -246,6 +251,26 @@ static double taper_point(double x[3], const taper_state *t, const taper_problem
   return v[0] * x[0] + v[1] * x[1] + v[2] * x[2];
 }
 
+/* f is concave outside the dent zone, so a dented body has at most one
+ * maximum on each side of it besides any inside: search the parts the first
+ * solve did not land in and keep the largest (x, h updated in place). */
+static double other_side(double x[3], double h, const taper_problem *P,
+                         const sov_shape *shape, const double v[3]) {
+  const double s = x[2] / shape->a[2], zl = shape->dent_zone[0], zh = shape->dent_zone[1];
+  const double part[3][2] = {{-1, zl}, {zl, zh}, {zh, 1}};
+  for (int k = 0; k < 3; ++k) {
+    if ((s >= part[k][0] && s <= part[k][1]) || !(part[k][1] > part[k][0])) continue;
+    taper_state t;
+    double dy, xt[3];
+    const double lo = taper_y_of_s(P, part[k][0]), hi = taper_y_of_s(P, part[k][1]);
+    taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (part[k][0] + part[k][1])),
+                k == 0 ? -P->ymax : lo, k == 2 ? P->ymax : hi);
+    const double ht = taper_point(xt, &t, P, shape, v, dy);
+    if (ht > h) h = ht, x[0] = xt[0], x[1] = xt[1], x[2] = xt[2];
+  }
+  return h;
+}
+
 /* Support of a tapered superovoid by the 1-D search; returns h. */
 static double support_tapered(double x[3], const sov_shape *shape, const double v[3], double z0) {
   taper_problem P;
@@ -281,7 +306,8 @@ static double support_tapered(double x[3], const sov_shape *shape, const double 
     x[0] = xl[0], x[1] = xl[1], x[2] = xl[2];
     return hl;
   }
-  return taper_point(x, &t, &P, shape, v, dy);
+  const double h = taper_point(x, &t, &P, shape, v, dy);
+  return shape->dent > kDentNeglect ? other_side(x, h, &P, shape, v) : h;
 }
 
 /* Support point x maximising dir . x over the body; returns h = dir . x. */

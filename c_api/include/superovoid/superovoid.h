@@ -79,6 +79,12 @@ typedef struct sov_shape {
   double radius;     /* bounding sphere radius about the local origin */
   double aabb_lo[3]; /* local axis-aligned bounding box */
   double aabb_hi[3];
+  double dent;       /* depth of the body's deepest dent below its convex
+                        hull, relative to its width: 0 for an exactly convex
+                        body; sov_shape_init accepts at most 1e-6 (tapered
+                        bodies with eps2 < 1 and unequal tapers dent
+                        slightly). Answers are exact for the convex hull. */
+  double dent_zone[2]; /* z / a3 range where slices may dent (internal) */
 } sov_shape;
 
 /* A rigid pose: world = R * local + p, R row-major. */

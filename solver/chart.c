@@ -1,0 +1,155 @@
+/* Newton in the balanced angle charts (see chart.h). */
+#include "solver/chart.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "solver/linalg.h"
+#include "solver/parametric.h"
+#include "solver/pose.h"
+#include "solver/result.h"
+#include "solver/shape.h"
+
+/* Central-difference step in chart coordinates (one quarter turn = 1). */
+static const double kStep = 1e-7;
+/* A quarter turn (kQuarter is not in ISO C). */
+static const double kQuarter = 1.57079632679489661923;
+/* Chart latitude stays this far from the poles, where the chart folds. */
+static const double kPoleMargin = 1e-9;
+
+/* Blend exponent of a parametric angle with exponent eps. */
+static double blend_power(double eps) {
+  return 1 / fmin(eps, 2 - eps);
+}
+
+/* Blend of an offset |t| <= 1/2 from an axis: sign(t) |t|^k / (|t|^k +
+ * (1 - |t|)^k), written relative to the axis so tiny offsets keep their
+ * digits (near a sharp rim the angle is 1e-20 while the chart offset is
+ * 0.01). */
+static double blend(double t, double k) {
+  const double a = pow(fabs(t), k), b = pow(1 - fabs(t), k);
+  return t < 0 ? -a / (a + b) : a / (a + b);
+}
+
+/* Angle of chart coordinate s (quarter turns) with blend power k. */
+static double angle_of(double s, double k) {
+  const double q = nearbyint(s);
+  return kQuarter * (q + blend(s - q, k));
+}
+
+/* Chart coordinate of angle phi: the inverse blend (power 1 / k). */
+static double coordinate_of(double phi, double k) {
+  const double t = phi / kQuarter, q = nearbyint(t);
+  return q + blend(t - q, 1 / k);
+}
+
+/* World point and outward normal of a posed body at chart coordinates: the
+ * SPEC parametric point (exact down to angles of 1e-300, which the chart
+ * reaches near sharp rims) and the normal from the implicit gradient there. */
+static void chart_point(double p[3], double n[3], const sov_shape *S, const sov_pose *X,
+                        const double s[2]) {
+  const double phi1 = angle_of(s[0], blend_power(S->eps1));
+  const double phi2 = angle_of(s[1], blend_power(S->eps2));
+  const double z = S->a[2] * sovc_spow(sin(phi2), S->eps2);
+  const double c2 = sovc_spow(cos(phi2), S->eps2);
+  double x[3], F, g[3];
+  x[0] = S->a[0] * (1 + S->taper[0] * z / S->a[2]) * sovc_spow(cos(phi1), S->eps1) * c2;
+  x[1] = S->a[1] * (1 + S->taper[1] * z / S->a[2]) * sovc_spow(sin(phi1), S->eps1) * c2;
+  x[2] = z;
+  sovc_implicit(&F, g, NULL, S, x);
+  const double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  for (int i = 0; i < 3; ++i) g[i] /= gn;
+  sovc_to_world(p, X, x);
+  sovc_rotate(n, X->R, g);
+}
+
+/* Keep chart coordinates in range: longitude periodic, latitude off the poles. */
+static void wrap(double s[4]) {
+  for (int b = 0; b < 2; ++b) {
+    s[2 * b] -= 4 * floor((s[2 * b] + 2) / 4);
+    s[2 * b + 1] = fmin(fmax(s[2 * b + 1], -1 + kPoleMargin), 1 - kPoleMargin);
+  }
+}
+
+/* Residual: (pB - pA) x nA and nA + nB (six rows, rank four at a solution). */
+static double residual(double r[6], double pA[3], double pB[3], double nA[3],
+                       const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                       const sov_pose *XB, const double s[4]) {
+  double nB[3];
+  chart_point(pA, nA, A, XA, s);
+  chart_point(pB, nB, B, XB, s + 2);
+  const double dp[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};
+  r[0] = dp[1] * nA[2] - dp[2] * nA[1];
+  r[1] = dp[2] * nA[0] - dp[0] * nA[2];
+  r[2] = dp[0] * nA[1] - dp[1] * nA[0];
+  double sum = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  for (int i = 0; i < 3; ++i) {
+    r[3 + i] = nA[i] + nB[i];
+    sum += r[3 + i] * r[3 + i];
+  }
+  return isfinite(sum) ? sqrt(sum) : INFINITY;
+}
+
+/* Central-difference Jacobian (6 x 4, column-major). */
+static void jacobian(double J[24], const sov_shape *A, const sov_pose *XA,
+                     const sov_shape *B, const sov_pose *XB, const double s[4]) {
+  double sp[4], sm[4], rp[6], rm[6], p[3], q[3], n[3];
+  for (int c = 0; c < 4; ++c) {
+    memcpy(sp, s, sizeof sp);
+    memcpy(sm, s, sizeof sm);
+    sp[c] += kStep;
+    sm[c] -= kStep;
+    residual(rp, p, q, n, A, XA, B, XB, sp);
+    residual(rm, p, q, n, A, XA, B, XB, sm);
+    for (int i = 0; i < 6; ++i) J[6 * c + i] = (rp[i] - rm[i]) / (2 * kStep);
+  }
+}
+
+/* Damped Gauss-Newton in the balanced charts. */
+int sovc_solve_chart(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                     const sov_shape *B, const sov_pose *XB, const double pA0[3],
+                     const double pB0[3], double tol, int max_iterations) {
+  double s[4], x[3], phi1, phi2, r[6], J[24], step[6], ts[4], tr[6];
+  double pA[3], pB[3], nA[3], tpA[3], tpB[3], tnA[3];
+  sovc_to_local(x, XA, pA0);
+  sovc_param_angles(&phi1, &phi2, A, x);
+  s[0] = coordinate_of(phi1, blend_power(A->eps1));
+  s[1] = coordinate_of(phi2, blend_power(A->eps2));
+  sovc_to_local(x, XB, pB0);
+  sovc_param_angles(&phi1, &phi2, B, x);
+  s[2] = coordinate_of(phi1, blend_power(B->eps1));
+  s[3] = coordinate_of(phi2, blend_power(B->eps2));
+  wrap(s);
+  res->iterations = 0;
+  double rn = residual(r, pA, pB, nA, A, XA, B, XB, s);
+  for (int it = 0; it < max_iterations && isfinite(rn); ++it) {
+    double L = 1;
+    for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
+    if (rn < tol * L) break;
+    jacobian(J, A, XA, B, XB, s);
+    for (int i = 0; i < 6; ++i) step[i] = -r[i];
+    res->iterations = it + 1;
+    if (sovc_least_squares(6, 4, J, step) != SOV_OK) break;
+    double alpha = 1, trn = INFINITY;
+    for (int ls = 0; ls < 30; ++ls, alpha *= 0.5) {
+      for (int i = 0; i < 4; ++i) ts[i] = s[i] + alpha * step[i];
+      wrap(ts);
+      trn = residual(tr, tpA, tpB, tnA, A, XA, B, XB, ts);
+      if (trn <= (1 - 1e-4 * alpha) * rn) break;
+    }
+    if (!(trn < rn)) break;
+    memcpy(s, ts, sizeof s);
+    memcpy(r, tr, sizeof r);
+    memcpy(pA, tpA, sizeof pA);
+    memcpy(pB, tpB, sizeof pB);
+    memcpy(nA, tnA, sizeof nA);
+    rn = trn;
+  }
+  double L = 1;
+  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
+  res->residual = rn;
+  if (!(rn < tol * L)) return SOV_ERR_NO_CONVERGENCE;
+  sovc_result_set(res, pA, pB, nA);
+  res->method = SOV_METHOD_AUTO;
+  return SOV_OK;
+}
