@@ -63,12 +63,13 @@ static double off_surface(const sov_shape *S, const sov_pose *X, const double p[
 /* Make pB - pA = d n exact (see auto_method.h). The charts that stop on
  * |pB - pA| - |d| leave a tangential offset g where a nearly flat face or a
  * straight edge makes the witness point ill-determined: the witness on that
- * body slides along g and stays on its surface. Move the one that does. */
-void sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA,
-                            const sov_shape *B, const sov_pose *XB) {
+ * body slides along g and stays on its surface. Move the one that does;
+ * returns 1 if a witness moved (offsets below tol are left alone). */
+int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA,
+                           const sov_shape *B, const sov_pose *XB, double tol) {
   double g[3], movedA[3], movedB[3];
   for (int i = 0; i < 3; ++i) g[i] = r->pB[i] - r->pA[i] - r->d * r->n[i];
-  if (!(g[0] != 0 || g[1] != 0 || g[2] != 0)) return;
+  if (fabs(g[0]) <= tol && fabs(g[1]) <= tol && fabs(g[2]) <= tol) return 0;
   for (int i = 0; i < 3; ++i) {
     movedA[i] = r->pA[i] + g[i];
     movedB[i] = r->pB[i] - g[i];
@@ -77,6 +78,7 @@ void sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *X
     memcpy(r->pA, movedA, sizeof movedA);
   else
     memcpy(r->pB, movedB, sizeof movedB);
+  return 1;
 }
 
 /* Tolerance for comparing values of the objective at coordinates of size L. */
@@ -105,17 +107,19 @@ static double objective_at(const sov_result *r, const sov_shape *A, const sov_po
 /* Balance a chart's answer's witnesses and accept it if it converged, did
  * not end uphill of its start (maximising the objective from v must not
  * finish below its value at v: else it reached a saddle or another basin's
- * far side), its d is the objective at its n (its witnesses are support
- * points: a surface point's tangent plane supports the body only where the
- * body is convex, and validation admits dents below 1e-6 of the width), and
- * both witnesses lie on their surfaces. */
+ * far side), its d is the objective at its n, and both witnesses lie on
+ * their surfaces. The objective is evaluated only for dented bodies: on a
+ * convex body a surface point's tangent plane supports it, so converged
+ * common-normal witnesses are support points (SPEC); inside a tolerated
+ * dent they need not be. */
 static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
                       const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
   if (st != SOV_OK) return 0;
   const double tol = value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
-  if (fabs(objective_at(r, A, XA, B, XB) - r->d) > tol) return 0;
-  sovc_balance_witnesses(r, A, XA, B, XB);
+  if ((A->dent > 0 || B->dent > 0) && fabs(objective_at(r, A, XA, B, XB) - r->d) > tol)
+    return 0;
+  if (!sovc_balance_witnesses(r, A, XA, B, XB, tol)) return 1;
   return off_surface(A, XA, r->pA) <= tol && off_surface(B, XB, r->pB) <= tol;
 }
 
@@ -160,7 +164,7 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
 int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
                     const sov_shape *B, const sov_pose *XB,
                     const sov_options *opt, const sov_cache *cache) {
-  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations};
+  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
   double pA[3], pB[3], v[3];
   int have = 0;
   res->iterations = 0;

@@ -22,10 +22,11 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
                      const double pB[3], double lb0,
                      const sovc_newton_config *cfg);
 
-/* Make pB - pA = d n exact by sliding the witness on the flatter body
- * (smaller normal curvature along the offset) by the tangential offset. */
-void sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA,
-                            const sov_shape *B, const sov_pose *XB);
+/* Make pB - pA = d n exact by sliding one witness by the tangential offset
+ * (the one that stays closer to its surface). Offsets within tol are left
+ * alone; returns 1 if a witness moved. */
+int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA,
+                           const sov_shape *B, const sov_pose *XB, double tol);
 
 /* Support points pA = s_A(v), pB = s_B(-v) (world) of world direction v;
  * returns -(h_A(v) + h_B(-v)) / |v|, a lower bound on d. */

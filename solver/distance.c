@@ -65,7 +65,7 @@ static void cache_store(sov_cache *cache, const sov_result *r, const sov_pose *X
 static int certify(const sov_result *res, const sov_shape *A, const sov_pose *XA,
                    const sov_shape *B, const sov_pose *XB, const sov_options *opt) {
   if (res->d > 0) return SOV_OK;
-  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations};
+  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
   sov_result best = *res;
   int have = 1;
   if (sovc_global_search(&best, &have, A, XA, B, XB, &cfg) != SOV_OK)
@@ -82,7 +82,7 @@ static int study(sov_result *res, const sov_shape *A, const sov_pose *XA,
   int st = seed_points(pA, pB, phiA, phiB, A, XA, B, XB, opt, cache);
   if (st != SOV_OK) return st;
   if (opt->method == SOV_METHOD_IMPLICIT) {
-    const sovc_newton_config cfg = {0, 0, opt->tolerance, opt->max_iterations};
+    const sovc_newton_config cfg = {0, 0, opt->tolerance, opt->max_iterations, 1};
     st = sovc_solve_implicit(res, A, XA, B, XB, pA, pB, &cfg);
   } else if (opt->method == SOV_METHOD_PARAMETRIC) {
     st = sovc_solve_parametric(res, A, XA, B, XB, phiA, phiB, opt);

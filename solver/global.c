@@ -134,7 +134,7 @@ static void keep_evaluated(search *S, sov_result *best, int *have, const sov_sha
   memcpy(r.pB, S->ub_pB, sizeof r.pB);
   r.residual = 0;
   r.method = SOV_METHOD_AUTO;
-  sovc_balance_witnesses(&r, A, XA, B, XB);
+  sovc_balance_witnesses(&r, A, XA, B, XB, 0);
   keep(best, have, &r);
 }
 

@@ -124,7 +124,7 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     jacobian(J, &a, &b, &F, p, p + 3);
     for (int i = 0; i < 6; ++i) step[i] = -r[i];
     res->iterations = it + 1;
-    const int st = sovc_solve(6, J, step);
+    const int st = cfg->lapack ? sovc_solve(6, J, step) : sovc_solve_small(6, J, step);
     if (st != SOV_OK) return st;
     double alpha = 1, trn = INFINITY;
     for (int ls = 0; ls < (cfg->damped ? 30 : 1); ++ls, alpha *= 0.5) {

@@ -13,6 +13,8 @@ typedef struct sovc_newton_config {
   int damped;         /* 1: backtracking line search on |r|; 0: full steps */
   double tolerance;   /* stop when |r| < tolerance */
   int max_iterations;
+  int lapack;         /* 1: solve with LAPACKE (the study's scheme); 0: the
+                         small fixed-size LU of the default method */
 } sovc_newton_config;
 
 /* Residual r[6] of Eq. 15 at world points pA, pB and, if J is not NULL, its

@@ -2,6 +2,7 @@
 #include "solver/linalg.h"
 
 #include <lapacke.h>
+#include <math.h>
 
 #include "superovoid/superovoid.h"
 
@@ -11,6 +12,39 @@ int sovc_solve(int n, double *A, double *b) {
   if (n > 16) return SOV_ERR_BUFFER;
   const lapack_int info = LAPACKE_dgesv_work(LAPACK_COL_MAJOR, n, 1, A, n, ipiv, b, n);
   return info == 0 ? SOV_OK : SOV_ERR_SINGULAR;
+}
+
+/* Gaussian elimination with partial pivoting on the column-major A. */
+int sovc_solve_small(int n, double *A, double *b) {
+  if (n > 8) return SOV_ERR_BUFFER;
+  for (int k = 0; k < n; ++k) {
+    int p = k;
+    for (int i = k + 1; i < n; ++i)
+      if (fabs(A[k * n + i]) > fabs(A[k * n + p])) p = i;
+    const double piv = A[k * n + p];
+    if (!(piv != 0) || !isfinite(piv)) return SOV_ERR_SINGULAR;
+    if (p != k) {
+      for (int j = k; j < n; ++j) {
+        const double t = A[j * n + k];
+        A[j * n + k] = A[j * n + p];
+        A[j * n + p] = t;
+      }
+      const double t = b[k];
+      b[k] = b[p];
+      b[p] = t;
+    }
+    for (int i = k + 1; i < n; ++i) {
+      const double l = A[k * n + i] / piv;
+      for (int j = k + 1; j < n; ++j) A[j * n + i] -= l * A[j * n + k];
+      b[i] -= l * b[k];
+    }
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    double s = b[i];
+    for (int j = i + 1; j < n; ++j) s -= A[j * n + i] * b[j];
+    b[i] = s / A[i * n + i];
+  }
+  return SOV_OK;
 }
 
 /* QR least squares (dgels); rank deficiency shows as a non-positive info

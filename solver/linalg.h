@@ -3,9 +3,15 @@
 #ifndef SOLVER_LINALG_H
 #define SOLVER_LINALG_H
 
-/* Solve the n x n system A x = b in place (A column-major, overwritten by its
- * LU factors; b overwritten by x). Returns 0, or SOV_ERR_SINGULAR. */
+/* Solve the n x n system A x = b in place with LAPACKE's dgesv (A
+ * column-major, overwritten by its LU factors; b overwritten by x), as the
+ * study's scheme does. Returns 0, or SOV_ERR_SINGULAR. */
 int sovc_solve(int n, double *A, double *b);
+
+/* The same LU with partial pivoting, written out for n <= 8: the default
+ * method's hot path, where dgesv's call overhead (about 7 k instructions
+ * for a 6 x 6 system) would cost more than the rest of an iteration. */
+int sovc_solve_small(int n, double *A, double *b);
 
 /* Least-squares solution of the m x n system A x = b (m >= n, A
  * column-major, overwritten); x is returned in the first n entries of b.

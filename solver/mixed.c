@@ -82,7 +82,7 @@ int sovc_solve_mixed(sov_result *res, const sov_shape *P, const sov_pose *XP,
     if (!jacobian(J, &cur, S, XS)) break;
     for (int i = 0; i < 3; ++i) step[i] = -cur.r[i];
     res->iterations = it + 1;
-    if (sovc_solve(3, J, step) != SOV_OK) break;
+    if (sovc_solve_small(3, J, step) != SOV_OK) break;
     double alpha = 1;
     for (int ls = 0; ls < 30; ++ls, alpha *= 0.5) {
       trial = cur;

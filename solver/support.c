@@ -32,9 +32,9 @@
 enum { kMaxNewton = 100 };
 
 /* Dents shallower than this (relative to the width) change h by less than
- * this fraction of the size: far below the 1e-9 accuracy, so the extra
- * searches of other_side are skipped. */
-static const double kDentNeglect = 1e-12;
+ * this fraction of the size, 1 % of the 1e-9 accuracy: the extra searches
+ * of other_side are skipped. */
+static const double kDentNeglect = 1e-11;
 
 /* A final step whose relative change of the support point is below this is
  * applied by a second-order Taylor update instead of one more evaluation:
@@ -252,19 +252,24 @@ static double taper_point(double x[3], const taper_state *t, const taper_problem
 }
 
 /* f is concave outside the dent zone, so a dented body has at most one
- * maximum on each side of it besides any inside: search the parts the first
- * solve did not land in and keep the largest (x, h updated in place). */
+ * maximum on each side of it besides any inside: in each part the first
+ * solve did not land in, solve where the residual brackets a maximum
+ * (F < 0 < F, f rising then falling), else take the endpoint f rises
+ * towards; keep the largest (x, h updated in place). */
 static double other_side(double x[3], double h, const taper_problem *P,
                          const sov_shape *shape, const double v[3]) {
   const double s = x[2] / shape->a[2], zl = shape->dent_zone[0], zh = shape->dent_zone[1];
   const double part[3][2] = {{-1, zl}, {zl, zh}, {zh, 1}};
   for (int k = 0; k < 3; ++k) {
     if ((s >= part[k][0] && s <= part[k][1]) || !(part[k][1] > part[k][0])) continue;
-    taper_state t;
-    double dy, xt[3];
-    const double lo = taper_y_of_s(P, part[k][0]), hi = taper_y_of_s(P, part[k][1]);
-    taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (part[k][0] + part[k][1])),
-                k == 0 ? -P->ymax : lo, k == 2 ? P->ymax : hi);
+    taper_state lo, hi, t;
+    double dy = 0, xt[3];
+    taper_eval(&lo, P, k == 0 ? -P->ymax : taper_y_of_s(P, part[k][0]));
+    taper_eval(&hi, P, k == 2 ? P->ymax : taper_y_of_s(P, part[k][1]));
+    if (lo.F < 0 && hi.F > 0) /* start mid-height: y's upper end can be huge */
+      taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (part[k][0] + part[k][1])), lo.y, hi.y);
+    else
+      t = hi.F <= 0 ? hi : lo;
     const double ht = taper_point(xt, &t, P, shape, v, dy);
     if (ht > h) h = ht, x[0] = xt[0], x[1] = xt[1], x[2] = xt[2];
   }

@@ -88,7 +88,7 @@ TEST(ImplicitNewton, SpheresMatchClosedForm) {
   sov_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {1.2, 1.6, 0}};
   const double pA[3] = {0.7, 0.7, 0.1}, pB[3] = {1.0, 1.3, 0.05};
   for (int normalized = 0; normalized < 2; ++normalized) {
-    const sovc_newton_config cfg = {normalized, 1, 1e-12, 50};
+    const sovc_newton_config cfg = {normalized, 1, 1e-12, 50, normalized};
     sov_result r;
     ASSERT_EQ(sovc_solve_implicit(&r, &A, &XA, &B, &XB, pA, pB, &cfg), SOV_OK);
     EXPECT_NEAR(r.d, 2.0 - 1.5, kDistanceTolerance);
@@ -104,7 +104,7 @@ TEST(ImplicitNewton, ReportsSpuriousPairs) {
   sov_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
   sov_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {3, 0, 0}};
   const double pA[3] = {1.0, 0.01, 0}, pB[3] = {4.0, 0.01, 0};  // B's far side
-  const sovc_newton_config cfg = {1, 0, 1e-12, 50};
+  const sovc_newton_config cfg = {1, 0, 1e-12, 50, 1};
   sov_result r;
   EXPECT_EQ(sovc_solve_implicit(&r, &A, &XA, &B, &XB, pA, pB, &cfg), SOV_ERR_SPURIOUS);
 }
