@@ -160,26 +160,52 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
   return SOV_OK;
 }
 
-/* Default method: warm or centre-line start, certificate, global search. */
-int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                    const sov_shape *B, const sov_pose *XB,
-                    const sov_options *opt, const sov_cache *cache) {
-  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
+/* First stage: warm or centre-line start, one local solve. */
+static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov_pose *XA,
+                       const sov_shape *B, const sov_pose *XB,
+                       const sovc_newton_config *cfg, const sov_cache *cache) {
   double pA[3], pB[3], v[3];
-  int have = 0;
   res->iterations = 0;
   if (cache && cache->valid) {
     sovc_to_world(pA, XA, cache->pA_local);
     sovc_to_world(pB, XB, cache->pB_local);
     sovc_rotate(v, XA->R, cache->nA_local);
   } else {
+    double vl[3], x[3];
     for (int i = 0; i < 3; ++i) v[i] = XB->p[i] - XA->p[i];
     if (!(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 0)) v[2] = 1;
-    sovc_support_pair(pA, pB, A, XA, B, XB, v);
+    sovc_rotate_t(vl, XA->R, v);
+    sovc_support_seed(x, A, vl);
+    sovc_to_world(pA, XA, x);
+    for (int i = 0; i < 3; ++i) v[i] = -v[i];
+    sovc_rotate_t(vl, XB->R, v);
+    sovc_support_seed(x, B, vl);
+    sovc_to_world(pB, XB, x);
+    for (int i = 0; i < 3; ++i) v[i] = -v[i];
   }
   /* No descent bound on the first solve: a positive answer is certified by
    * its sign, anything else goes to the global search. */
-  sovc_solve_local(res, &have, A, XA, B, XB, v, pA, pB, -INFINITY, &cfg);
+  return sovc_solve_local(res, have, A, XA, B, XB, v, pA, pB, -INFINITY, cfg);
+}
+
+/* Local stage only (see auto_method.h). */
+int sovc_solve_auto_local(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                          const sov_shape *B, const sov_pose *XB,
+                          const sov_options *opt, const sov_cache *cache) {
+  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
+  int have = 0;
+  first_stage(res, &have, A, XA, B, XB, &cfg, cache);
+  res->method = SOV_METHOD_AUTO;
+  return have ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+}
+
+/* Default method: first stage, certificate, global search. */
+int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                    const sov_shape *B, const sov_pose *XB,
+                    const sov_options *opt, const sov_cache *cache) {
+  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
+  int have = 0;
+  first_stage(res, &have, A, XA, B, XB, &cfg, cache);
   int st = SOV_OK;
   if (!(have && res->d > 0)) st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
   res->method = SOV_METHOD_AUTO;

@@ -127,8 +127,19 @@ static int inside(const sov_shape *S, const sov_pose *X, const double p[3]) {
   return F < 0;
 }
 
+/* Overlap proof from a local answer with d <= 0: a point inside both
+ * bodies (pA inside B, pB inside A, or their midpoint inside both). */
+static int common_point(const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                        const sov_shape *B, const sov_pose *XB) {
+  const double m[3] = {0.5 * (r->pA[0] + r->pB[0]), 0.5 * (r->pA[1] + r->pB[1]),
+                       0.5 * (r->pA[2] + r->pB[2])};
+  return inside(B, XB, r->pA) || inside(A, XA, r->pB) || (inside(A, XA, m) && inside(B, XB, m));
+}
+
 /* Early exits: bounding spheres and separating planes prove "apart", a
- * centre inside the other body proves "overlap"; else the distance sign. */
+ * centre inside the other body proves "overlap"; then one local solve: a
+ * positive d proves "apart", a common point "overlap"; only what remains
+ * goes to the full distance. */
 int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
                  const sov_shape *B, const sov_pose *XB,
                  const sov_options *opt, sov_cache *cache) {
@@ -145,6 +156,13 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   if (cc > 0 && plane_gap(A, XA, B, XB, c) > 0) return SOV_OK;
   *colliding = 1;
   if (inside(B, XB, XA->p) || inside(A, XA, XB->p)) return SOV_OK;
+  if (opt->method == SOV_METHOD_AUTO) {
+    sov_result r;
+    if (sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache) == SOV_OK) {
+      if (r.d > 0) return *colliding = 0, SOV_OK;
+      if (common_point(&r, A, XA, B, XB)) return SOV_OK;
+    }
+  }
   sov_result r;
   const int st = sovc_distance(&r, A, XA, B, XB, opt, cache);
   if (st != SOV_OK) return st;

@@ -325,3 +325,15 @@ double sovc_support(double x[3], const sov_shape *shape, const double dir[3], do
   if (shape->taper[0] == 0 && shape->taper[1] == 0) return support_untapered(x, shape, dir);
   return support_tapered(x, shape, dir, z0);
 }
+
+/* Untapered support mapped through the taper. */
+void sovc_support_seed(double x[3], const sov_shape *shape, const double dir[3]) {
+  if (dir[0] == 0 && dir[1] == 0) {
+    sovc_support(x, shape, dir, NAN);
+    return;
+  }
+  support_untapered(x, shape, dir);
+  const double s = x[2] / shape->a[2];
+  x[0] *= 1 + shape->taper[0] * s;
+  x[1] *= 1 + shape->taper[1] * s;
+}

@@ -12,4 +12,10 @@
 double sovc_support(double x[3], const sov_shape *shape, const double dir[3],
                     double z0);
 
+/* A surface point near the support point in dir, cheaply: the untapered
+ * superellipsoid's exact support point mapped through the taper
+ * (x kx(z), y ky(z), z), which takes the untapered surface onto the tapered
+ * one. Exact when untapered; a Newton seed otherwise. */
+void sovc_support_seed(double x[3], const sov_shape *shape, const double dir[3]);
+
 #endif
