@@ -65,6 +65,7 @@ static void print_usage(FILE *f) {
   fprintf(f,
           "usage: sov_battery --in FILE.csv --out RESULT.csv [--method NAME]\n"
           "                   [--seed quadtree|centers] [--repeat R] [--warm] [--collide]\n"
+          "                   [--bare]\n"
           "\n"
           "Times sov_distance (or sov_collide) on every pair of a battery CSV and writes\n"
           "  id,d,nx,ny,nz,pAx,pAy,pAz,pBx,pBy,pBz,iterations,time_ns,status[,colliding]\n"
@@ -79,6 +80,9 @@ static void print_usage(FILE *f) {
           "                  seeds the unperturbed solve); checked against a cold auto solve\n"
           "  --collide       time sov_collide; d, n and points are written as nan and a\n"
           "                  colliding column is added\n"
+          "  --bare          study methods without the library's global check of their\n"
+          "                  overlap answers (options.certify = 0): the scheme as the\n"
+          "                  study ran it; wrong answers then show in the accuracy lines\n"
           "  --help          this text\n"
           "\n"
           "If FILE.ref.csv exists beside FILE.csv, accuracy against it is summarized.\n"
@@ -135,6 +139,8 @@ static int parse_args(bat_args *a, int argc, char **argv) {
       a->warm = 1;
     } else if (strcmp(opt, "--collide") == 0) {
       a->collide = 1;
+    } else if (strcmp(opt, "--bare") == 0) {
+      a->options.certify = 0;
     } else if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
       print_usage(stdout);
       return -1;

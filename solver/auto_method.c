@@ -1,7 +1,8 @@
 /* Default method. Any common-normal pair (nB = -nA, pB - pA = d nA) gives a
  * lower bound d <= d_true, because pA and pB are support points of convex
- * bodies; a positive one is also an upper bound (|pB - pA| = d), so it is
- * the answer. Otherwise (overlap, or no local convergence) the global
+ * bodies; a non-negative one is also an upper bound (then the bodies do
+ * not overlap and |pB - pA| = d bounds their distance), so it is the
+ * answer. Otherwise (overlap, or no local convergence) the global
  * polytope search decides. */
 #include "solver/auto_method.h"
 
@@ -104,11 +105,39 @@ static double objective_at(const sov_result *r, const sov_shape *A, const sov_po
   return -(a.h + b.h);
 }
 
+/* Second-order test of an overlap answer: a local maximum of the objective
+ * -(h_A(v) + h_B(-v)) on the sphere needs D_A + D_B + d I >= 0 on the
+ * tangent plane (D: support-map derivatives, the bodies' radii of
+ * curvature; study-method helpers use the same condition). The charts that
+ * solve the first-order equations can land on saddles; the direction chart
+ * (a descent method) does not. A flat witness (infinite radius) passes. */
+static int local_maximum(const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                         const sov_shape *B, const sov_pose *XB) {
+  sovc_support_eval a, b;
+  const double mn[3] = {-r->n[0], -r->n[1], -r->n[2]};
+  memcpy(a.p, r->pA, sizeof a.p);
+  memcpy(b.p, r->pB, sizeof b.p);
+  if (!sovc_support_derivative(&a, A, XA, r->n) || !sovc_support_derivative(&b, B, XB, mn))
+    return 1;
+  sovc_frame fr;
+  sovc_frame_make(&fr, r->n);
+  double M[9], Mt[3], Mb[3];
+  for (int i = 0; i < 9; ++i) M[i] = a.D[i] + b.D[i];
+  sovc_rotate(Mt, M, fr.t);
+  sovc_rotate(Mb, M, fr.b);
+  const double m00 = fr.t[0] * Mt[0] + fr.t[1] * Mt[1] + fr.t[2] * Mt[2] + r->d;
+  const double m01 = fr.t[0] * Mb[0] + fr.t[1] * Mb[1] + fr.t[2] * Mb[2];
+  const double m11 = fr.b[0] * Mb[0] + fr.b[1] * Mb[1] + fr.b[2] * Mb[2] + r->d;
+  const double slack = 1e-9 * (fabs(m00) + fabs(m11) + fabs(r->d) + 1);
+  return m00 >= -slack && m11 >= -slack && m00 * m11 - m01 * m01 >= -slack * (fabs(m00) + fabs(m11));
+}
+
 /* Balance a chart's answer's witnesses and accept it if it converged, did
  * not end uphill of its start (maximising the objective from v must not
  * finish below its value at v: else it reached a saddle or another basin's
- * far side), its d is the objective at its n, and both witnesses lie on
- * their surfaces. The objective is evaluated only for dented bodies: on a
+ * far side), an overlap answer is a local maximum of the objective, its d
+ * is the objective at its n, and both witnesses lie on their surfaces. The
+ * objective is evaluated only for dented bodies: on a
  * convex body a surface point's tangent plane supports it, so converged
  * common-normal witnesses are support points (SPEC); inside a tolerated
  * dent they need not be. */
@@ -117,6 +146,7 @@ static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
   if (st != SOV_OK) return 0;
   const double tol = value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
+  if (r->d < 0 && !local_maximum(r, A, XA, B, XB)) return 0;
   if ((A->dent > 0 || B->dent > 0) && fabs(objective_at(r, A, XA, B, XB) - r->d) > tol)
     return 0;
   if (!sovc_balance_witnesses(r, A, XA, B, XB, tol)) return 1;
@@ -183,8 +213,8 @@ static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov
     sovc_to_world(pB, XB, x);
     for (int i = 0; i < 3; ++i) v[i] = -v[i];
   }
-  /* No descent bound on the first solve: a positive answer is certified by
-   * its sign, anything else goes to the global search. */
+  /* No descent bound on the first solve: a non-negative answer is certified
+   * by its sign, anything else goes to the global search. */
   return sovc_solve_local(res, have, A, XA, B, XB, v, pA, pB, -INFINITY, cfg);
 }
 
@@ -207,7 +237,7 @@ int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
   int have = 0;
   first_stage(res, &have, A, XA, B, XB, &cfg, cache);
   int st = SOV_OK;
-  if (!(have && res->d > 0)) st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
+  if (!(have && res->d >= 0)) st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
   res->method = SOV_METHOD_AUTO;
   return have && st == SOV_OK ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }

@@ -12,7 +12,7 @@ int sovc_solve_auto(sov_result *result, const sov_shape *A, const sov_pose *XA,
                     const sov_options *options, const sov_cache *cache);
 
 /* Only the first, local stage of the default method (warm or centre-line
- * start): SOV_OK with an answer that is the SPEC's if d > 0, otherwise a
+ * start): SOV_OK with an answer that is the SPEC's if d >= 0, otherwise a
  * lower bound on d; no global search. */
 int sovc_solve_auto_local(sov_result *result, const sov_shape *A,
                           const sov_pose *XA, const sov_shape *B,

@@ -60,11 +60,11 @@ static void cache_store(sov_cache *cache, const sov_result *r, const sov_pose *X
 }
 
 /* A converged study answer with d <= 0 is one critical point among several:
- * SOV_ERR_SPURIOUS if the global search finds a larger d (d > 0 answers are
+ * SOV_ERR_SPURIOUS if the global search finds a larger d (d >= 0 answers are
  * certified by their sign, see auto_method.c). */
 static int certify(const sov_result *res, const sov_shape *A, const sov_pose *XA,
                    const sov_shape *B, const sov_pose *XB, const sov_options *opt) {
-  if (res->d > 0) return SOV_OK;
+  if (res->d >= 0) return SOV_OK;
   const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
   sov_result best = *res;
   int have = 1;

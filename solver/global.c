@@ -11,6 +11,7 @@
 
 #include "solver/auto_method.h"
 #include "solver/polytope.h"
+#include "solver/posed.h"
 
 enum {
   kSamples = 26,    /* cube faces, edges and corners */
@@ -123,10 +124,20 @@ static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
   return SOV_OK;
 }
 
-/* The best evaluated direction as an answer (d is the objective there, the
- * witnesses its exact support points), used where polishing failed. */
-static void keep_evaluated(search *S, sov_result *best, int *have, const sov_shape *A,
-                           const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
+/* Distance of world point p from a posed body's surface, to first order. */
+static double off_surface(const sov_shape *Sh, const sov_pose *X, const double p[3]) {
+  sovc_implicit_eval e;
+  sovc_posed_implicit(&e, Sh, X, p, 1, 0);
+  return e.gnorm > 0 ? fabs(e.f) / e.gnorm : INFINITY;
+}
+
+/* The best evaluated direction as an answer where polishing failed: d is
+ * the objective there, the witnesses its exact support points, slid to make
+ * pB - pA = d n. Kept only if the slid witness stays on its surface within
+ * the bound tolerance or the body's dent (a sharp straight edge, or the
+ * hull's bridge across a dent); returns 1 if kept. */
+static int keep_evaluated(search *S, sov_result *best, int *have, const sov_shape *A,
+                          const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
   sov_result r = *best;
   r.d = S->ub_lb;
   memcpy(r.n, S->ub_v, sizeof r.n);
@@ -135,7 +146,32 @@ static void keep_evaluated(search *S, sov_result *best, int *have, const sov_sha
   r.residual = 0;
   r.method = SOV_METHOD_AUTO;
   sovc_balance_witnesses(&r, A, XA, B, XB, 0);
+  const double tol = kBound * S->size;
+  if (off_surface(A, XA, r.pA) > tol + A->dent * A->radius ||
+      off_surface(B, XB, r.pB) > tol + B->dent * B->radius)
+    return 0;
   keep(best, have, &r);
+  return 1;
+}
+
+/* End of the overlap search: every unsettled face lies above the best
+ * value. If an evaluated direction beats every polished answer, polish from
+ * it (unless that failed nearby before); its own value is the answer only
+ * if its witnesses are sound. */
+static int finish_overlap(search *S, sov_result *best, int *have, const sov_shape *A,
+                          const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+                          const sovc_newton_config *cfg) {
+  const double tol = kBound * S->size;
+  if (*have && S->ub_lb <= best->d + tol) return SOV_OK;
+  if (!in_caps(S->failed[0], S->nfailed, S->ub_v, kFailedCap)) {
+    double ub_v[3], pA[3], pB[3];
+    memcpy(ub_v, S->ub_v, sizeof ub_v);
+    memcpy(pA, S->ub_pA, sizeof pA);
+    memcpy(pB, S->ub_pB, sizeof pB);
+    polish(S, best, have, A, XA, B, XB, ub_v, pA, pB, S->ub_lb, cfg);
+    if (*have && S->ub_lb <= best->d + tol) return SOV_OK;
+  }
+  return keep_evaluated(S, best, have, A, XA, B, XB) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* Initial polytope from the 26 samples; returns 1 if the hull is solid. */
@@ -154,13 +190,13 @@ static int start(search *S, const sov_shape *A, const sov_pose *XA,
 /* Separated bodies the local solvers could not settle: move the polytope's
  * point x nearest the origin towards it (GJK-like: |x| bounds d from above,
  * the best -h_D(v) from below), polishing tight directions, until a polish
- * certifies d > 0 or the bound closes. */
+ * certifies d >= 0 or the bound closes. */
 static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
                      const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
                      const sovc_newton_config *cfg) {
   double pA[3], pB[3], x[3] = {0, 0, 0}, xf[3], u[3];
   if (polish(S, best, have, A, XA, B, XB, S->ub_v, S->ub_pA, S->ub_pB, S->ub_lb, cfg) ==
-          SOV_OK && best->d > 0)
+          SOV_OK && best->d >= 0)
     return SOV_OK;
   for (int it = 0; it < kBudget; ++it) {
     double nx = INFINITY;
@@ -171,14 +207,12 @@ static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
       if (nf < nx) nx = nf, memcpy(x, xf, sizeof x);
     }
     if (!(nx > 0) || !isfinite(nx)) break;
-    if (nx - S->ub_lb <= kBound * S->size) {
-      keep_evaluated(S, best, have, A, XA, B, XB);
-      return SOV_OK;
-    }
+    if (nx - S->ub_lb <= kBound * S->size)
+      return keep_evaluated(S, best, have, A, XA, B, XB) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
     for (int i = 0; i < 3; ++i) u[i] = -x[i] / nx;
     const double lb = evaluate(S, pA, pB, A, XA, B, XB, u);
     if (nx - lb <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, u, kFailedCap) &&
-        polish(S, best, have, A, XA, B, XB, u, pA, pB, lb, cfg) == SOV_OK && best->d > 0)
+        polish(S, best, have, A, XA, B, XB, u, pA, pB, lb, cfg) == SOV_OK && best->d >= 0)
       return SOV_OK;
     if (expand(S, pA, pB) != 1) break;
   }
@@ -200,10 +234,8 @@ static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
     const int f = lowest_face(S);
     const double cur = current(S, best, *have);
     /* Every unsettled direction has h_D >= this face's plane. */
-    if (f < 0 || S->P.dist[f] >= -cur - kBound * S->size) {
-      if (!*have || S->ub_lb > best->d) keep_evaluated(S, best, have, A, XA, B, XB);
-      return SOV_OK;
-    }
+    if (f < 0 || S->P.dist[f] >= -cur - kBound * S->size)
+      return finish_overlap(S, best, have, A, XA, B, XB, cfg);
     memcpy(n, S->P.normal[f], sizeof n);
     const double dist = S->P.dist[f];
     const double lb = evaluate(S, pA, pB, A, XA, B, XB, n);

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cmath>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -158,3 +160,67 @@ TEST(SuperovoidStudyMethods, NtbNeverReportsAWrongAnswerAsOk) {
 }
 
 }  // namespace
+
+// Moves a pose by a small rigid motion: a rotation of about 1e-3 rad about a
+// random axis (applied on the left) and a translation of about 1e-3.
+void Nudge(sov_pose* X, std::mt19937_64* rng) {
+  std::normal_distribution<double> n(0, 1e-3);
+  const double w[3] = {n(*rng), n(*rng), n(*rng)};
+  const double th = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  const double k[3] = {w[0] / th, w[1] / th, w[2] / th};
+  const double c = std::cos(th), s = std::sin(th), t = 1 - c;
+  const double Q[9] = {c + k[0] * k[0] * t,        k[0] * k[1] * t - k[2] * s, k[0] * k[2] * t + k[1] * s,
+                       k[1] * k[0] * t + k[2] * s, c + k[1] * k[1] * t,        k[1] * k[2] * t - k[0] * s,
+                       k[2] * k[0] * t - k[1] * s, k[2] * k[1] * t + k[0] * s, c + k[2] * k[2] * t};
+  double R[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      R[3 * i + j] = Q[3 * i] * X->R[j] + Q[3 * i + 1] * X->R[3 + j] + Q[3 * i + 2] * X->R[6 + j];
+  const double p[3] = {X->p[0] + n(*rng), X->p[1] + n(*rng), X->p[2] + n(*rng)};
+  ASSERT_EQ(sov_pose_from_matrix(X, R, p), SOV_OK);
+}
+
+// Warm start (temporal coherence): after a small motion, the query started
+// from the previous answer must give the cold answer of the moved pair, with
+// sound witnesses. A warm start that tracks a saddle or a non-global optimum
+// of an overlap shows here.
+void ExpectWarmMatchesCold(const std::string& path) {
+  const Battery battery = LoadBattery(path);
+  ASSERT_TRUE(battery.error.empty()) << battery.error;
+  std::mt19937_64 rng(2024);
+  FailureLog log;
+  for (size_t i = 0; i < battery.pairs.size(); ++i) {
+    PosedPair pp;
+    ASSERT_EQ(sov_test::MakePosedPair(&pp, battery.pairs[i]), SOV_OK);
+    sov_cache cache;
+    sov_cache_reset(&cache);
+    sov_result first{}, cold{}, warm{};
+    ASSERT_EQ(sov_distance(&first, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, &cache), SOV_OK);
+    Nudge(&pp.XA, &rng);
+    Nudge(&pp.XB, &rng);
+    const int sc = sov_distance(&cold, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, nullptr);
+    const int sw = sov_distance(&warm, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, &cache);
+    if (sc != SOV_OK || sw != SOV_OK) {
+      log.Add(battery.pairs[i].id, " cold" + StatusText(sc) + ", warm" + StatusText(sw));
+      continue;
+    }
+    const std::string why = CheckAnswer(warm, pp, cold.d);
+    if (!why.empty()) log.Add(battery.pairs[i].id, " warm vs cold:" + why);
+  }
+  EXPECT_EQ(log.count, 0) << log.Report(path, battery.pairs.size());
+}
+
+TEST(SuperovoidWarmStart, SubsetsMatchColdAfterSmallMotions) {
+  ExpectWarmMatchesCold(kSubsetDir + "/paper_subset.csv");
+  ExpectWarmMatchesCold(kSubsetDir + "/stress_subset.csv");
+}
+
+TEST(SuperovoidWarmStart, FullBatteriesMatchColdAfterSmallMotions) {
+  const std::string paper = FullBatteryPath("battery_paper.csv");
+  const std::string stress = FullBatteryPath("battery_stress.csv");
+  if (paper.empty() || stress.empty())
+    GTEST_SKIP() << "full batteries not found at " << kSharedDir
+                 << "; the warm-start check ran on the subsets only";
+  ExpectWarmMatchesCold(paper);
+  ExpectWarmMatchesCold(stress);
+}
