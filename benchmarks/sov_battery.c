@@ -431,6 +431,25 @@ static void print_accuracy(double *err, size_t compared, size_t over_tight, size
   }
 }
 
+/* Median and p99 (us) of the timed rows whose check value is apart (d > 0)
+ * or overlapping: the two cost regimes of the default method. */
+static void print_split(const bat_row *rows, size_t n) {
+  int64_t *t = malloc(n * sizeof *t);
+  if (!t) return;
+  for (int overlap = 0; overlap < 2; ++overlap) {
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (rows[i].timed && !isnan(rows[i].d_check) && (rows[i].d_check <= 0) == overlap)
+        t[m++] = rows[i].time_ns;
+    if (m == 0) continue;
+    qsort(t, m, sizeof *t, compare_i64);
+    printf("  %s pairs (%zu): median %.3f  p99 %.3f
+", overlap ? "overlapping" : "apart", m,
+           (double)t[m / 2] * 1e-3, (double)t[(size_t)ceil(0.99 * (double)m) - 1] * 1e-3);
+  }
+  free(t);
+}
+
 /* Summary of times, statuses and accuracy. */
 static void print_summary(const bat_row *rows, size_t n, const bat_args *a, const char *check) {
   int64_t *t = malloc(n * sizeof *t);
@@ -461,6 +480,7 @@ static void print_summary(const bat_row *rows, size_t n, const bat_args *a, cons
   if (timed)
     printf("time per query (us): median %.3f  p99 %.3f  mean %.3f\n", (double)t[timed / 2] * 1e-3,
            (double)t[(size_t)ceil(0.99 * (double)timed) - 1] * 1e-3, sum / (double)timed * 1e-3);
+  print_split(rows, n);
   printf("non-converged (status != SOV_OK): %zu\n", failed);
   print_status_counts(rows, n);
   print_accuracy(err, compared, over_tight, over_loose, agree, a, check);
