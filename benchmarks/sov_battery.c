@@ -443,8 +443,7 @@ static void print_split(const bat_row *rows, size_t n) {
         t[m++] = rows[i].time_ns;
     if (m == 0) continue;
     qsort(t, m, sizeof *t, compare_i64);
-    printf("  %s pairs (%zu): median %.3f  p99 %.3f
-", overlap ? "overlapping" : "apart", m,
+    printf("  %s pairs (%zu): median %.3f  p99 %.3f\n", overlap ? "overlapping" : "apart", m,
            (double)t[m / 2] * 1e-3, (double)t[(size_t)ceil(0.99 * (double)m) - 1] * 1e-3);
   }
   free(t);
