@@ -26,8 +26,9 @@ static double dot(const double a[3], const double b[3]) {
 
 /* Store face (i, j, k) in a free slot; returns 0 when full. */
 static int add_face(sovc_polytope *P, int i, int j, int k) {
-  int f = 0;
+  int f = P->free_hint;
   while (f < P->nf && P->alive[f]) ++f;
+  P->free_hint = f + 1;
   if (f == P->nf) {
     if (P->nf == SOVC_POLY_MAX_FACES) return 0;
     ++P->nf;
@@ -76,7 +77,7 @@ static int farthest(const double (*pts)[3], int n, const int *chosen, int nc) {
 int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
                        const double (*aux)[3], int n, double eps) {
   int ch[4] = {0, 0, 0, 0};
-  P->nv = P->nf = 0;
+  P->nv = P->nf = P->free_hint = 0;
   if (n < 4 || n > SOVC_POLY_MAX_VERTS) return 0;
   ch[1] = farthest(pts, n, ch, 1);
   ch[2] = farthest(pts, n, ch, 2);
@@ -125,6 +126,7 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
       if (!shared) horizon[nh][0] = i, horizon[nh][1] = j, ++nh;
     }
   for (int a = 0; a < nvis; ++a) P->alive[vis[a]] = 0;
+  if (vis[0] < P->free_hint) P->free_hint = vis[0]; /* vis is increasing */
   const int k = P->nv++;
   memcpy(P->v[k], w, sizeof P->v[k]);
   memcpy(P->aux[k], aux, sizeof P->aux[k]);

@@ -17,6 +17,7 @@ typedef struct sovc_polytope {
   double normal[SOVC_POLY_MAX_FACES][3];
   double dist[SOVC_POLY_MAX_FACES];
   unsigned char alive[SOVC_POLY_MAX_FACES];
+  int free_hint; /* no dead face slot below this index */
 } sovc_polytope;
 
 /* Hull of n points pts with their aux points (n >= 4, not all coplanar
