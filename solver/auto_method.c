@@ -33,7 +33,7 @@ double sovc_support_pair(double pA[3], double pB[3], const sov_shape *A,
 }
 
 /* Keep r in best if it is the first or a larger lower bound. */
-static void keep_best(sov_result *best, int *have, const sov_result *r) {
+void sovc_keep_best(sov_result *best, int *have, const sov_result *r) {
   best->iterations += r->iterations;
   if (!*have || r->d > best->d) {
     const int its = best->iterations;
@@ -53,14 +53,6 @@ static void swap_bodies(sov_result *r) {
   }
 }
 
-/* Distance of world point p from a posed body's surface, to first order:
- * |G| / |grad G| with the normalised implicit function. */
-static double off_surface(const sov_shape *S, const sov_pose *X, const double p[3]) {
-  sovc_implicit_eval e;
-  sovc_posed_implicit(&e, S, X, p, 1, 0);
-  return e.gnorm > 0 ? fabs(e.f) / e.gnorm : INFINITY;
-}
-
 /* Make pB - pA = d n exact (see auto_method.h). The charts that stop on
  * |pB - pA| - |d| leave a tangential offset g where a nearly flat face or a
  * straight edge makes the witness point ill-determined: the witness on that
@@ -75,7 +67,7 @@ int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA
     movedA[i] = r->pA[i] + g[i];
     movedB[i] = r->pB[i] - g[i];
   }
-  if (off_surface(A, XA, movedA) <= off_surface(B, XB, movedB))
+  if (sovc_off_surface(A, XA, movedA) <= sovc_off_surface(B, XB, movedB))
     memcpy(r->pA, movedA, sizeof movedA);
   else
     memcpy(r->pB, movedB, sizeof movedB);
@@ -150,7 +142,7 @@ static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
   if ((A->dent > 0 || B->dent > 0) && fabs(objective_at(r, A, XA, B, XB) - r->d) > tol)
     return 0;
   if (!sovc_balance_witnesses(r, A, XA, B, XB, tol)) return 1;
-  return off_surface(A, XA, r->pA) <= tol && off_surface(B, XB, r->pB) <= tol;
+  return sovc_off_surface(A, XA, r->pA) <= tol && sovc_off_surface(B, XB, r->pB) <= tol;
 }
 
 /* Position chart, mixed charts, normal chart, then balanced angle chart,
@@ -186,7 +178,7 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
     best->iterations += spent;
     return st == SOV_OK ? SOV_ERR_SPURIOUS : st;
   }
-  keep_best(best, have, &r);
+  sovc_keep_best(best, have, &r);
   return SOV_OK;
 }
 

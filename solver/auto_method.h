@@ -30,6 +30,10 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
                      const double pB[3], double lb0,
                      const sovc_newton_config *cfg);
 
+/* Keep r in best if best is empty or r has a larger d (a larger lower
+ * bound); r's iterations are added to best's either way. */
+void sovc_keep_best(sov_result *best, int *have, const sov_result *r);
+
 /* Make pB - pA = d n exact by sliding one witness by the tangential offset
  * (the one that stays closer to its surface). Offsets within tol are left
  * alone; returns 1 if a witness moved. */

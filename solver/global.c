@@ -100,16 +100,6 @@ static int expand(search *S, const double pA[3], const double pB[3]) {
   return sovc_polytope_add(&S->P, w, pA, 1e-14 * S->size);
 }
 
-/* Keep r in best if it is the first or has a larger d. */
-static void keep(sov_result *best, int *have, const sov_result *r) {
-  if (!*have || r->d > best->d) {
-    const int its = best->iterations;
-    *best = *r;
-    best->iterations = its;
-    *have = 1;
-  }
-}
-
 /* Polish from direction v. On success settle the cap around v (a start that
  * leads to a known optimum lies in its basin) and around the optimum; on
  * failure remember v so nearby faces are refined instead of re-polished. */
@@ -120,22 +110,15 @@ static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
   sov_result r = {0};
   int got = 0;
   const int st = sovc_solve_local(&r, &got, A, XA, B, XB, v, pA, pB, lb, cfg);
-  best->iterations += r.iterations;
   if (st != SOV_OK) {
+    best->iterations += r.iterations;
     add_cap(S->failed, &S->nfailed, v);
     return st;
   }
-  keep(best, have, &r);
+  sovc_keep_best(best, have, &r);
   add_cap(S->settled, &S->nsettled, v);
   if (!in_caps(S->settled[0], S->nsettled, r.n, kSettledCap)) add_cap(S->settled, &S->nsettled, r.n);
   return SOV_OK;
-}
-
-/* Distance of world point p from a posed body's surface, to first order. */
-static double off_surface(const sov_shape *Sh, const sov_pose *X, const double p[3]) {
-  sovc_implicit_eval e;
-  sovc_posed_implicit(&e, Sh, X, p, 1, 0);
-  return e.gnorm > 0 ? fabs(e.f) / e.gnorm : INFINITY;
 }
 
 /* The best evaluated direction as an answer where polishing failed: d is
@@ -151,13 +134,14 @@ static int keep_evaluated(search *S, sov_result *best, int *have, const sov_shap
   memcpy(r.pA, S->ub_pA, sizeof r.pA);
   memcpy(r.pB, S->ub_pB, sizeof r.pB);
   r.residual = 0;
+  r.iterations = 0;
   r.method = SOV_METHOD_AUTO;
   sovc_balance_witnesses(&r, A, XA, B, XB, 0);
   const double tol = kBound * S->size;
-  if (off_surface(A, XA, r.pA) > tol + A->dent * A->radius ||
-      off_surface(B, XB, r.pB) > tol + B->dent * B->radius)
+  if (sovc_off_surface(A, XA, r.pA) > tol + A->dent * A->radius ||
+      sovc_off_surface(B, XB, r.pB) > tol + B->dent * B->radius)
     return 0;
-  keep(best, have, &r);
+  sovc_keep_best(best, have, &r);
   return 1;
 }
 

@@ -35,6 +35,13 @@ void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
   if (want_hessian) rotate_matrix(e->H, X->R, Hl);
 }
 
+/* |G| / |grad G| at a world point. */
+double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]) {
+  sovc_implicit_eval e;
+  sovc_posed_implicit(&e, S, X, p, 1, 0);
+  return e.gnorm > 0 ? fabs(e.f) / e.gnorm : INFINITY;
+}
+
 /* u^T (I - n n^T) H / |g|. */
 void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3]) {
   const double un = u[0] * e->n[0] + u[1] * e->n[1] + u[2] * e->n[2];

@@ -17,6 +17,11 @@ void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
                          const sov_pose *X, const double p[3], int normalized,
                          int want_hessian);
 
+/* Distance of world point p from the posed body's surface to first order:
+ * |G| / |grad G| with the normalised implicit function (INFINITY where the
+ * gradient vanishes). */
+double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]);
+
 /* Row vector out = u^T dn/dp = u^T (I - n n^T) H / |g| (needs the Hessian). */
 void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3]);
 
