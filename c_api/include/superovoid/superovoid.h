@@ -188,7 +188,9 @@ SOV_API int sov_cache_set(sov_cache *cache, const sov_pose *XA,
 
 /* Signed distance between posed shapes A and B (SPEC). options may be NULL
  * (defaults); cache may be NULL (cold). With a cache the query starts from
- * the cached answer and stores the new one. */
+ * the cached answer and stores the new one. No heap use; overlapping pairs
+ * run a polytope search that needs about 100 KB of stack (mind threads
+ * created with small stacks). */
 SOV_API int sov_distance(sov_result *result, const sov_shape *A,
                          const sov_pose *XA, const sov_shape *B,
                          const sov_pose *XB, const sov_options *options,
