@@ -1,6 +1,7 @@
 /* Local bounds and volume of a superovoid (SPEC "Shape"). */
 #include <math.h>
 
+#include "solver/golden.h"
 #include "solver/shape.h"
 #include "solver/support.h"
 
@@ -34,19 +35,22 @@ static double radius2_at(const sov_shape *shape, double s, int branch) {
   return c2 * Q + shape->a[2] * shape->a[2] * s * s;
 }
 
+/* One branch of one shape: the context of radius2_at for sovc_golden_max. */
+typedef struct radius2_ctx {
+  const sov_shape *shape;
+  int branch;
+} radius2_ctx;
+
+/* radius2_at through the callback signature of sovc_golden_max. */
+static double radius2_cb(const void *ctx, double s) {
+  const radius2_ctx *c = ctx;
+  return radius2_at(c->shape, s, c->branch);
+}
+
 /* Golden-section maximum of radius2_at over [lo, hi]. */
 static double radius2_refine(const sov_shape *shape, int branch, double lo, double hi) {
-  const double g = 0.5 * (sqrt(5.0) - 1);
-  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-  double f1 = radius2_at(shape, x1, branch), f2 = radius2_at(shape, x2, branch);
-  for (int it = 0; it < kGoldenSteps; ++it) {
-    if (f1 < f2) {
-      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = radius2_at(shape, x2, branch);
-    } else {
-      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = radius2_at(shape, x1, branch);
-    }
-  }
-  return f1 > f2 ? f1 : f2;
+  const radius2_ctx ctx = {shape, branch};
+  return sovc_golden_max(radius2_cb, &ctx, lo, hi, kGoldenSteps);
 }
 
 /* Sorted heights s = sin(pi/2 u), u uniform: nodes crowd both poles, where

@@ -27,6 +27,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "solver/golden.h"
 #include "superovoid/superovoid.h"
 
 /* Largest accepted dent depth, relative to the width in that direction.
@@ -220,19 +221,23 @@ static double dent_for_direction(const envelope_nodes *E, const profile *P, doub
   return width > 0 ? gap / width : 0.0;
 }
 
+/* Nodes and profile of one body: the context of dent_for_direction for
+ * sovc_golden_max. */
+typedef struct dent_ctx {
+  const envelope_nodes *E;
+  const profile *P;
+} dent_ctx;
+
+/* dent_for_direction through the callback signature of sovc_golden_max. */
+static double dent_cb(const void *ctx, double lam) {
+  const dent_ctx *c = ctx;
+  return dent_for_direction(c->E, c->P, lam);
+}
+
 /* Golden-section maximum of dent_for_direction over logits [lo, hi]. */
 static double dent_refine(const envelope_nodes *E, const profile *P, double lo, double hi) {
-  const double g = 0.5 * (sqrt(5.0) - 1);
-  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-  double f1 = dent_for_direction(E, P, x1), f2 = dent_for_direction(E, P, x2);
-  for (int it = 0; it < kDirGolden; ++it) {
-    if (f1 < f2) {
-      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = dent_for_direction(E, P, x2);
-    } else {
-      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = dent_for_direction(E, P, x1);
-    }
-  }
-  return fmax(f1, f2);
+  const dent_ctx ctx = {E, P};
+  return sovc_golden_max(dent_cb, &ctx, lo, hi, kDirGolden);
 }
 
 /* Worst relative dent over directions. Only directions that are the worst
