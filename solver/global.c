@@ -70,11 +70,23 @@ static void add_cap(double (*list)[3], int *m, const double n[3]) {
   if (*m < kMaxCaps) memcpy(list[(*m)++], n, 3 * sizeof(double));
 }
 
-/* Supports along unit v, remembering the best direction evaluated. */
+/* Exact supports along unit v (pA of A along v, pB of B along -v), the 1-D
+ * searches started at the heights of nearby support points hA, hB (world;
+ * NULL for none); remembers the best direction evaluated and returns the
+ * objective -(h_A(v) + h_B(-v)). */
 static double evaluate(search *S, double pA[3], double pB[3], const sov_shape *A,
                        const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
-                       const double v[3]) {
-  const double lb = sovc_support_pair(pA, pB, A, XA, B, XB, v);
+                       const double v[3], const double hA[3], const double hB[3]) {
+  sovc_support_eval a = {.z = NAN}, b = {.z = NAN};
+  const double mv[3] = {-v[0], -v[1], -v[2]};
+  double x[3];
+  if (hA) sovc_to_local(x, XA, hA), a.z = x[2] / A->a[2];
+  if (hB) sovc_to_local(x, XB, hB), b.z = x[2] / B->a[2];
+  sovc_posed_support(&a, A, XA, v);
+  sovc_posed_support(&b, B, XB, mv);
+  memcpy(pA, a.p, sizeof a.p);
+  memcpy(pB, b.p, sizeof b.p);
+  const double lb = -(a.h + b.h);
   if (lb > S->ub_lb) {
     S->ub_lb = lb;
     memcpy(S->ub_v, v, sizeof S->ub_v);
@@ -82,6 +94,14 @@ static double evaluate(search *S, double pA[3], double pB[3], const sov_shape *A
     memcpy(S->ub_pB, pB, sizeof S->ub_pB);
   }
   return lb;
+}
+
+/* Support points of polytope vertex k: A's (aux) and B's (aux - vertex). */
+static void vertex_points(double pA[3], double pB[3], const sovc_polytope *P, int k) {
+  for (int i = 0; i < 3; ++i) {
+    pA[i] = P->aux[k][i];
+    pB[i] = P->aux[k][i] - P->v[k][i];
+  }
 }
 
 /* Unsettled alive face with the lowest plane; -1 if none. */
@@ -211,7 +231,7 @@ static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
     if (nx - S->ub_lb <= kBound * S->size)
       return keep_evaluated(S, best, have, A, XA, B, XB) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
     for (int i = 0; i < 3; ++i) u[i] = -x[i] / nx;
-    const double lb = evaluate(S, pA, pB, A, XA, B, XB, u);
+    const double lb = evaluate(S, pA, pB, A, XA, B, XB, u, NULL, NULL);
     if (nx - lb <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, u, kFailedCap) &&
         polish(S, best, have, A, XA, B, XB, u, pA, pB, lb, cfg) == SOV_OK && best->d >= 0)
       return SOV_OK;
@@ -239,7 +259,9 @@ static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
       return finish_overlap(S, best, have, A, XA, B, XB, cfg);
     memcpy(n, S->P.normal[f], sizeof n);
     const double dist = S->P.dist[f];
-    const double lb = evaluate(S, pA, pB, A, XA, B, XB, n);
+    double hA[3], hB[3];
+    vertex_points(hA, hB, &S->P, S->P.face[f][0]);
+    const double lb = evaluate(S, pA, pB, A, XA, B, XB, n, hA, hB);
     if (lb > 0) return separated(S, best, have, A, XA, B, XB, cfg);
     if (-lb - dist <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, n, kFailedCap)) {
       polish(S, best, have, A, XA, B, XB, n, pA, pB, lb, cfg);
