@@ -44,6 +44,7 @@ enum {
   kMaxNodes = 2 + kBaseNodes + kMaxIntervals * kDenseNodes,
   kDirPerInterval = 6, /* candidate directions per positive interval */
   kDirGolden = 12,   /* golden-section steps refining the worst direction */
+  kCurvatureGolden = 30, /* golden-section steps refining a curvature peak */
   kScaleSteps = 20   /* bisection steps of the taper scale (~1e-6) */
 };
 
@@ -100,19 +101,14 @@ static double worst_logit(const profile *P, double z) {
   return fmax(-kLogitCap, fmin(kLogitCap, l0));
 }
 
+/* curvature_at through the callback signature of sovc_golden_max. */
+static double curvature_cb(const void *ctx, double z) {
+  return curvature_at(ctx, z);
+}
+
 /* Golden-section maximum of curvature_at on [lo, hi]. */
 static double curvature_refine(const profile *P, double lo, double hi) {
-  const double g = 0.5 * (sqrt(5.0) - 1);
-  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-  double f1 = curvature_at(P, x1), f2 = curvature_at(P, x2);
-  for (int it = 0; it < 30; ++it) {
-    if (f1 < f2) {
-      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = curvature_at(P, x2);
-    } else {
-      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = curvature_at(P, x1);
-    }
-  }
-  return f1 > f2 ? f1 : f2;
+  return sovc_golden_max(curvature_cb, P, lo, hi, kCurvatureGolden);
 }
 
 /* Height of scan node k in half `side` (0: z > 0, 1: z < 0); k = 0 is z = 0. */
