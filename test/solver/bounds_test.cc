@@ -11,7 +11,13 @@ extern "C" {
 #include "solver/shape.h"
 }
 
+#include "spec_reference.h"
+
 namespace {
+
+using sov_spec::MakeShape;
+using sov_spec::Norm;
+using sov_spec::Param;
 
 constexpr double kPi = 3.14159265358979323846;
 // Closed-form volume against quadrature (relative).
@@ -20,25 +26,6 @@ constexpr double kVolumeTol = 1e-7;
 constexpr double kTightTol = 1e-9;
 // How far a sample may exceed a bound: rounding only (relative).
 constexpr double kEncloseTol = 1e-14;
-
-sov_shape MakeShape(double a1, double a2, double a3, double e1, double e2, double tx,
-                    double ty) {
-  sov_shape s{};
-  s.a[0] = a1, s.a[1] = a2, s.a[2] = a3;
-  s.eps1 = e1, s.eps2 = e2;
-  s.taper[0] = tx, s.taper[1] = ty;
-  return s;
-}
-
-double Spow(double x, double g) { return x < 0 ? -std::pow(-x, g) : std::pow(x, g); }
-
-void Param(double x[3], const sov_shape& s, double p1, double p2) {
-  const double z = s.a[2] * Spow(std::sin(p2), s.eps2);
-  const double cz = Spow(std::cos(p2), s.eps2);
-  x[0] = s.a[0] * (1 + s.taper[0] * z / s.a[2]) * Spow(std::cos(p1), s.eps1) * cz;
-  x[1] = s.a[1] * (1 + s.taper[1] * z / s.a[2]) * Spow(std::sin(p1), s.eps1) * cz;
-  x[2] = z;
-}
 
 // Maximum over the parametric surface of f(x): grid, then compass search.
 template <class Fn>
@@ -72,7 +59,7 @@ double SampledRadius(const sov_shape& s, int n) {
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= n; ++j) {
       Param(x, s, -kPi + 2 * kPi * i / n, -kPi / 2 + kPi * j / n);
-      best = std::max(best, std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]));
+      best = std::max(best, Norm(x));
     }
   }
   return best;
@@ -170,9 +157,7 @@ TEST(ShapeBounds, RadiusEnclosesAndIsTight) {
     double lo[3], hi[3], r;
     sovc_shape_bounds(lo, hi, &r, &s);
     const double sampled = SampledRadius(s, 400);
-    const double refined = SurfaceMax(s, [](const double* x) {
-      return std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-    });
+    const double refined = SurfaceMax(s, [](const double* x) { return Norm(x); });
     EXPECT_GE(r, std::max(sampled, refined)) << "shape " << k;
     EXPECT_LE(r, refined * (1 + kTightTol)) << "shape " << k;
   }

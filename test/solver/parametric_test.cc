@@ -13,7 +13,15 @@ extern "C" {
 #include "solver/quadtree.h"
 }
 
+#include "spec_reference.h"
+
 namespace {
+
+using sov_spec::Dist;
+using sov_spec::MakeShape;
+using sov_spec::Norm;
+using sov_spec::PoseQ;
+using sov_spec::SpecF;
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kSurfaceTol = 1e-12;      // |F| at a parametric point
@@ -29,15 +37,6 @@ constexpr double kWitnessTol = 1e-8;       // witness points and normal
 constexpr double kSolveTolerance = 1e-11;  // Newton residual tolerance
 constexpr int kMaxIterations = 50;
 
-// SPEC "Shape" F written out directly (independent of solver/shape.c).
-double SpecF(const sov_shape &s, const double x[3]) {
-  const double w = x[2] / s.a[2];
-  const double kx = 1 + s.taper[0] * w, ky = 1 + s.taper[1] * w;
-  const double u = std::pow(std::fabs(x[0] / (s.a[0] * kx)), 2 / s.eps1) +
-                   std::pow(std::fabs(x[1] / (s.a[1] * ky)), 2 / s.eps1);
-  return std::pow(u, s.eps1 / s.eps2) + std::pow(std::fabs(w), 2 / s.eps2) - 1;
-}
-
 // Central-difference gradient of SpecF.
 void SpecGrad(double g[3], const sov_shape &s, const double x[3]) {
   for (int i = 0; i < 3; ++i) {
@@ -48,40 +47,14 @@ void SpecGrad(double g[3], const sov_shape &s, const double x[3]) {
   }
 }
 
-sov_shape Make(double a1, double a2, double a3, double e1, double e2, double tx, double ty) {
-  sov_shape s{};
-  s.a[0] = a1;
-  s.a[1] = a2;
-  s.a[2] = a3;
-  s.eps1 = e1;
-  s.eps2 = e2;
-  s.taper[0] = tx;
-  s.taper[1] = ty;
-  return s;
-}
-
-sov_pose PoseQ(double qw, double qx, double qy, double qz, double px, double py, double pz) {
-  sov_pose X{};
-  const double q[4] = {qw, qx, qy, qz};
-  sovc_quat_to_matrix(X.R, q);
-  X.p[0] = px;
-  X.p[1] = py;
-  X.p[2] = pz;
-  return X;
-}
-
-double Norm(const double v[3]) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
-
-double Dist(const double a[3], const double b[3]) {
-  const double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-  return Norm(d);
-}
-
 // Shapes of every kind: sphere, ellipsoid, superellipsoids, tapered, extremes.
 std::vector<sov_shape> Shapes() {
-  return {Make(1.3, 1.3, 1.3, 1, 1, 0, 0),         Make(1.0, 0.6, 0.8, 1, 1, 0, 0),
-          Make(0.9, 1.2, 0.7, 0.4, 1.6, 0, 0),     Make(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, -0.2),
-          Make(0.6, 1.0, 1.3, 1.5, 0.3, -0.4, 0.4), Make(1.0, 1.0, 1.0, 0.1, 1.9, 0.2, 0.1)};
+  return {MakeShape(1.3, 1.3, 1.3, 1, 1, 0, 0),
+          MakeShape(1.0, 0.6, 0.8, 1, 1, 0, 0),
+          MakeShape(0.9, 1.2, 0.7, 0.4, 1.6, 0, 0),
+          MakeShape(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, -0.2),
+          MakeShape(0.6, 1.0, 1.3, 1.5, 0.3, -0.4, 0.4),
+          MakeShape(1.0, 1.0, 1.0, 0.1, 1.9, 0.2, 0.1)};
 }
 
 // Angles away from the axes, the equator and the poles.
@@ -195,7 +168,8 @@ TEST(ParametricPoint, NormalTendsToTheAxisAtPoles) {
 TEST(ParametricPoint, FiniteOnAxesEquatorAndPoles) {
   const double p1s[] = {0, kPi / 2, kPi, -kPi / 2};
   const double p2s[] = {0, kPi / 2, -kPi / 2};
-  const sov_shape extremes[] = {Make(1, 1, 1, 0.1, 0.1, 0.3, -0.3), Make(1, 1, 1, 1.9, 1.9, 0.1, 0.1)};
+  const sov_shape extremes[] = {MakeShape(1, 1, 1, 0.1, 0.1, 0.3, -0.3),
+                                MakeShape(1, 1, 1, 1.9, 1.9, 0.1, 0.1)};
   for (const sov_shape &s : extremes)
     for (double p1 : p1s)
       for (double p2 : p2s) {
@@ -238,7 +212,7 @@ TEST(ParametricAngles, SameAnglesAlongTheRay) {
 }
 
 TEST(ParametricAngles, PolesAndCentre) {
-  const sov_shape s = Make(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, -0.2);
+  const sov_shape s = MakeShape(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, -0.2);
   const double up[3] = {0, 0, 2}, down[3] = {0, 0, -0.1}, centre[3] = {0, 0, 0};
   double q1, q2;
   sovc_param_angles(&q1, &q2, &s, up);
@@ -307,8 +281,8 @@ struct SphereAnswer {
 
 SphereAnswer Spheres(const SpherePair &c) {
   SphereAnswer s;
-  s.A = Make(c.rA, c.rA, c.rA, 1, 1, 0, 0);
-  s.B = Make(c.rB, c.rB, c.rB, 1, 1, 0, 0);
+  s.A = MakeShape(c.rA, c.rA, c.rA, 1, 1, 0, 0);
+  s.B = MakeShape(c.rB, c.rB, c.rB, 1, 1, 0, 0);
   s.XA = PoseQ(0.9, 0.1, -0.3, 0.2, c.cA[0], c.cA[1], c.cA[2]);
   s.XB = PoseQ(-0.2, 0.7, 0.4, -0.5, c.cB[0], c.cB[1], c.cB[2]);
   const double L = Dist(c.cB, c.cA);
@@ -403,7 +377,8 @@ TEST(ParametricSolve, OverlappingSpheresNearWitnessMatchClosedForm) {
 TEST(ParametricSolve, ConcentricSpheresAnswerAnyAntipodalPair) {
   // Every antipodal pair is an answer, d = -(rA + rB): exact at the seed, so
   // no Newton step; the answer checks must not reject it.
-  const sov_shape A = Make(0.7, 0.7, 0.7, 1, 1, 0, 0), B = Make(0.4, 0.4, 0.4, 1, 1, 0, 0);
+  const sov_shape A = MakeShape(0.7, 0.7, 0.7, 1, 1, 0, 0);
+  const sov_shape B = MakeShape(0.4, 0.4, 0.4, 1, 1, 0, 0);
   const sov_pose XA = PoseQ(0.9, 0.1, -0.3, 0.2, 0.5, -1, 2), XB = PoseQ(1, 0, 0, 0, 0.5, -1, 2);
   double n[3], pA[3], pB[3], phiA[2], phiB[2];
   sovc_param_point(n, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &A, 0.3, 0.2);
@@ -429,7 +404,7 @@ TEST(ParametricSolve, Eq18HoldsOnTheIntersectionCurve) {
   // Unit spheres at x = 0 and x = 1 meet on the circle x = 1/2: A at
   // phi1 = pi/3 and B at phi1 = 2 pi/3 are the same point, every equation of
   // study Eq. 18 is 0, and the pair is not the answer.
-  const sov_shape A = Make(1, 1, 1, 1, 1, 0, 0), B = Make(1, 1, 1, 1, 1, 0, 0);
+  const sov_shape A = MakeShape(1, 1, 1, 1, 1, 0, 0), B = MakeShape(1, 1, 1, 1, 1, 0, 0);
   const sov_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, 1, 0, 0);
   const double phiA[2] = {kPi / 3, 0}, phiB[2] = {2 * kPi / 3, 0};
   const sov_options o = Options();
@@ -470,7 +445,7 @@ double SampledSignedDistance(const sov_shape &A, const sov_pose &XA, const sov_s
 TEST(ParametricSolve, CoaxialEllipsoidsMatchTipGap) {
   // Common axis: local x (tips on the equator) or local z (tips at the
   // poles, where the angles are singular and Eq. 18 converges only linearly).
-  const sov_shape A = Make(1.0, 0.6, 0.8, 1, 1, 0, 0), B = Make(0.5, 0.9, 0.7, 1, 1, 0, 0);
+  const sov_shape A = MakeShape(1.0, 0.6, 0.8, 1, 1, 0, 0), B = MakeShape(0.5, 0.9, 0.7, 1, 1, 0, 0);
   const sov_pose Q = PoseQ(0.8, -0.3, 0.5, 0.1, 0.4, -0.7, 0.2);
   const double c = std::cos(0.7), s = std::sin(0.7);  // B also turned about the axis
   const double Rx[9] = {1, 0, 0, 0, c, -s, 0, s, c}, Rz[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
@@ -524,8 +499,8 @@ void ExpectCommonNormal(const sov_result &r, const sov_shape &A, const sov_pose 
 
 // Convex superovoids (equal tapers well inside the SPEC bounds), apart.
 struct TaperedPair {
-  sov_shape A = Make(1.0, 0.8, 0.9, 0.7, 0.9, 0.2, 0.2);
-  sov_shape B = Make(0.7, 0.9, 0.6, 1.2, 0.8, -0.3, -0.3);
+  sov_shape A = MakeShape(1.0, 0.8, 0.9, 0.7, 0.9, 0.2, 0.2);
+  sov_shape B = MakeShape(0.7, 0.9, 0.6, 1.2, 0.8, -0.3, -0.3);
   sov_pose XA = PoseQ(0.6, 0.2, -0.7, 0.3, 0.1, 0.2, -0.3);
   sov_pose XB = PoseQ(0.3, -0.8, 0.1, 0.5, 3.3, 0.9, -0.6);
 };
@@ -607,8 +582,8 @@ TEST(ParametricSolve, RigidMotionOfBothKeepsDistance) {
 
 // Two unit spheres on the x axis, centres 3 apart, no rotation.
 struct UnitSpheres {
-  sov_shape A = Make(1, 1, 1, 1, 1, 0, 0);
-  sov_shape B = Make(1, 1, 1, 1, 1, 0, 0);
+  sov_shape A = MakeShape(1, 1, 1, 1, 1, 0, 0);
+  sov_shape B = MakeShape(1, 1, 1, 1, 1, 0, 0);
   sov_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0);
   sov_pose XB = PoseQ(1, 0, 0, 0, 3, 0, 0);
 };

@@ -10,7 +10,13 @@ extern "C" {
 #include "solver/quadtree.h"
 }
 
+#include "spec_reference.h"
+
 namespace {
+
+using sov_spec::Dist;
+using sov_spec::MakeShape;
+using sov_spec::PoseQ;
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kLevels = 6;
@@ -21,33 +27,6 @@ constexpr double kCell2 = kPi / (1 << kLevels);
 // this arc (times the radius) from the cell centre's point on a sphere.
 const double kCellDiagonal = std::hypot(kCell1, kCell2);
 constexpr double kCentreTol = 1e-9;  // seed angles are exact cell centres
-
-sov_shape Make(double a1, double a2, double a3, double e1, double e2, double tx, double ty) {
-  sov_shape s{};
-  s.a[0] = a1;
-  s.a[1] = a2;
-  s.a[2] = a3;
-  s.eps1 = e1;
-  s.eps2 = e2;
-  s.taper[0] = tx;
-  s.taper[1] = ty;
-  return s;
-}
-
-sov_pose PoseQ(double qw, double qx, double qy, double qz, double px, double py, double pz) {
-  sov_pose X{};
-  const double q[4] = {qw, qx, qy, qz};
-  sovc_quat_to_matrix(X.R, q);
-  X.p[0] = px;
-  X.p[1] = py;
-  X.p[2] = pz;
-  return X;
-}
-
-double Dist(const double a[3], const double b[3]) {
-  return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
-                   (a[2] - b[2]) * (a[2] - b[2]));
-}
 
 // World surface point of a posed shape at the given angles.
 void WorldPoint(double w[3], const sov_shape &s, const sov_pose &X, const double phi[2]) {
@@ -64,7 +43,7 @@ TEST(QuadtreeSeed, SpheresOnAnAxisLandNearWitnessPoints) {
   // cell at a coarse level.
   const double dirs[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
   const double r = 0.8, L = 2.5;
-  const sov_shape S = Make(r, r, r, 1, 1, 0, 0);
+  const sov_shape S = MakeShape(r, r, r, 1, 1, 0, 0);
   for (const auto &u : dirs) {
     const sov_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, L * u[0], L * u[1], L * u[2]);
     double phiA[2], phiB[2], sA[3], sB[3];
@@ -79,7 +58,8 @@ TEST(QuadtreeSeed, SpheresOnAnAxisLandNearWitnessPoints) {
 }
 
 TEST(QuadtreeSeed, CoaxialEllipsoidsLandNearTips) {
-  const sov_shape A = Make(1.0, 0.6, 0.8, 1, 1, 0, 0), B = Make(0.5, 0.9, 0.7, 1, 1, 0, 0);
+  const sov_shape A = MakeShape(1.0, 0.6, 0.8, 1, 1, 0, 0);
+  const sov_shape B = MakeShape(0.5, 0.9, 0.7, 1, 1, 0, 0);
   const sov_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, 2, 0, 0);
   double phiA[2], phiB[2];
   sovc_quadtree_seed(phiA, phiB, &A, &XA, &B, &XB);
@@ -98,7 +78,8 @@ bool IsCellCentre(double v, double lo, double w) {
 }
 
 TEST(QuadtreeSeed, ReturnsFinalCellCentresInsideTheDomain) {
-  const sov_shape A = Make(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, 0.3), B = Make(0.6, 1.0, 1.3, 1.5, 0.3, -0.2, -0.2);
+  const sov_shape A = MakeShape(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, 0.3);
+  const sov_shape B = MakeShape(0.6, 1.0, 1.3, 1.5, 0.3, -0.2, -0.2);
   const sov_pose XA = PoseQ(0.6, 0.2, -0.7, 0.3, 0.1, 0.2, -0.3);
   const sov_pose XB = PoseQ(0.3, -0.8, 0.1, 0.5, 1.9, -1.1, 0.6);
   double phiA[2], phiB[2];
@@ -116,7 +97,8 @@ TEST(QuadtreeSeed, ReturnsFinalCellCentresInsideTheDomain) {
 TEST(QuadtreeSeed, SwappingBodiesSwapsSeeds) {
   // A generic pose has no ties among the 16 candidate distances, so the
   // search does not depend on which body is called A.
-  const sov_shape A = Make(1.0, 0.6, 0.8, 0.8, 1.2, 0, 0), B = Make(0.5, 0.9, 0.7, 1.3, 0.6, 0, 0);
+  const sov_shape A = MakeShape(1.0, 0.6, 0.8, 0.8, 1.2, 0, 0);
+  const sov_shape B = MakeShape(0.5, 0.9, 0.7, 1.3, 0.6, 0, 0);
   const sov_pose XA = PoseQ(0.9, 0.1, -0.3, 0.2, 0, 0, 0);
   const sov_pose XB = PoseQ(-0.2, 0.7, 0.4, -0.5, 1.8, 1.2, -0.5);
   double phiA[2], phiB[2], psiB[2], psiA[2];

@@ -9,30 +9,17 @@ extern "C" {
 #include "solver/shape.h"
 }
 
+#include "spec_reference.h"
+
 namespace {
+
+using sov_spec::MakeShape;
+using sov_spec::SpecF;
 
 constexpr double kValueTolerance = 1e-13;
 constexpr double kGradientTolerance = 1e-6;  // relative, central differences
 constexpr double kHessianTolerance = 1e-5;   // relative, central differences
 constexpr double kStep = 1e-6;
-
-// SPEC "Shape" F written out directly, inside the taper range.
-double SpecF(const double p[7], const double x[3]) {
-  const double kx = 1 + p[5] * x[2] / p[2], ky = 1 + p[6] * x[2] / p[2];
-  const double u = std::pow(std::fabs(x[0] / (p[0] * kx)), 2 / p[3]) +
-                   std::pow(std::fabs(x[1] / (p[1] * ky)), 2 / p[3]);
-  return std::pow(u, p[3] / p[4]) + std::pow(std::fabs(x[2] / p[2]), 2 / p[4]) - 1;
-}
-
-sov_shape Make(const double p[7]) {
-  sov_shape s{};
-  for (int i = 0; i < 3; ++i) s.a[i] = p[i];
-  s.eps1 = p[3];
-  s.eps2 = p[4];
-  s.taper[0] = p[5];
-  s.taper[1] = p[6];
-  return s;
-}
 
 // Random shapes (small convex tapers) and points away from the axes.
 struct Case {
@@ -63,10 +50,10 @@ TEST(ShapeImplicit, MatchesSpecFormula) {
   std::mt19937_64 rng(1);
   for (int k = 0; k < 500; ++k) {
     const Case c = RandomCase(rng);
-    const sov_shape s = Make(c.p);
+    const sov_shape s = MakeShape(c.p);
     double F;
     sovc_implicit(&F, nullptr, nullptr, &s, c.x);
-    const double ref = SpecF(c.p, c.x);
+    const double ref = SpecF(s, c.x);
     EXPECT_NEAR(F, ref, kValueTolerance * std::fmax(1, std::fabs(ref)));
   }
 }
@@ -75,7 +62,7 @@ TEST(ShapeImplicit, DerivativesMatchFiniteDifferences) {
   std::mt19937_64 rng(2);
   for (int k = 0; k < 300; ++k) {
     const Case c = RandomCase(rng);
-    const sov_shape s = Make(c.p);
+    const sov_shape s = MakeShape(c.p);
     double F, g[3], H[9];
     sovc_implicit(&F, g, H, &s, c.x);
     for (int j = 0; j < 3; ++j) {
@@ -99,7 +86,7 @@ TEST(ShapeImplicit, DerivativesMatchFiniteDifferences) {
 
 TEST(ShapeImplicit, NormalisedFormIsHomogeneousWithoutTaper) {
   const double p[7] = {1.3, 0.7, 2.1, 0.4, 1.6, 0, 0};
-  const sov_shape s = Make(p);
+  const sov_shape s = MakeShape(p);
   const double x[3] = {0.4, -0.3, 0.9};
   double G1, G2;
   sovc_implicit_norm(&G1, nullptr, nullptr, &s, x);
@@ -112,7 +99,7 @@ TEST(ShapeImplicit, NormalisedGradientIsParallelToF) {
   std::mt19937_64 rng(3);
   for (int k = 0; k < 100; ++k) {
     const Case c = RandomCase(rng);
-    const sov_shape s = Make(c.p);
+    const sov_shape s = MakeShape(c.p);
     double F, G, gF[3], gG[3];
     sovc_implicit(&F, gF, nullptr, &s, c.x);
     sovc_implicit_norm(&G, gG, nullptr, &s, c.x);

@@ -11,7 +11,13 @@ extern "C" {
 #include "solver/support.h"
 }
 
+#include "spec_reference.h"
+
 namespace {
+
+using sov_spec::MakeShape;
+using sov_spec::Param;
+using sov_spec::SpecImplicitLong;
 
 constexpr double kPi = 3.14159265358979323846;
 // Support value against the brute-force maximum (relative to |dir| size).
@@ -22,26 +28,6 @@ constexpr double kSurfaceTol = 1e-13;
 constexpr double kParallelTol = 1e-12;
 // Agreement of two evaluations that must give the same answer.
 constexpr double kSameTol = 1e-14;
-
-sov_shape MakeShape(double a1, double a2, double a3, double e1, double e2, double tx,
-                    double ty) {
-  sov_shape s{};
-  s.a[0] = a1, s.a[1] = a2, s.a[2] = a3;
-  s.eps1 = e1, s.eps2 = e2;
-  s.taper[0] = tx, s.taper[1] = ty;
-  return s;
-}
-
-double Spow(double x, double g) { return x < 0 ? -std::pow(-x, g) : std::pow(x, g); }
-
-// SPEC parametric surface point.
-void Param(double x[3], const sov_shape& s, double p1, double p2) {
-  const double z = s.a[2] * Spow(std::sin(p2), s.eps2);
-  const double cz = Spow(std::cos(p2), s.eps2);
-  x[0] = s.a[0] * (1 + s.taper[0] * z / s.a[2]) * Spow(std::cos(p1), s.eps1) * cz;
-  x[1] = s.a[1] * (1 + s.taper[1] * z / s.a[2]) * Spow(std::sin(p1), s.eps1) * cz;
-  x[2] = z;
-}
 
 double Dot(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -87,26 +73,10 @@ double BruteSupport(const sov_shape& s, const double d[3]) {
   return UnimodalMax(slice, -kPi / 2, kPi / 2, 256);
 }
 
-// SPEC implicit F and its gradient in long double.
-void Implicit(long double* F, long double g[3], const sov_shape& s, const double x[3]) {
-  const long double a1 = s.a[0], a2 = s.a[1], a3 = s.a[2];
-  const long double z = x[2] / a3, kx = 1 + s.taper[0] * z, ky = 1 + s.taper[1] * z;
-  const long double X = std::fabs(x[0] / (a1 * kx)), Y = std::fabs(x[1] / (a2 * ky));
-  const long double p = 2.0L / s.eps1, m = (long double)s.eps1 / s.eps2;
-  const long double S = std::pow(X, p) + std::pow(Y, p);
-  *F = std::pow(S, m) + std::pow(std::fabs(z), 2.0L / s.eps2) - 1;
-  const long double WS = S > 0 ? m * std::pow(S, m - 1) : 0;
-  const long double sx = x[0] < 0 ? -1 : 1, sy = x[1] < 0 ? -1 : 1, sz = z < 0 ? -1 : 1;
-  g[0] = WS * p * std::pow(X, p - 1) * sx / (a1 * kx);
-  g[1] = WS * p * std::pow(Y, p - 1) * sy / (a2 * ky);
-  g[2] = WS * (-p * std::pow(X, p) * s.taper[0] / (a3 * kx) - p * std::pow(Y, p) * s.taper[1] / (a3 * ky)) +
-         (2.0L / s.eps2) * std::pow(std::fabs(z), 2.0L / s.eps2 - 1) * sz / a3;
-}
-
 // Checks that x is on the surface and dir is parallel to the outward normal.
 void ExpectSurfaceAndNormal(const sov_shape& s, const double x[3], const double d[3]) {
   long double F, g[3];
-  Implicit(&F, g, s, x);
+  SpecImplicitLong(&F, g, s, x);
   const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
   EXPECT_LE(std::fabs((double)(F / gn)), kSurfaceTol);
   const long double cx = g[1] * d[2] - g[2] * d[1], cy = g[2] * d[0] - g[0] * d[2],
