@@ -1,0 +1,11 @@
+// The FCL layer of superovoid in one include: sov::Superovoid, sov::collide,
+// sov::distance, sov::Error. Link with superovoid::fcl.
+#ifndef SUPEROVOID_FCL_H
+#define SUPEROVOID_FCL_H
+
+#include "superovoid/fcl/collision.h"
+#include "superovoid/fcl/distance.h"
+#include "superovoid/fcl/error.h"
+#include "superovoid/fcl/superovoid.h"
+
+#endif  // SUPEROVOID_FCL_H

@@ -1,0 +1,46 @@
+// Drop-in replacement for fcl::distance that also answers superovoid pairs.
+//
+// Same signatures and meaning as fcl::distance. A pair without a superovoid
+// is forwarded to fcl::distance untouched. Pairs with one are answered as in
+// superovoid/fcl/collision.h (exact: superovoid vs superovoid, sphere,
+// ellipsoid, plane, halfspace; GJK tolerance: vs box, capsule, cone,
+// cylinder, convex). Conventions, as FCL documents them:
+//  - min_distance: the distance when apart. When overlapping: exact pairs
+//    always give the exact signed distance -depth (the SPEC's d), whether or
+//    not enable_signed_distance is set (FCL leaves that value "implementation
+//    defined"); GJK pairs give FCL's libccd answer: -depth by EPA with
+//    enable_signed_distance, -1 without.
+//  - nearest_points: world frame, on o1 then o2, filled whether or not
+//    enable_nearest_points is set (as FCL does for shapes); for exact pairs
+//    they are the witness points, nearest_points[1] - nearest_points[0] =
+//    d n with n the unit normal from o1 to o2.
+// Throws sov::Error in the cases listed in collision.h.
+#ifndef SUPEROVOID_FCL_DISTANCE_H
+#define SUPEROVOID_FCL_DISTANCE_H
+
+#include <fcl/narrowphase/collision_object.h>
+#include <fcl/narrowphase/distance_request.h>
+#include <fcl/narrowphase/distance_result.h>
+
+#include "superovoid/fcl/export.h"
+
+namespace sov {
+
+// Distance between geometries o1 (pose tf1) and o2 (pose tf2), stored in
+// result (updated only if smaller, as in FCL); returns result.min_distance.
+SOV_FCL_API double distance(const fcl::CollisionGeometry<double>* o1,
+                            const fcl::Transform3<double>& tf1,
+                            const fcl::CollisionGeometry<double>* o2,
+                            const fcl::Transform3<double>& tf2,
+                            const fcl::DistanceRequest<double>& request,
+                            fcl::DistanceResult<double>& result);
+
+// Distance between two collision objects (geometry and pose of each).
+SOV_FCL_API double distance(const fcl::CollisionObject<double>* o1,
+                            const fcl::CollisionObject<double>* o2,
+                            const fcl::DistanceRequest<double>& request,
+                            fcl::DistanceResult<double>& result);
+
+}  // namespace sov
+
+#endif  // SUPEROVOID_FCL_DISTANCE_H

@@ -1,0 +1,32 @@
+#include "dispatch.h"
+
+namespace sov {
+namespace detail {
+
+void checkNotNull(const Geometry* o1, const Geometry* o2) {
+  if (!o1 || !o2) throwIfError(SOV_ERR_NULL, "sov::collide / sov::distance: null geometry");
+}
+
+void checkSolver(fcl::GJKSolverType type) {
+  if (type == fcl::GST_LIBCCD) return;
+  throw Error(SOV_ERR_OPTION,
+              "superovoid pairs need gjk_solver_type = GST_LIBCCD: FCL's GST_INDEP "
+              "solver has no support function for a superovoid");
+}
+
+void throwUnsupported(const Geometry& g) {
+  std::string what;
+  if (g.getObjectType() == fcl::OT_BVH) {
+    what = "a triangle mesh (fcl::BVHModel)";
+  } else if (g.getObjectType() == fcl::OT_OCTREE) {
+    what = "an octree (fcl::OcTree)";
+  } else if (g.getNodeType() == fcl::GEOM_TRIANGLE) {
+    what = "a triangle (fcl::TriangleP)";
+  } else {
+    what = "a geometry of node type " + std::to_string(g.getNodeType());
+  }
+  throw Error(SOV_ERR_OPTION, "superovoid vs " + what + " is not supported yet");
+}
+
+}  // namespace detail
+}  // namespace sov

@@ -1,0 +1,46 @@
+// sov::distance, and the instantiations of FCL's ShapeShapeDistance for every
+// pair with a superovoid (compiled here only).
+#include "superovoid/fcl/distance.h"
+
+#include <fcl/narrowphase/detail/distance_func_matrix.h>
+#include <fcl/narrowphase/distance.h>
+
+#include "dispatch.h"
+#include "solver.h"
+
+namespace sov {
+
+double distance(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<double>& tf1,
+                const fcl::CollisionGeometry<double>* o2, const fcl::Transform3<double>& tf2,
+                const fcl::DistanceRequest<double>& request,
+                fcl::DistanceResult<double>& result) {
+  detail::checkNotNull(o1, o2);
+  const Superovoid* s1 = detail::asSuperovoid(o1);
+  const Superovoid* s2 = detail::asSuperovoid(o2);
+  if (!s1 && !s2) return fcl::distance(o1, tf1, o2, tf2, request, result);
+  detail::checkSolver(request.gjk_solver_type);
+  if (s1) detail::toPose(tf1);
+  if (s2) detail::toPose(tf2);
+  detail::Solver solver;
+  solver.distance_tolerance = request.distance_tolerance;
+  return detail::withPair(s1, *o1, *o2, [&](const auto& g1, const auto& g2) {
+    using T1 = std::decay_t<decltype(g1)>;
+    using T2 = std::decay_t<decltype(g2)>;
+    return fcl::detail::ShapeShapeDistance<T1, T2, detail::Solver>(o1, tf1, o2, tf2, &solver,
+                                                                    request, result);
+  });
+}
+
+double distance(const fcl::CollisionObject<double>* o1, const fcl::CollisionObject<double>* o2,
+                const fcl::DistanceRequest<double>& request,
+                fcl::DistanceResult<double>& result) {
+  if (!o1 || !o2) throwIfError(SOV_ERR_NULL, "sov::distance: null collision object");
+  if (!detail::asSuperovoid(o1->collisionGeometry().get()) &&
+      !detail::asSuperovoid(o2->collisionGeometry().get())) {
+    return fcl::distance(o1, o2, request, result);
+  }
+  return distance(o1->collisionGeometry().get(), o1->getTransform(),
+                  o2->collisionGeometry().get(), o2->getTransform(), request, result);
+}
+
+}  // namespace sov

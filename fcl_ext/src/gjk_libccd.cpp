@@ -1,0 +1,64 @@
+// The only file of the FCL layer that talks to libccd directly.
+#include "superovoid/fcl/gjk_libccd.h"
+
+#include <limits>
+
+#include <ccd/ccd.h>
+#include <ccd/vec3.h>
+
+namespace fcl {
+namespace detail {
+namespace {
+
+// What libccd's callbacks receive: the core shape and the pose.
+struct SuperovoidGJKObject {
+  const sov_shape* shape;
+  Matrix3<double> R;
+  Vector3<double> p;
+};
+
+// libccd support callback: world support point of the posed body along dir.
+void supportSuperovoid(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* v) noexcept {
+  const auto* o = static_cast<const SuperovoidGJKObject*>(obj);
+  const Vector3<double> world_dir(ccdVec3X(dir), ccdVec3Y(dir), ccdVec3Z(dir));
+  const Vector3<double> local_dir = o->R.transpose() * world_dir;
+  Vector3<double> local, world;
+  double h = 0;
+  const int status = sov_shape_support(local.data(), &h, o->shape, local_dir.data());
+  if (status == SOV_OK) {
+    world = o->R * local + o->p;
+  } else if (status == SOV_ERR_OPTION) {  // zero direction
+    world = o->p;
+  } else {  // non-finite direction: let the NaN show in the answer
+    world.setConstant(std::numeric_limits<double>::quiet_NaN());
+  }
+  ccdVec3Set(v, world[0], world[1], world[2]);
+}
+
+// libccd centre callback: the body's local origin in the world.
+void centerSuperovoid(const void* obj, ccd_vec3_t* c) noexcept {
+  const auto* o = static_cast<const SuperovoidGJKObject*>(obj);
+  ccdVec3Set(c, o->p[0], o->p[1], o->p[2]);
+}
+
+}  // namespace
+
+GJKSupportFunction GJKInitializer<double, sov::Superovoid>::getSupportFunction() {
+  return &supportSuperovoid;
+}
+
+GJKCenterFunction GJKInitializer<double, sov::Superovoid>::getCenterFunction() {
+  return &centerSuperovoid;
+}
+
+void* GJKInitializer<double, sov::Superovoid>::createGJKObject(
+    const sov::Superovoid& s, const Transform3<double>& tf) {
+  return new SuperovoidGJKObject{&s.shape(), tf.linear(), tf.translation()};
+}
+
+void GJKInitializer<double, sov::Superovoid>::deleteGJKObject(void* o) {
+  delete static_cast<SuperovoidGJKObject*>(o);
+}
+
+}  // namespace detail
+}  // namespace fcl

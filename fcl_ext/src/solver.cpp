@@ -1,0 +1,109 @@
+#include "solver.h"
+
+#include <cmath>
+
+#include "superovoid/fcl/error.h"
+
+namespace sov {
+namespace detail {
+namespace {
+
+// World support point of a posed core shape along a world direction.
+Vector worldSupport(const sov_shape& A, const Transform& tfA, const Vector& dir) {
+  const Vector local_dir = tfA.linear().transpose() * dir;
+  Vector local;
+  double h = 0;
+  throwIfError(sov_shape_support(local.data(), &h, &A, local_dir.data()), "sov_shape_support");
+  return tfA * local;
+}
+
+// The shape with parameters a1 a2 a3 1 1 0 0 (an ellipsoid).
+sov_shape ellipsoidShape(double a1, double a2, double a3, const char* what) {
+  const double params[7] = {a1, a2, a3, 1.0, 1.0, 0.0, 0.0};
+  sov_shape shape;
+  throwIfError(sov_shape_init(&shape, params), what);
+  return shape;
+}
+
+}  // namespace
+
+sov_pose toPose(const Transform& tf) {
+  double R[9], p[3];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) R[3 * i + j] = tf.linear()(i, j);
+    p[i] = tf.translation()[i];
+  }
+  sov_pose pose;
+  throwIfError(sov_pose_from_matrix(&pose, R, p), "pose of a superovoid pair");
+  return pose;
+}
+
+sov_shape coreShape(const Superovoid& s) { return s.shape(); }
+
+sov_shape coreShape(const fcl::Sphere<double>& s) {
+  return ellipsoidShape(s.radius, s.radius, s.radius, "fcl::Sphere as a superovoid");
+}
+
+sov_shape coreShape(const fcl::Ellipsoid<double>& s) {
+  return ellipsoidShape(s.radii[0], s.radii[1], s.radii[2], "fcl::Ellipsoid as a superovoid");
+}
+
+Witness coreDistance(const sov_shape& A, const Transform& tfA, const sov_shape& B,
+                     const Transform& tfB) {
+  const sov_pose XA = toPose(tfA), XB = toPose(tfB);
+  sov_result r;
+  throwIfError(sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr), "sov_distance");
+  return Witness{r.d, Eigen::Map<const Vector>(r.n), Eigen::Map<const Vector>(r.pA),
+                 Eigen::Map<const Vector>(r.pB)};
+}
+
+bool coreCollide(const sov_shape& A, const Transform& tfA, const sov_shape& B,
+                 const Transform& tfB) {
+  const sov_pose XA = toPose(tfA), XB = toPose(tfB);
+  int colliding = 0;
+  throwIfError(sov_collide(&colliding, &A, &XA, &B, &XB, nullptr, nullptr), "sov_collide");
+  return colliding != 0;
+}
+
+// Halfspace n . x <= d: d(A, H) = -(h_A(-n) + d), attained along v = -n.
+Witness halfspaceDistance(const sov_shape& A, const Transform& tfA,
+                          const fcl::Halfspace<double>& h, const Transform& tfH) {
+  toPose(tfA);  // validates the superovoid's pose
+  const fcl::Halfspace<double> world = fcl::transform(h, tfH);
+  const Vector pA = worldSupport(A, tfA, -world.n);
+  const double d = world.n.dot(pA) - world.d;
+  return Witness{d, -world.n, pA, pA - d * world.n};
+}
+
+// Plane n . x = d: the better of the two sides, v = -n (A above the plane)
+// and v = n (A below): d = max(-(h_A(-n) + d), d - h_A(n)).
+Witness planeDistance(const sov_shape& A, const Transform& tfA, const fcl::Plane<double>& p,
+                      const Transform& tfP) {
+  toPose(tfA);
+  const fcl::Plane<double> world = fcl::transform(p, tfP);
+  const Vector below = worldSupport(A, tfA, -world.n);
+  const Vector above = worldSupport(A, tfA, world.n);
+  const double d_above = world.n.dot(below) - world.d;
+  const double d_below = world.d - world.n.dot(above);
+  if (d_above >= d_below) return Witness{d_above, -world.n, below, below - d_above * world.n};
+  return Witness{d_below, world.n, above, above + d_below * world.n};
+}
+
+Witness swapped(const Witness& w) { return Witness{w.d, -w.n, w.pB, w.pA}; }
+
+void checkFinite(double d, const Vector* p1, const Vector* p2) {
+  const bool finite = std::isfinite(d) && (!p1 || p1->allFinite()) && (!p2 || p2->allFinite());
+  if (!finite) throwIfError(SOV_ERR_NONFINITE, "GJK (libccd) on a superovoid pair");
+}
+
+void checkFinite(const std::vector<fcl::ContactPoint<double>>* contacts) {
+  if (!contacts) return;
+  for (const auto& c : *contacts) {
+    if (!(std::isfinite(c.penetration_depth) && c.pos.allFinite() && c.normal.allFinite())) {
+      throwIfError(SOV_ERR_NONFINITE, "GJK (libccd) on a superovoid pair");
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace sov

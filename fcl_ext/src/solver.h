@@ -1,0 +1,176 @@
+// Internal: the narrow-phase solver that FCL's shape-shape templates
+// (ShapeShapeCollide / ShapeShapeDistance and their traversal nodes) run with
+// when a superovoid is involved. Pairs the C core answers exactly go to it;
+// the others go to FCL's GJKSolver_libccd, which reaches the superovoid
+// through the GJKInitializer bridge.
+#ifndef SUPEROVOID_FCL_SRC_SOLVER_H
+#define SUPEROVOID_FCL_SRC_SOLVER_H
+
+#include <type_traits>
+#include <vector>
+
+#include <fcl/geometry/shape/ellipsoid.h>
+#include <fcl/geometry/shape/halfspace.h>
+#include <fcl/geometry/shape/plane.h>
+#include <fcl/geometry/shape/sphere.h>
+#include <fcl/narrowphase/contact_point.h>
+#include <fcl/narrowphase/detail/gjk_solver_libccd.h>
+
+#include "superovoid/fcl/gjk_libccd.h"
+#include "superovoid/fcl/superovoid.h"
+
+namespace sov {
+namespace detail {
+
+using Transform = fcl::Transform3<double>;
+using Vector = fcl::Vector3<double>;
+
+// A signed-distance answer in the world: d, unit normal n from the first
+// body to the second, witness points with pB - pA = d n (SPEC).
+struct Witness {
+  double d;
+  Vector n, pA, pB;
+};
+
+// The pose of an FCL transform; throws sov::Error if it is not a rotation
+// (within 1e-6) plus a finite translation.
+sov_pose toPose(const Transform& tf);
+
+// The core shape of a superovoid, a sphere or an ellipsoid (both are
+// superovoids with eps1 = eps2 = 1 and no taper); throws sov::Error on
+// invalid sizes.
+sov_shape coreShape(const Superovoid& s);
+sov_shape coreShape(const fcl::Sphere<double>& s);
+sov_shape coreShape(const fcl::Ellipsoid<double>& s);
+
+// Exact signed distance between two posed core shapes (sov_distance).
+Witness coreDistance(const sov_shape& A, const Transform& tfA, const sov_shape& B,
+                     const Transform& tfB);
+// Exact overlap test (sov_collide): true when d <= 0.
+bool coreCollide(const sov_shape& A, const Transform& tfA, const sov_shape& B,
+                 const Transform& tfB);
+// Exact signed distance from a posed core shape to a halfspace / plane,
+// closed form from the support point along the plane normal.
+Witness halfspaceDistance(const sov_shape& A, const Transform& tfA,
+                          const fcl::Halfspace<double>& h, const Transform& tfH);
+Witness planeDistance(const sov_shape& A, const Transform& tfA,
+                      const fcl::Plane<double>& p, const Transform& tfP);
+
+// The same answer seen from the other body: n reversed, witnesses swapped.
+Witness swapped(const Witness& w);
+
+// Throws sov::Error (SOV_ERR_NONFINITE) if a GJK answer is not finite.
+void checkFinite(double d, const Vector* p1, const Vector* p2);
+void checkFinite(const std::vector<fcl::ContactPoint<double>>* contacts);
+
+template <class T>
+constexpr bool kIsPlaneLike =
+    std::is_same_v<T, fcl::Plane<double>> || std::is_same_v<T, fcl::Halfspace<double>>;
+
+template <class T>
+constexpr bool kIsCoreShape = std::is_same_v<T, Superovoid> ||
+                              std::is_same_v<T, fcl::Sphere<double>> ||
+                              std::is_same_v<T, fcl::Ellipsoid<double>>;
+
+// Pairs answered exactly: superovoid with superovoid, sphere, ellipsoid,
+// plane or halfspace (either order).
+template <class T1, class T2>
+constexpr bool kIsExactPair = (std::is_same_v<T1, Superovoid> &&
+                               (kIsCoreShape<T2> || kIsPlaneLike<T2>)) ||
+                              (std::is_same_v<T2, Superovoid> &&
+                               (kIsCoreShape<T1> || kIsPlaneLike<T1>));
+
+// Exact answer of an exact pair, first body to second.
+template <class T1, class T2>
+Witness exactWitness(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2) {
+  if constexpr (std::is_same_v<T2, fcl::Halfspace<double>>) {
+    return halfspaceDistance(coreShape(s1), tf1, s2, tf2);
+  } else if constexpr (std::is_same_v<T2, fcl::Plane<double>>) {
+    return planeDistance(coreShape(s1), tf1, s2, tf2);
+  } else if constexpr (kIsPlaneLike<T1>) {
+    return swapped(exactWitness(s2, tf2, s1, tf1));
+  } else {
+    return coreDistance(coreShape(s1), tf1, coreShape(s2), tf2);
+  }
+}
+
+// GJKSolver_libccd with the exact pairs taken over. Same interface as the
+// base for the shape-shape queries FCL's traversal nodes make; thread-safe
+// like the base (no mutable state).
+class Solver : public fcl::detail::GJKSolver_libccd<double> {
+ public:
+  using Base = fcl::detail::GJKSolver_libccd<double>;
+
+  // Overlap test; with contacts, the deepest contact: normal from s1 to s2,
+  // position halfway between the witnesses, depth -d.
+  template <class T1, class T2>
+  bool shapeIntersect(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2,
+                      std::vector<fcl::ContactPoint<double>>* contacts = nullptr) const {
+    if constexpr (kIsExactPair<T1, T2>) {
+      if (!contacts) {
+        if constexpr (kIsCoreShape<T1> && kIsCoreShape<T2>) {
+          return coreCollide(coreShape(s1), tf1, coreShape(s2), tf2);
+        } else {
+          return exactWitness(s1, tf1, s2, tf2).d <= 0;
+        }
+      }
+      const Witness w = exactWitness(s1, tf1, s2, tf2);
+      if (w.d > 0) return false;
+      contacts->emplace_back(w.n, 0.5 * (w.pA + w.pB), -w.d);
+      return true;
+    } else {
+      const bool hit = Base::shapeIntersect(s1, tf1, s2, tf2, contacts);
+      checkFinite(contacts);
+      return hit;
+    }
+  }
+
+  // Distance; exact pairs give the exact signed distance (also when FCL only
+  // asks for the unsigned one) and the witness points.
+  template <class T1, class T2>
+  bool shapeDistance(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2,
+                     double* dist = nullptr, Vector* p1 = nullptr, Vector* p2 = nullptr) const {
+    if constexpr (kIsExactPair<T1, T2>) {
+      return exact(s1, tf1, s2, tf2, dist, p1, p2);
+    } else {
+      double d = 0;
+      const bool ok = Base::shapeDistance(s1, tf1, s2, tf2, &d, p1, p2);
+      checkFinite(d, p1, p2);
+      if (dist) *dist = d;
+      return ok;
+    }
+  }
+
+  // Signed distance (EPA for overlapping GJK pairs).
+  template <class T1, class T2>
+  bool shapeSignedDistance(const T1& s1, const Transform& tf1, const T2& s2,
+                           const Transform& tf2, double* dist = nullptr, Vector* p1 = nullptr,
+                           Vector* p2 = nullptr) const {
+    if constexpr (kIsExactPair<T1, T2>) {
+      return exact(s1, tf1, s2, tf2, dist, p1, p2);
+    } else {
+      double d = 0;
+      const bool ok = Base::shapeSignedDistance(s1, tf1, s2, tf2, &d, p1, p2);
+      checkFinite(d, p1, p2);
+      if (dist) *dist = d;
+      return ok;
+    }
+  }
+
+ private:
+  // Fills the exact distance and witnesses; true when the bodies are apart.
+  template <class T1, class T2>
+  static bool exact(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2,
+                    double* dist, Vector* p1, Vector* p2) {
+    const Witness w = exactWitness(s1, tf1, s2, tf2);
+    if (dist) *dist = w.d;
+    if (p1) *p1 = w.pA;
+    if (p2) *p2 = w.pB;
+    return w.d >= 0;
+  }
+};
+
+}  // namespace detail
+}  // namespace sov
+
+#endif  // SUPEROVOID_FCL_SRC_SOLVER_H
