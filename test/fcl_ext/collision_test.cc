@@ -1,0 +1,232 @@
+// sov::collide: exact pairs against closed forms, GJK pairs against FCL's
+// own Ellipsoid, forwarded pairs against fcl::collide, bad requests.
+#include "superovoid/fcl/collision.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include <fcl/geometry/octree/octree.h>
+#include <fcl/narrowphase/collision.h>
+#include <fcl/narrowphase/distance.h>
+
+#include "fcl_test_util.h"
+#include "superovoid/fcl/distance.h"
+#include "superovoid/fcl/error.h"
+#include "superovoid/fcl/superovoid.h"
+
+namespace {
+
+using sov_test::kExactTolerance;
+using sov_test::kGjkTolerance;
+using sov_test::pose;
+using sov_test::Transform;
+using sov_test::Vector;
+
+// Poses closer than this to touching are left out of flag comparisons: GJK
+// and MPR decide them within their tolerance only.
+constexpr double kFlagMargin = 1e3 * kGjkTolerance;
+// MPR penetration depths of two supports of the same ellipsoid (FCL's own
+// and the superovoid's) agree to a few GJK tolerances.
+constexpr double kMprAgreement = 10 * kGjkTolerance;
+
+// Collision with contacts; returns the contact count, first contact in *c.
+std::size_t hit(const fcl::CollisionGeometry<double>& a, const Transform& ta,
+                const fcl::CollisionGeometry<double>& b, const Transform& tb, bool is_sov,
+                bool contact, fcl::Contact<double>* c = nullptr) {
+  fcl::CollisionRequest<double> request(1, contact);
+  fcl::CollisionResult<double> result;
+  const std::size_t n = is_sov ? sov::collide(&a, ta, &b, tb, request, result)
+                               : fcl::collide(&a, ta, &b, tb, request, result);
+  if (c && n > 0) *c = result.getContact(0);
+  return n;
+}
+
+TEST(FclCollide, SuperovoidSpheresMatchClosedForm) {
+  const sov::Superovoid a(0.5, 0.5, 0.5, 1, 1), b(0.3, 0.3, 0.3, 1, 1);
+  const Vector dir = Vector(1, -2, 0.5).normalized();
+  const Transform ta = pose(Vector(0.1, 0.2, 0.3), 0.4, Vector(1, 1, 0));
+  for (double gap : {0.2, 1e-6, -1e-6, -0.05, -0.4}) {
+    const Transform tb = pose(ta.translation() + (0.8 + gap) * dir, 1.1, Vector(0, 1, 2));
+    EXPECT_EQ(hit(a, ta, b, tb, true, false), gap < 0 ? 1u : 0u) << gap;
+    fcl::Contact<double> c;
+    ASSERT_EQ(hit(a, ta, b, tb, true, true, &c), gap < 0 ? 1u : 0u) << gap;
+    if (gap > 0) continue;
+    EXPECT_NEAR(c.penetration_depth, -gap, kExactTolerance);
+    EXPECT_NEAR((c.normal - dir).norm(), 0, 1e-8);
+    const Vector mid = ta.translation() + (0.5 + 0.5 * gap) * dir;
+    EXPECT_NEAR((c.pos - mid).norm(), 0, 1e-8);
+    EXPECT_EQ(c.o1, &a);
+    EXPECT_EQ(c.o2, &b);
+  }
+}
+
+TEST(FclCollide, SwappedPairReversesTheNormal) {
+  const sov::Superovoid a(0.5, 0.4, 0.7, 0.8, 1.0, 0.3, 0.3);
+  const fcl::Box<double> box(0.6, 0.8, 0.5);
+  const fcl::Sphere<double> sphere(0.4);
+  const Transform ta = pose(Vector(0, 0, 0)), tb = pose(Vector(0.6, 0.2, 0.1), 0.3);
+  for (const fcl::CollisionGeometry<double>* other :
+       {static_cast<const fcl::CollisionGeometry<double>*>(&box), static_cast<const fcl::CollisionGeometry<double>*>(&sphere)}) {
+    fcl::Contact<double> c1, c2;
+    ASSERT_EQ(hit(a, ta, *other, tb, true, true, &c1), 1u);
+    ASSERT_EQ(hit(*other, tb, a, ta, true, true, &c2), 1u);
+    EXPECT_NEAR(c1.penetration_depth, c2.penetration_depth, kMprAgreement);
+    EXPECT_NEAR((c1.normal + c2.normal).norm(), 0, kMprAgreement);
+  }
+}
+
+TEST(FclCollide, SuperovoidVsHalfspaceAndPlaneMatchClosedForm) {
+  const sov::Superovoid ball(0.5, 0.5, 0.5, 1, 1);
+  const fcl::Halfspace<double> half(Vector(0, 0, 1), 0.25);
+  const fcl::Plane<double> plane(Vector(0, 0, 1), 0.25);
+  for (double h : {0.6, 0.4, -0.2, -0.7}) {  // centre height above z = 0.25
+    const Transform tb = pose(Vector(0.3, 0.1, 0.25 + h));
+    fcl::Contact<double> c;
+    ASSERT_EQ(hit(ball, tb, half, Transform::Identity(), true, true, &c), h < 0.5 ? 1u : 0u);
+    if (h < 0.5) {
+      EXPECT_NEAR(c.penetration_depth, 0.5 - h, kExactTolerance);
+      EXPECT_NEAR((c.normal - Vector(0, 0, -1)).norm(), 0, kExactTolerance);
+      EXPECT_NEAR(c.pos.z(), 0.25 + h - 0.5 + 0.5 * (0.5 - h), kExactTolerance);
+    }
+    const bool crosses = std::abs(h) < 0.5;
+    ASSERT_EQ(hit(plane, Transform::Identity(), ball, tb, true, true, &c), crosses ? 1u : 0u);
+    if (crosses) {
+      EXPECT_NEAR(c.penetration_depth, 0.5 - std::abs(h), kExactTolerance);
+      EXPECT_NEAR(c.normal.z(), h > 0 ? 1 : -1, kExactTolerance);  // plane towards ball
+    }
+  }
+}
+
+// A superovoid with eps1 = eps2 = 1 and no taper is FCL's Ellipsoid: every
+// pair type gives the same flag, and GJK pairs the same MPR depth.
+TEST(FclCollide, EllipsoidEquivalenceForEveryPairType) {
+  const sov::Superovoid as_sov(0.5, 0.3, 0.4, 1, 1);
+  const fcl::Ellipsoid<double> as_fcl(0.5, 0.3, 0.4);
+  auto others = sov_test::gjkShapes();
+  const std::size_t gjk_count = others.size();
+  others.push_back(std::make_shared<fcl::Sphere<double>>(0.3));
+  others.push_back(std::make_shared<fcl::Ellipsoid<double>>(0.2, 0.5, 0.3));
+  others.push_back(std::make_shared<fcl::Halfspace<double>>(Vector(0.3, 0.2, 1), 0.1));
+  others.push_back(std::make_shared<fcl::Plane<double>>(Vector(0.3, 0.2, 1), 0.1));
+  const Transform ta = pose(Vector(0.05, -0.1, 0.1), 0.5, Vector(1, 2, 3));
+  for (std::size_t k = 0; k < others.size(); ++k) {
+    const auto& other = others[k];
+    int hits = 0, misses = 0;
+    for (const Transform& tb : sov_test::randomPoses(60, 0.9, 13)) {
+      // Distance from FCL to the exact answer: the superovoid's.
+      fcl::DistanceResult<double> exact;
+      const double d = sov::distance(&as_sov, ta, other.get(), tb,
+                                     fcl::DistanceRequest<double>(false, true), exact);
+      if (std::abs(d) < kFlagMargin) continue;
+      fcl::Contact<double> ref, got, got_swapped;
+      const std::size_t n_ref = hit(as_fcl, ta, *other, tb, false, true, &ref);
+      EXPECT_EQ(hit(as_sov, ta, *other, tb, true, false), n_ref) << "node type " << other->getNodeType();
+      EXPECT_EQ(hit(as_sov, ta, *other, tb, true, true, &got), n_ref);
+      EXPECT_EQ(hit(*other, tb, as_sov, ta, true, true, &got_swapped), n_ref);
+      EXPECT_EQ(n_ref, d < 0 ? 1u : 0u) << "node type " << other->getNodeType();
+      if (n_ref == 0) {
+        ++misses;
+        continue;
+      }
+      ++hits;
+      if (k < gjk_count) {  // same algorithm (MPR) on the same body
+        EXPECT_NEAR(got.penetration_depth, ref.penetration_depth, kMprAgreement);
+        EXPECT_NEAR((got.normal - ref.normal).norm(), 0, kMprAgreement);
+      } else {  // exact: -d
+        EXPECT_NEAR(got.penetration_depth, -d, kExactTolerance);
+        EXPECT_NEAR(got_swapped.penetration_depth, -d, kExactTolerance);
+      }
+    }
+    EXPECT_GT(hits, 5) << "node type " << other->getNodeType();
+    EXPECT_GT(misses, 5) << "node type " << other->getNodeType();
+  }
+}
+
+// Pairs without a superovoid reach fcl::collide untouched.
+TEST(FclCollide, ForwardedPairsAreBitIdentical) {
+  const fcl::Box<double> box(0.6, 0.8, 0.5);
+  const fcl::Sphere<double> sphere(0.3);
+  const fcl::Cylinder<double> cylinder(0.35, 0.7);
+  const fcl::Ellipsoid<double> ellipsoid(0.5, 0.3, 0.4);
+  const std::pair<const fcl::CollisionGeometry<double>*, const fcl::CollisionGeometry<double>*>
+      pairs[] = {{&box, &sphere}, {&ellipsoid, &cylinder}, {&sphere, &sphere}};
+  for (const auto& [a, b] : pairs) {
+    for (const Transform& tb : sov_test::randomPoses(20, 0.7, 5)) {
+      fcl::Contact<double> c1, c2;
+      const std::size_t n = hit(*a, Transform::Identity(), *b, tb, true, true, &c1);
+      ASSERT_EQ(n, hit(*a, Transform::Identity(), *b, tb, false, true, &c2));
+      if (n == 0) continue;
+      EXPECT_EQ(c1.pos, c2.pos);
+      EXPECT_EQ(c1.normal, c2.normal);
+      EXPECT_EQ(c1.penetration_depth, c2.penetration_depth);
+    }
+  }
+}
+
+TEST(FclCollide, CollisionObjectFormMatchesGeometryForm) {
+  auto a = std::make_shared<sov::Superovoid>(0.5, 0.4, 0.7, 0.8, 1.0, 0.3, 0.3);
+  auto b = std::make_shared<sov::Superovoid>(0.3, 0.3, 0.3, 1, 1);
+  const Transform ta = pose(Vector(0.1, 0, 0)), tb = pose(Vector(0.6, 0.3, 0), 0.4);
+  const fcl::CollisionObject<double> oa(a, ta), ob(b, tb);
+  fcl::CollisionRequest<double> request(1, true);
+  fcl::CollisionResult<double> r1, r2;
+  ASSERT_EQ(sov::collide(&oa, &ob, request, r1), 1u);
+  ASSERT_EQ(sov::collide(a.get(), ta, b.get(), tb, request, r2), 1u);
+  EXPECT_EQ(r1.getContact(0).penetration_depth, r2.getContact(0).penetration_depth);
+}
+
+TEST(FclCollide, CostSourceIsTheAabbOverlap) {
+  const sov::Superovoid a(0.5, 0.5, 0.5, 1, 1);
+  const fcl::Box<double> box(1, 1, 1);
+  fcl::CollisionRequest<double> request(1, false, 1, true);
+  fcl::CollisionResult<double> result;
+  ASSERT_EQ(sov::collide(&a, Transform::Identity(), &box, pose(Vector(0.8, 0, 0)), request, result), 1u);
+  std::vector<fcl::CostSource<double>> costs;
+  result.getCostSources(costs);
+  ASSERT_EQ(costs.size(), 1u);
+  EXPECT_NEAR(costs[0].aabb_min.x(), 0.3, kExactTolerance);
+  EXPECT_NEAR(costs[0].aabb_max.x(), 0.5, kExactTolerance);
+}
+
+TEST(FclCollide, IndependentGjkSolverIsRejected) {
+  const sov::Superovoid a(0.5, 0.4, 0.7, 1, 1);
+  const fcl::Box<double> box(1, 1, 1);
+  fcl::CollisionRequest<double> request;
+  request.gjk_solver_type = fcl::GST_INDEP;
+  fcl::CollisionResult<double> result;
+  try {
+    sov::collide(&box, Transform::Identity(), &a, Transform::Identity(), request, result);
+    FAIL() << "no exception";
+  } catch (const sov::Error& e) {
+    EXPECT_EQ(e.status(), SOV_ERR_OPTION);
+    EXPECT_NE(std::string(e.what()).find("GST_INDEP"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FclCollide, OctreeIsNotSupportedYet) {
+  const sov::Superovoid a(0.5, 0.4, 0.7, 1, 1);
+  auto tree = std::make_shared<octomap::OcTree>(0.1);
+  tree->updateNode(octomap::point3d(0, 0, 0), true);
+  const fcl::OcTree<double> octree(tree);
+  fcl::CollisionResult<double> result;
+  try {
+    sov::collide(&a, Transform::Identity(), &octree, Transform::Identity(),
+                 fcl::CollisionRequest<double>(), result);
+    FAIL() << "no exception";
+  } catch (const sov::Error& e) {
+    EXPECT_EQ(e.status(), SOV_ERR_OPTION);
+    EXPECT_NE(std::string(e.what()).find("octree"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not supported yet"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FclCollide, ZeroMaxContactsIsRejected) {
+  const sov::Superovoid a(0.5, 0.4, 0.7, 1, 1);
+  fcl::CollisionRequest<double> request(0);
+  fcl::CollisionResult<double> result;
+  EXPECT_THROW(sov::collide(&a, Transform::Identity(), &a, Transform::Identity(), request, result),
+               sov::Error);
+}
+
+}  // namespace
