@@ -221,12 +221,42 @@ int sovc_solve_auto_local(sov_result *res, const sov_shape *A, const sov_pose *X
   return have ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
+/* Radius of a shape that is a sphere (equal semi-axes, eps 1, no taper),
+ * else 0. */
+static double sphere_radius(const sov_shape *S) {
+  const int sphere = S->a[0] == S->a[1] && S->a[1] == S->a[2] && S->eps1 == 1 && S->eps2 == 1 &&
+                     S->taper[0] == 0 && S->taper[1] == 0;
+  return sphere ? S->a[0] : 0.0;
+}
+
+/* Two spheres in closed form; concentric ones (every direction optimal) get
+ * n = +z. */
+static void sphere_pair(sov_result *res, double rA, double rB, const sov_pose *XA,
+                        const sov_pose *XB) {
+  double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
+  const double dc = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+  for (int i = 0; i < 3; ++i) {
+    res->n[i] = dc > 0 ? c[i] / dc : (i == 2);
+    res->pA[i] = XA->p[i] + rA * res->n[i];
+    res->pB[i] = XB->p[i] - rB * res->n[i];
+  }
+  res->d = dc - rA - rB;
+  res->iterations = 0;
+  res->residual = 0;
+}
+
 /* Default method: first stage, certificate, global search. */
 int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
                     const sov_shape *B, const sov_pose *XB,
                     const sov_options *opt, const sov_cache *cache) {
   const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
+  const double rA = sphere_radius(A), rB = sphere_radius(B);
   int have = 0;
+  if (rA > 0 && rB > 0) {
+    sphere_pair(res, rA, rB, XA, XB);
+    res->method = SOV_METHOD_AUTO;
+    return SOV_OK;
+  }
   first_stage(res, &have, A, XA, B, XB, &cfg, cache);
   int st = SOV_OK;
   if (!(have && res->d >= 0)) st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
