@@ -182,6 +182,18 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
   return SOV_OK;
 }
 
+/* Each chart of the default method gets at most this many Newton steps: a
+ * chart that converges does so in about 10, and one that has not by then
+ * hands over to the next chart instead of spending the full cap. */
+enum { kChartIterations = 12 };
+
+/* Newton configuration of the default method's charts. */
+sovc_newton_config sovc_chart_config(const sov_options *opt) {
+  const int cap = opt->max_iterations < kChartIterations ? opt->max_iterations : kChartIterations;
+  const sovc_newton_config cfg = {1, 1, opt->tolerance, cap, 0};
+  return cfg;
+}
+
 /* First stage: warm or centre-line start, one local solve. */
 static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov_pose *XA,
                        const sov_shape *B, const sov_pose *XB,
@@ -214,7 +226,7 @@ static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov
 int sovc_solve_auto_local(sov_result *res, const sov_shape *A, const sov_pose *XA,
                           const sov_shape *B, const sov_pose *XB,
                           const sov_options *opt, const sov_cache *cache) {
-  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
+  const sovc_newton_config cfg = sovc_chart_config(opt);
   int have = 0;
   first_stage(res, &have, A, XA, B, XB, &cfg, cache);
   res->method = SOV_METHOD_AUTO;
@@ -249,7 +261,7 @@ static void sphere_pair(sov_result *res, double rA, double rB, const sov_pose *X
 int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
                     const sov_shape *B, const sov_pose *XB,
                     const sov_options *opt, const sov_cache *cache) {
-  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
+  const sovc_newton_config cfg = sovc_chart_config(opt);
   const double rA = sphere_radius(A), rB = sphere_radius(B);
   int have = 0;
   if (rA > 0 && rB > 0) {

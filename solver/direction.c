@@ -99,28 +99,30 @@ int sovc_solve_direction(sov_result *res, const sov_shape *A, const sov_pose *XA
   res->iterations = 0;
   double last_gn = INFINITY;
   for (int it = 0; it < max_iterations; ++it) {
-    /* |pB - pA| - |d|: for separated bodies it bounds the error in d, and it
-     * is quadratic in the tangential gradient. Once it is small, iterate on
-     * while the gradient still shrinks fast (pointy supports: it does, and
-     * the witnesses become consistent); stop when it stalls (a flat face's
-     * support point is ill-determined, d is not: the witnesses are then
-     * balanced by the caller). */
+    /* Error in d: for separated bodies |pB - pA| - |d| bounds it (quadratic
+     * in the tangential gradient). For an overlap it does not: the error is
+     * about half the Newton decrement g^T M^-1 g, large near a flat optimum
+     * (small curvature M) even when the gap is tiny. Once the error is
+     * small, iterate on while the gradient still shrinks fast (pointy
+     * supports: it does, and the witnesses become consistent); stop when it
+     * stalls (a flat face's support point is ill-determined, d is not: the
+     * witnesses are then balanced by the caller). */
     const double gn = gradient_norm(&a, &b, v);
     const double gap = sqrt(f * f + gn * gn) - fabs(f);
     const double L = scale_of(&a, &b);
-    if (gap < tol * L && (gn < tol * L || gn > 0.25 * last_gn))
-      return answer(res, &a, &b, v, f, gap);
-    last_gn = gn;
     const double mv[3] = {-v[0], -v[1], -v[2]};
-    if (!sovc_support_derivative(&a, A, XA, v) || !sovc_support_derivative(&b, B, XB, mv) ||
-        !newton_step(step, &a, &b, v, f)) {
-      if (gap < tol * L) return answer(res, &a, &b, v, f, gap);
-      break;
-    }
+    const int have_step = sovc_support_derivative(&a, A, XA, v) &&
+                          sovc_support_derivative(&b, B, XB, mv) &&
+                          newton_step(step, &a, &b, v, f);
+    double slope = 0;
+    for (int i = 0; have_step && i < 3; ++i) slope += step[i] * (a.p[i] - b.p[i]);
+    const double err = f > 0 && have_step ? fmax(gap, -0.5 * slope) : gap;
+    if (err < tol * L && (gn < tol * L || gn > 0.25 * last_gn || !have_step))
+      return answer(res, &a, &b, v, f, err);
+    last_gn = gn;
+    if (!have_step) break;
     res->iterations = it + 1;
     double alpha = 1, ft = INFINITY;
-    double slope = 0;
-    for (int i = 0; i < 3; ++i) slope += step[i] * (a.p[i] - b.p[i]);
     for (int ls = 0; ls < 40; ++ls, alpha *= 0.5) {
       for (int i = 0; i < 3; ++i) vt[i] = alpha * step[i];
       retract(vt, v, vt);
@@ -130,8 +132,8 @@ int sovc_solve_direction(sov_result *res, const sov_shape *A, const sov_pose *XA
       if (ft <= f + 1e-4 * alpha * fmin(slope, 0)) break;
     }
     if (!(ft <= f)) {
-      /* No descent left: converged in d if the gap says so. */
-      if (gap < tol * L) return answer(res, &a, &b, v, f, gap);
+      /* No descent left: converged in d if the error bound says so. */
+      if (err < tol * L) return answer(res, &a, &b, v, f, err);
       break;
     }
     memcpy(v, vt, sizeof v);

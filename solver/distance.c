@@ -65,7 +65,7 @@ static void cache_store(sov_cache *cache, const sov_result *r, const sov_pose *X
 static int certify(const sov_result *res, const sov_shape *A, const sov_pose *XA,
                    const sov_shape *B, const sov_pose *XB, const sov_options *opt) {
   if (res->d >= 0) return SOV_OK;
-  const sovc_newton_config cfg = {1, 1, opt->tolerance, opt->max_iterations, 0};
+  const sovc_newton_config cfg = sovc_chart_config(opt);
   sov_result best = *res;
   int have = 1;
   if (sovc_global_search(&best, &have, A, XA, B, XB, &cfg) != SOV_OK)

@@ -32,7 +32,7 @@ static const double kFailedCap = 0.99995;
  * this fraction of the bodies' size: then its normal is worth polishing. */
 static const double kTight = 1e-4;
 /* Final bound tolerance, relative to the bodies' size. */
-static const double kBound = 1e-10;
+static const double kBound = 1e-11;
 
 /* Search state: the polytope (aux = A-side support point of each vertex),
  * settled caps, failed polish starts, and the best evaluated direction. */

@@ -56,8 +56,11 @@ static int jacobian(double J[9], mixed_state *st, const sov_shape *S,
   return 1;
 }
 
-/* Converged: on the surface, and |q - p| - |d| (quadratic in the tangential
- * residual, which a flat secondary face cannot drive to zero) is small. */
+/* Converged: on the surface, and for separated bodies |q - p| - |d|
+ * (quadratic in the tangential residual, which a flat secondary face cannot
+ * drive to zero, and a bound on the error in d) is small; for an overlap
+ * that gap does not bound the error (see direction.c), so the tangential
+ * residual itself must be. */
 static int converged(const mixed_state *st, double tol) {
   double L = 1, d = 0;
   for (int i = 0; i < 3; ++i) {
@@ -65,7 +68,8 @@ static int converged(const mixed_state *st, double tol) {
     d += st->e.n[i] * (st->s.p[i] - st->p[i]);
   }
   const double g2 = st->r[1] * st->r[1] + st->r[2] * st->r[2];
-  return fabs(st->r[0]) < tol * L && sqrt(d * d + g2) - fabs(d) < tol * L;
+  const double err = d > 0 ? sqrt(d * d + g2) - d : sqrt(g2);
+  return fabs(st->r[0]) < tol * L && err < tol * L;
 }
 
 /* Damped Newton on the mixed system. */

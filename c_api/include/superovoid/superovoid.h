@@ -98,7 +98,9 @@ typedef struct sov_options {
   sov_method method;   /* default SOV_METHOD_AUTO */
   sov_seed seed;       /* study methods: default SOV_SEED_QUADTREE */
   double tolerance;    /* residual tolerance (length units), default 1e-11 */
-  int max_iterations;  /* Newton iteration cap per solve, default 50 */
+  int max_iterations;  /* Newton iteration cap per solve, default 50; AUTO
+                          caps each of its chart solves at min(this, 12)
+                          and hands over to the next chart */
   int certify;         /* study methods: check an overlap answer against the
                           global search and return SOV_ERR_SPURIOUS when it
                           is not the SPEC's (default 1; 0 times the bare
