@@ -1,0 +1,131 @@
+// The C entry points of superovoid/urdf.h: thin wrappers that turn every
+// exception into a status code and a message.
+#include "superovoid/urdf.h"
+
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "superovoid/urdf/error.h"
+#include "superovoid/urdf/model.h"
+
+namespace {
+
+using sov::urdf::Model;
+using sov::urdf::Superovoid;
+
+// Copy message into err (truncated, NUL-terminated) when there is room.
+void writeMessage(char* err, size_t err_size, const std::string& message) noexcept {
+  if (!err || err_size == 0) return;
+  const size_t n = message.size() < err_size - 1 ? message.size() : err_size - 1;
+  std::memcpy(err, message.data(), n);
+  err[n] = '\0';
+}
+
+// Copy name into the fixed-size field dst; false when it does not fit.
+bool copyName(char (&dst)[SOV_URDF_NAME_SIZE], const std::string& name) noexcept {
+  if (name.size() >= SOV_URDF_NAME_SIZE) return false;
+  std::memcpy(dst, name.c_str(), name.size() + 1);
+  return true;
+}
+
+// Fill out from s; false when a name is too long.
+bool fill(sov_urdf_superovoid* out, const Superovoid& s) noexcept {
+  if (!copyName(out->link, s.link) || !copyName(out->collision, s.collision)) return false;
+  out->index = s.index;
+  out->line = s.line;
+  out->had_fallback = s.had_fallback ? 1 : 0;
+  for (int i = 0; i < 3; ++i) out->xyz[i] = s.xyz[i];
+  for (int i = 0; i < 4; ++i) out->quat[i] = s.quat[i];
+  for (int i = 0; i < 7; ++i) out->params[i] = s.params[i];
+  out->shape = s.shape;
+  return true;
+}
+
+// Copy the table of m into out (see sov_urdf_superovoids).
+int copyTable(sov_urdf_superovoid* out, size_t capacity, size_t* count, char* err,
+              size_t err_size, const Model& m) {
+  *count = m.superovoids.size();
+  for (size_t i = 0; i < m.superovoids.size() && i < capacity; ++i) {
+    if (!fill(&out[i], m.superovoids[i])) {
+      writeMessage(err, err_size,
+                   "line " + std::to_string(m.superovoids[i].line) +
+                       ": a link or collision name is longer than SOV_URDF_NAME_SIZE - 1");
+      return SOV_ERR_BUFFER;
+    }
+  }
+  if (capacity < m.superovoids.size()) {
+    writeMessage(err, err_size,
+                 "the document has " + std::to_string(m.superovoids.size()) +
+                     " superovoids, room for " + std::to_string(capacity));
+    return SOV_ERR_BUFFER;
+  }
+  writeMessage(err, err_size, "");
+  return SOV_OK;
+}
+
+// Run parse_call (which returns a Model) and copy its table; map exceptions.
+template <typename Call>
+int run(sov_urdf_superovoid* out, size_t capacity, size_t* count, char* err,
+        size_t err_size, Call parse_call) noexcept {
+  *count = 0;
+  try {
+    return copyTable(out, capacity, count, err, err_size, parse_call());
+  } catch (const sov::urdf::Error& e) {
+    writeMessage(err, err_size, e.what());
+    return e.status();
+  } catch (const std::bad_alloc&) {
+    writeMessage(err, err_size, "out of memory");
+  } catch (const std::exception& e) {
+    writeMessage(err, err_size, e.what());
+  } catch (...) {
+    writeMessage(err, err_size, "unknown exception");
+  }
+  return SOV_URDF_ERR_INTERNAL;
+}
+
+// SOV_ERR_NULL (with a message) when a required argument is missing.
+int checkArguments(const sov_urdf_superovoid* out, size_t capacity, const size_t* count,
+                   const char* input, char* err, size_t err_size) noexcept {
+  if (count && input && (out || capacity == 0)) return SOV_OK;
+  writeMessage(err, err_size, "a required argument is NULL");
+  return SOV_ERR_NULL;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* sov_urdf_status_string(int status) {
+  switch (status) {
+    case SOV_URDF_ERR_XML: return "the document is not well-formed XML";
+    case SOV_URDF_ERR_IO: return "a file could not be read or written";
+    case SOV_URDF_ERR_MODEL: return "urdfdom rejected the model or dropped a collision";
+    case SOV_URDF_ERR_PLACEMENT: return "a superovoid element is misplaced or unknown";
+    case SOV_URDF_ERR_ATTRIBUTE:
+      return "a superovoid attribute is missing, unknown or not a finite number";
+    case SOV_URDF_ERR_INTERNAL: return "unexpected internal failure";
+    default: return sov_status_string(status);
+  }
+}
+
+int sov_urdf_superovoids(sov_urdf_superovoid* out, size_t capacity, size_t* count,
+                         char* err, size_t err_size, const char* xml,
+                         const char* source_name) {
+  const int status = checkArguments(out, capacity, count, xml, err, err_size);
+  if (status != SOV_OK) return status;
+  return run(out, capacity, count, err, err_size, [&] {
+    return sov::urdf::parse(xml, source_name ? source_name : "<string>");
+  });
+}
+
+int sov_urdf_superovoids_file(sov_urdf_superovoid* out, size_t capacity, size_t* count,
+                              char* err, size_t err_size, const char* path) {
+  const int status = checkArguments(out, capacity, count, path, err, err_size);
+  if (status != SOV_OK) return status;
+  return run(out, capacity, count, err, err_size,
+             [&] { return sov::urdf::parseFile(path); });
+}
+
+}  // extern "C"
