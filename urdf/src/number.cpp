@@ -35,13 +35,13 @@ bool parseNumber(const char* text, double* value) {
 
 std::string formatRoundedUp(double value) {
   const double step = std::pow(10.0, std::floor(std::log10(value)) - (kDigits - 1));
-  double rounded = std::ceil(value / step) * step;
   char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*g", kDigits, value);  // nearest
   for (;;) {
-    std::snprintf(buf, sizeof buf, "%.*g", kDigits, rounded);
     double back = 0;
-    if (parseNumber(buf, &back) && back >= value) return buf;
-    rounded += step;
+    if (!parseNumber(buf, &back)) return buf;  // not reached for finite value
+    if (back >= value) return buf;
+    std::snprintf(buf, sizeof buf, "%.*g", kDigits, back + step);
   }
 }
 

@@ -138,11 +138,14 @@ void checkShape(const Walk& w, Site* site, const std::string& who) {
   char text[512];
   sov_shape_explain(text, sizeof text, site->params.data());
   std::string attribute = "taper_x taper_y";
-  if (status != SOV_ERR_NONCONVEX) {
+  int line = site->line;
+  if (status != SOV_ERR_NONCONVEX) {  // the text starts with the parameter
     attribute = text;
     attribute = attribute.substr(0, attribute.find(' '));
+    const XMLAttribute* a = site->element->FindAttribute(attribute.c_str());
+    if (a) line = a->GetLineNum();
   }
-  fail(status, w, site->line, site->link, attribute,
+  fail(status, w, line, site->link, attribute,
        who + ": " + (status == SOV_ERR_NONCONVEX ? "non-convex" : "invalid") +
            " superovoid: " + text);
 }
@@ -189,7 +192,13 @@ void walk(Walk* w, XMLElement* e, Scope scope) {
   const std::size_t colon = qname.find(':');
   const std::string prefix = colon == std::string::npos ? "" : qname.substr(0, colon);
   const std::string local = colon == std::string::npos ? qname : qname.substr(colon + 1);
-  if (lookup(scope, prefix) == SOV_URDF_NAMESPACE) visit(w, e, local, rank);
+  const std::string uri = lookup(scope, prefix);
+  if (uri == SOV_URDF_NAMESPACE) visit(w, e, local, rank);
+  if (uri.empty() && !prefix.empty() && local == "superovoid") {
+    fail(SOV_URDF_ERR_PLACEMENT, *w, e->GetLineNum(), "", "",
+         "<" + qname + ">: prefix '" + prefix + "' is not declared (add xmlns:" + prefix +
+             "=\"" SOV_URDF_NAMESPACE "\" to <robot>)");
+  }
   for (XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     walk(w, c, scope);
   }
@@ -219,9 +228,13 @@ std::vector<LinkCount> countCollisions(const XMLElement* robot) {
 void parseXml(tinyxml2::XMLDocument* doc, const std::string& xml,
               const std::string& source) {
   if (doc->Parse(xml.c_str(), xml.size()) == tinyxml2::XML_SUCCESS) return;
-  const char* detail = doc->ErrorStr();
+  // ErrorStr() reads "Error=... ErrorID=... Line number=N: detail".
+  std::string detail = doc->ErrorStr() ? doc->ErrorStr() : "";
+  const std::size_t colon = detail.find(": ", detail.find("Line number="));
+  detail = colon == std::string::npos ? "" : ": " + detail.substr(colon + 2);
   throw Error(SOV_URDF_ERR_XML, Location{source, doc->ErrorLineNum(), "", ""},
-              std::string("not well-formed XML: ") + (detail ? detail : ""));
+              std::string("not well-formed XML (") +
+                  tinyxml2::XMLDocument::ErrorIDToName(doc->ErrorID()) + detail + ")");
 }
 
 Scan scanDocument(tinyxml2::XMLDocument* doc, const std::string& source) {

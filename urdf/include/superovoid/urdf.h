@@ -52,8 +52,9 @@ enum {
                                     one of its <collision> elements */
   SOV_URDF_ERR_PLACEMENT = -104, /* a superovoid element outside
                                     <robot><link><collision><geometry>, two in
-                                    one geometry, or an unknown element of the
-                                    superovoid namespace */
+                                    one geometry, an unknown element of the
+                                    superovoid namespace, or a superovoid
+                                    element with an undeclared prefix */
   SOV_URDF_ERR_ATTRIBUTE = -105, /* an attribute of a superovoid element is
                                     missing, unknown or not a finite number */
   SOV_URDF_ERR_INTERNAL = -106   /* unexpected failure (e.g. out of memory) */

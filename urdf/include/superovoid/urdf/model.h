@@ -36,7 +36,7 @@ struct Superovoid {
 // in it as its fallback primitive), the superovoids in document order, and
 // the text urdfdom read (the input, with fallback boxes written in for bare
 // superovoids): the text to hand to other URDF readers.
-struct Model {
+struct SOV_URDF_API Model {
   ::urdf::ModelInterfaceSharedPtr urdf;
   std::vector<Superovoid> superovoids;
   std::string loaded_xml;

@@ -1,0 +1,241 @@
+// sov::urdf::parse and parseFile: the superovoid table of a small hand,
+// keyed lookups, origins, namespace prefixes, and what urdfdom sees.
+#include "superovoid/urdf/model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "superovoid/urdf.h"
+#include "urdf_test_util.h"
+
+namespace {
+
+using sov::urdf::Model;
+using sov::urdf::Superovoid;
+using sov_test::dataPath;
+using sov_test::readText;
+
+// Quaternions from urdfdom's RPY conversion match closed forms to rounding.
+constexpr double kQuatTolerance = 1e-15;
+
+// The expected table row of one superovoid of mini_hand.urdf.
+struct Row {
+  const char* link;
+  const char* collision;
+  std::size_t index;
+  bool had_fallback;
+  double xyz[3];
+  double params[7];
+};
+
+const std::vector<Row>& miniHandRows() {
+  static const std::vector<Row> rows = {
+      {"palm", "palm_pad", 1, true, {0, 0, 0.012}, {0.04, 0.045, 0.003, 0.2, 0.2, 0, 0}},
+      {"index_proximal", "index_proximal_body", 0, false, {0, 0, 0.02},
+       {0.009, 0.008, 0.02, 1, 0.6, 0, 0}},
+      {"index_distal", "index_distal_pad", 0, true, {0, 0, 0.008},
+       {0.006, 0.006, 0.009, 0.8, 0.5, 0.2, 0.2}},
+      {"index_distal", "", 1, false, {0.001, -0.002, 0.02}, {0.005, 0.004, 0.007, 1, 0.7, 0.3, 0.3}},
+      {"thumb_distal", "", 0, true, {0, 0, 0}, {0.007, 0.007, 0.015, 1, 1, 0, 0}},
+  };
+  return rows;
+}
+
+// Quaternion w x y z of URDF roll-pitch-yaw (R = Rz(yaw) Ry(pitch) Rx(roll)).
+std::array<double, 4> quatFromRpy(double r, double p, double y) {
+  const double cr = std::cos(r / 2), sr = std::sin(r / 2), cp = std::cos(p / 2),
+               sp = std::sin(p / 2), cy = std::cos(y / 2), sy = std::sin(y / 2);
+  return {cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
+          cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy};
+}
+
+// Expect urdfdom's model of m to keep every <collision> of the document xml,
+// and plain urdfdom to load m.loaded_xml with the same counts.
+void expectEveryCollisionKept(const Model& m, const std::string& xml) {
+  const auto expected = sov_test::xmlCollisionCounts(xml);
+  ASSERT_FALSE(expected.empty());
+  for (const auto& entry : expected) {
+    ASSERT_TRUE(m.urdf->getLink(entry.first)) << entry.first;
+    EXPECT_EQ(m.urdf->getLink(entry.first)->collision_array.size(), entry.second) << entry.first;
+  }
+  EXPECT_EQ(sov_test::urdfdomCollisionCounts(m.loaded_xml), expected);
+}
+
+TEST(UrdfModel, MiniHandRoundTrip) {
+  const Model m = sov::urdf::parseFile(dataPath("mini_hand.urdf"));
+  ASSERT_TRUE(m.urdf);
+  EXPECT_EQ(m.urdf->getName(), "mini_hand");
+  ASSERT_EQ(m.superovoids.size(), miniHandRows().size());
+  for (std::size_t i = 0; i < m.superovoids.size(); ++i) {
+    const Superovoid& s = m.superovoids[i];
+    const Row& r = miniHandRows()[i];
+    SCOPED_TRACE(s.link + " #" + std::to_string(s.index));
+    EXPECT_EQ(s.link, r.link);
+    EXPECT_EQ(s.collision, r.collision);
+    EXPECT_EQ(s.index, r.index);
+    EXPECT_EQ(s.had_fallback, r.had_fallback);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(s.xyz[k], r.xyz[k]);
+    for (int k = 0; k < 7; ++k) EXPECT_EQ(s.params[k], r.params[k]);
+    sov_shape expected;
+    ASSERT_EQ(sov_shape_init(&expected, r.params), SOV_OK);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(s.shape.aabb_hi[k], expected.aabb_hi[k]);
+    EXPECT_EQ(s.shape.radius, expected.radius);
+    EXPECT_GT(s.line, 0);
+  }
+}
+
+TEST(UrdfModel, LinesPointAtTheElements) {
+  const std::string xml = readText(dataPath("mini_hand.urdf"));
+  const Model m = sov::urdf::parse(xml);
+  std::vector<std::string> lines{""};
+  for (std::size_t at = 0, next; at < xml.size(); at = next + 1) {
+    next = xml.find('\n', at);
+    if (next == std::string::npos) next = xml.size();
+    lines.push_back(xml.substr(at, next - at));
+  }
+  for (const Superovoid& s : m.superovoids) {
+    ASSERT_LT(static_cast<std::size_t>(s.line), lines.size());
+    EXPECT_NE(lines[s.line].find(":superovoid a1="), std::string::npos) << lines[s.line];
+  }
+}
+
+TEST(UrdfModel, FindByLinkAndCollision) {
+  const Model m = sov::urdf::parseFile(dataPath("mini_hand.urdf"));
+  ASSERT_NE(m.find("palm", "palm_pad"), nullptr);
+  EXPECT_EQ(m.find("palm", "palm_pad")->index, 1u);
+  EXPECT_EQ(m.find("palm", 0), nullptr);  // the ordinary box
+  ASSERT_NE(m.find("index_distal", 1), nullptr);
+  EXPECT_EQ(m.find("index_distal", 1)->collision, "");
+  EXPECT_EQ(m.find("index_distal", 2), nullptr);  // the sphere
+  EXPECT_EQ(m.find("no_such_link", 0), nullptr);
+}
+
+TEST(UrdfModel, OriginsAreUrdfdomsUnitQuaternions) {
+  const Model m = sov::urdf::parseFile(dataPath("mini_hand.urdf"));
+  const std::array<double, 4> pitched = quatFromRpy(0, M_PI / 2, 0);
+  const std::array<double, 4> general = quatFromRpy(0.1, 0.2, 0.3);
+  const std::array<double, 4> identity = {1, 0, 0, 0};
+  const std::array<double, 4>* expected[] = {&identity, &pitched, &identity, &general, &identity};
+  for (std::size_t i = 0; i < m.superovoids.size(); ++i) {
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_NEAR(m.superovoids[i].quat[k], (*expected[i])[k], kQuatTolerance) << i << " " << k;
+    }
+    sov_pose pose;
+    EXPECT_EQ(sov_pose_from_quat(&pose, m.superovoids[i].quat.data(), m.superovoids[i].xyz.data()),
+              SOV_OK);
+  }
+}
+
+TEST(UrdfModel, UrdfdomKeepsEveryCollision) {
+  const std::string xml = readText(dataPath("mini_hand.urdf"));
+  const Model m = sov::urdf::parse(xml);
+  expectEveryCollisionKept(m, xml);
+  EXPECT_EQ(m.urdf->getLink("index_distal")->collision_array.size(), 3u);
+  EXPECT_EQ(m.urdf->joints_.size(), 3u);
+}
+
+TEST(UrdfModel, BareSuperovoidsAppearAsBoxesToUrdfdom) {
+  const Model m = sov::urdf::parseFile(dataPath("mini_hand.urdf"));
+  for (const Superovoid& s : m.superovoids) {
+    const auto& geometry = m.urdf->getLink(s.link)->collision_array[s.index]->geometry;
+    ASSERT_TRUE(geometry);
+    if (s.had_fallback) continue;
+    ASSERT_EQ(geometry->type, urdf::Geometry::BOX) << s.link;
+    const auto& box = static_cast<const urdf::Box&>(*geometry);
+    EXPECT_GE(box.dim.x, s.shape.aabb_hi[0] - s.shape.aabb_lo[0]);
+    EXPECT_GE(box.dim.y, s.shape.aabb_hi[1] - s.shape.aabb_lo[1]);
+    EXPECT_GE(box.dim.z, s.shape.aabb_hi[2] - s.shape.aabb_lo[2]);
+  }
+  EXPECT_EQ(m.urdf->getLink("thumb_distal")->collision_array[0]->geometry->type,
+            urdf::Geometry::CYLINDER);
+}
+
+// The reason for the fallback: plain urdfdom drops a bare superovoid's
+// collision and every later collision of its link, without an error.
+TEST(UrdfModel, PlainUrdfdomDropsBareSuperovoids) {
+  const auto counts = sov_test::urdfdomCollisionCounts(readText(dataPath("mini_hand.urdf")));
+  ASSERT_FALSE(counts.empty());
+  EXPECT_EQ(counts.at("palm"), 2u);
+  EXPECT_EQ(counts.at("index_proximal"), 0u);
+  EXPECT_EQ(counts.at("index_distal"), 1u);
+  EXPECT_EQ(counts.at("thumb_distal"), 1u);
+}
+
+TEST(UrdfModel, FallbackFirstDocumentGoesToUrdfdomUnchanged) {
+  const std::string xml =
+      "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'>\n"
+      "  <link name='a'><collision><geometry><sphere radius='2'/>"
+      "<sov:superovoid a1='1' a2='1' a3='1' eps1='1' eps2='1'/></geometry></collision></link>\n"
+      "</robot>\n";
+  const Model m = sov::urdf::parse(xml);
+  EXPECT_EQ(m.loaded_xml, xml);
+  ASSERT_EQ(m.superovoids.size(), 1u);
+  EXPECT_TRUE(m.superovoids[0].had_fallback);
+  expectEveryCollisionKept(m, xml);
+}
+
+TEST(UrdfModel, PrefixIsReadFromTheDeclaration) {
+  const std::string body =
+      "<link name='a'><collision><geometry><sphere radius='2'/>"
+      "<sov:superovoid a1='1' a2='1' a3='1' eps1='1' eps2='1'/></geometry></collision></link>";
+  // "sov" bound to another namespace: not ours, ignored as urdfdom ignores it.
+  const Model other = sov::urdf::parse(
+      "<robot name='r' xmlns:sov='urn:example:other'>" + body + "</robot>");
+  EXPECT_TRUE(other.superovoids.empty());
+  // Any prefix, declared on the element itself.
+  const Model own = sov::urdf::parse(
+      "<robot name='r'><link name='a'><collision><geometry><sphere radius='2'/>"
+      "<q:superovoid xmlns:q='urn:superovoid:urdf:1' a1='1' a2='1' a3='1' eps1='1' eps2='1'/>"
+      "</geometry></collision></link></robot>");
+  ASSERT_EQ(own.superovoids.size(), 1u);
+  // A default namespace declared on the element.
+  const Model plain = sov::urdf::parse(
+      "<robot name='r'><link name='a'><collision><geometry>"
+      "<superovoid xmlns='urn:superovoid:urdf:1' a1='1' a2='1' a3='1' eps1='1' eps2='1'/>"
+      "</geometry></collision></link></robot>");
+  ASSERT_EQ(plain.superovoids.size(), 1u);
+  EXPECT_FALSE(plain.superovoids[0].had_fallback);
+  // An undeclared prefix on a superovoid is a mistake, not a foreign element.
+  try {
+    sov::urdf::parse("<robot name='r'>" + body + "</robot>");
+    FAIL() << "undeclared prefix accepted";
+  } catch (const sov::urdf::Error& e) {
+    EXPECT_EQ(e.status(), SOV_URDF_ERR_PLACEMENT);
+    EXPECT_NE(std::string(e.what()).find("prefix 'sov' is not declared"), std::string::npos);
+  }
+}
+
+TEST(UrdfModel, DocumentWithoutSuperovoids) {
+  const std::string xml =
+      "<robot name='r'><link name='a'><collision><geometry><box size='1 2 3'/>"
+      "</geometry></collision></link></robot>";
+  const Model m = sov::urdf::parse(xml);
+  EXPECT_TRUE(m.superovoids.empty());
+  EXPECT_EQ(m.loaded_xml, xml);
+  expectEveryCollisionKept(m, xml);
+}
+
+// urdfdom 3.0.1 refuses <robot version="1.1"> (only "1.0" or no version);
+// so does the extension, with the reason in the message.
+TEST(UrdfModel, Version11IsRefusedAsUrdfdomRefusesIt) {
+  const std::string xml = readText(dataPath("mini_hand_version_1_1.urdf"));
+  EXPECT_FALSE(urdf::parseURDF(xml));
+  try {
+    sov::urdf::parse(xml, "v11.urdf");
+    FAIL() << "version 1.1 accepted";
+  } catch (const sov::urdf::Error& e) {
+    EXPECT_EQ(e.status(), SOV_URDF_ERR_MODEL);
+    EXPECT_NE(std::string(e.what()).find("v11.urdf:6: urdfdom could not load the model"),
+              std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("version=\"1.1\""), std::string::npos) << e.what();
+  }
+  // Version 1.0 spelled out is accepted by both.
+  std::string v10 = xml;
+  v10.replace(v10.find("1.1"), 3, "1.0");
+  EXPECT_TRUE(urdf::parseURDF(sov::urdf::parse(v10).loaded_xml));
+}
+
+}  // namespace
