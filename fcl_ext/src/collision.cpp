@@ -6,6 +6,7 @@
 #include <fcl/narrowphase/detail/collision_func_matrix.h>
 
 #include "dispatch.h"
+#include "mesh.h"
 #include "solver.h"
 
 namespace sov {
@@ -26,6 +27,9 @@ std::size_t collide(const fcl::CollisionGeometry<double>* o1, const fcl::Transfo
   if (s2) detail::toPose(tf2);
   detail::Solver solver;
   solver.collision_tolerance = request.gjk_tolerance;
+  if (detail::isMesh(o1) || detail::isMesh(o2)) {
+    return detail::collideMesh(o1, tf1, o2, tf2, solver, request, result);
+  }
   return detail::withPair(s1, *o1, *o2, [&](const auto& g1, const auto& g2) {
     using T1 = std::decay_t<decltype(g1)>;
     using T2 = std::decay_t<decltype(g2)>;

@@ -17,7 +17,7 @@ void checkSolver(fcl::GJKSolverType type) {
 void throwUnsupported(const Geometry& g) {
   std::string what;
   if (g.getObjectType() == fcl::OT_BVH) {
-    what = "a triangle mesh (fcl::BVHModel)";
+    what = "a BVHModel of node type " + std::to_string(g.getNodeType());
   } else if (g.getObjectType() == fcl::OT_OCTREE) {
     what = "an octree (fcl::OcTree)";
   } else if (g.getNodeType() == fcl::GEOM_TRIANGLE) {

@@ -38,7 +38,8 @@ void checkNotNull(const Geometry* o1, const Geometry* o2);
 // Throws sov::Error unless the request asks for FCL's libccd solver.
 void checkSolver(fcl::GJKSolverType type);
 
-// Throws sov::Error: a superovoid cannot be paired with g yet.
+// Throws sov::Error: a superovoid cannot be paired with g (an octree, a
+// TriangleP, a BVHModel of a node type FCL does not dispatch).
 [[noreturn]] void throwUnsupported(const Geometry& g);
 
 // Calls f with g as its concrete shape type: a superovoid or one of the FCL

@@ -1,6 +1,7 @@
-// Internal: the narrow-phase solver that FCL's shape-shape templates
-// (ShapeShapeCollide / ShapeShapeDistance and their traversal nodes) run with
-// when a superovoid is involved. Pairs the C core answers exactly go to it;
+// Internal: the narrow-phase solver that FCL's shape-shape and mesh-shape
+// templates (ShapeShapeCollide / ShapeShapeDistance, BVHShapeCollider /
+// BVHShapeDistancer and their traversal nodes) run with when a superovoid is
+// involved. Pairs the C core answers exactly go to it;
 // the others go to FCL's GJKSolver_libccd, which reaches the superovoid
 // through the GJKInitializer bridge.
 #ifndef SUPEROVOID_FCL_SRC_SOLVER_H
@@ -95,8 +96,9 @@ Witness exactWitness(const T1& s1, const Transform& tf1, const T2& s2, const Tra
 }
 
 // GJKSolver_libccd with the exact pairs taken over. Same interface as the
-// base for the shape-shape queries FCL's traversal nodes make; thread-safe
-// like the base (no mutable state).
+// base for the shape-shape and shape-triangle queries FCL's traversal nodes
+// make (triangles always through libccd, with a finiteness check);
+// thread-safe like the base (no mutable state).
 class Solver : public fcl::detail::GJKSolver_libccd<double> {
  public:
   using Base = fcl::detail::GJKSolver_libccd<double>;
@@ -155,6 +157,53 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       if (dist) *dist = d;
       return ok;
     }
+  }
+
+  // Overlap test of a shape and a triangle (world vertices P1 P2 P3), for
+  // FCL's mesh-shape traversal nodes: libccd's MPR, as in the base.
+  template <class T>
+  bool shapeTriangleIntersect(const T& s, const Transform& tf, const Vector& P1,
+                              const Vector& P2, const Vector& P3, Vector* contact = nullptr,
+                              double* depth = nullptr, Vector* normal = nullptr) const {
+    const bool hit = Base::shapeTriangleIntersect(s, tf, P1, P2, P3, contact, depth, normal);
+    if (hit) checkFinite(depth ? *depth : 0.0, contact, normal);
+    return hit;
+  }
+  // Same with the triangle's vertices in a frame posed by tf2.
+  template <class T>
+  bool shapeTriangleIntersect(const T& s, const Transform& tf1, const Vector& P1,
+                              const Vector& P2, const Vector& P3, const Transform& tf2,
+                              Vector* contact = nullptr, double* depth = nullptr,
+                              Vector* normal = nullptr) const {
+    const bool hit =
+        Base::shapeTriangleIntersect(s, tf1, P1, P2, P3, tf2, contact, depth, normal);
+    if (hit) checkFinite(depth ? *depth : 0.0, contact, normal);
+    return hit;
+  }
+
+  // Distance from a shape to a triangle: libccd's GJK, as in the base
+  // (-1 when they intersect: no penetration depth).
+  template <class T>
+  bool shapeTriangleDistance(const T& s, const Transform& tf, const Vector& P1,
+                             const Vector& P2, const Vector& P3, double* dist = nullptr,
+                             Vector* p1 = nullptr, Vector* p2 = nullptr) const {
+    double d = 0;
+    const bool ok = Base::shapeTriangleDistance(s, tf, P1, P2, P3, &d, p1, p2);
+    checkFinite(d, p1, p2);
+    if (dist) *dist = d;
+    return ok;
+  }
+  // Same with the triangle's vertices in a frame posed by tf2.
+  template <class T>
+  bool shapeTriangleDistance(const T& s, const Transform& tf1, const Vector& P1,
+                             const Vector& P2, const Vector& P3, const Transform& tf2,
+                             double* dist = nullptr, Vector* p1 = nullptr,
+                             Vector* p2 = nullptr) const {
+    double d = 0;
+    const bool ok = Base::shapeTriangleDistance(s, tf1, P1, P2, P3, tf2, &d, p1, p2);
+    checkFinite(d, p1, p2);
+    if (dist) *dist = d;
+    return ok;
   }
 
  private:

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <memory>
 
-#include <fcl/geometry/bvh/BVH_model.h>
+#include <fcl/geometry/octree/octree.h>
 #include <fcl/narrowphase/distance.h>
 
 #include "fcl_test_util.h"
@@ -196,19 +196,19 @@ TEST(FclDistance, IndependentGjkSolverIsRejected) {
   }
 }
 
-TEST(FclDistance, MeshIsNotSupportedYet) {
+TEST(FclDistance, OctreeIsNotSupportedYet) {
   const sov::Superovoid a(0.5, 0.4, 0.7, 1, 1);
-  fcl::BVHModel<fcl::OBBRSS<double>> mesh;
-  mesh.beginModel();
-  mesh.addTriangle(Vector(0, 0, 0), Vector(1, 0, 0), Vector(0, 1, 0));
-  mesh.endModel();
+  auto tree = std::make_shared<octomap::OcTree>(0.1);
+  tree->updateNode(octomap::point3d(0, 0, 0), true);
+  const fcl::OcTree<double> octree(tree);
   fcl::DistanceResult<double> result;
   try {
-    sov::distance(&mesh, Transform::Identity(), &a, pose(Vector(0, 0, 2)),
+    sov::distance(&octree, Transform::Identity(), &a, pose(Vector(0, 0, 2)),
                   fcl::DistanceRequest<double>(), result);
     FAIL() << "no exception";
   } catch (const sov::Error& e) {
     EXPECT_EQ(e.status(), SOV_ERR_OPTION);
+    EXPECT_NE(std::string(e.what()).find("octree"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("not supported yet"), std::string::npos) << e.what();
   }
 }

@@ -5,17 +5,26 @@
 //  - superovoid vs superovoid, sphere, ellipsoid: exactly, by the C core;
 //  - vs plane, halfspace: exactly, closed form from the core's support point;
 //  - vs box, capsule, cone, cylinder, convex: FCL's GJK/MPR through libccd
-//    with the core's support function (GJK tolerance).
+//    with the core's support function (GJK tolerance);
+//  - vs a triangle mesh (fcl::BVHModel with AABB, OBB, RSS, kIOS, OBBRSS or
+//    KDOP<16/18/24> nodes): FCL's BVHShapeCollider, libccd's MPR per
+//    triangle; one contact per intersecting triangle (up to
+//    num_max_contacts), b1 / b2 the triangle's index on the mesh's side. A
+//    mesh is a surface: a superovoid wholly inside a closed mesh does not
+//    collide with it.
 // With enable_contact the contact has the normal from o1 to o2, the
 // penetration depth -d and the position halfway between the witness points
-// (GJK pairs: what FCL's libccd path reports). Costs (enable_cost) are the
-// overlap of the two world AABBs, as in FCL.
+// (GJK and mesh pairs: what FCL's libccd path reports; for a superovoid
+// first and a mesh second the mirror image of FCL's mesh-first answer, which
+// FCL itself does not flip). Costs (enable_cost) are AABB overlaps, as in FCL.
 //
 // Throws sov::Error for what FCL would print about and answer wrongly:
 // a null geometry, a request with gjk_solver_type other than GST_LIBCCD
 // (FCL's GST_INDEP would take a superovoid for a point), a superovoid paired
-// with a mesh, an octree or a triangle (not supported yet), a superovoid pose
-// that is not a rotation within 1e-6, a non-finite GJK answer.
+// with an octree or a triangle (TriangleP: not supported yet), a BVHModel
+// that is not a built triangle mesh (a point cloud, endModel() not called),
+// a superovoid pose that is not a rotation within 1e-6, a non-finite GJK
+// answer.
 // fcl::detail::FailedAtThisConfiguration from FCL's own GJK passes through.
 #ifndef SUPEROVOID_FCL_COLLISION_H
 #define SUPEROVOID_FCL_COLLISION_H

@@ -4,16 +4,22 @@
 // is forwarded to fcl::distance untouched. Pairs with one are answered as in
 // superovoid/fcl/collision.h (exact: superovoid vs superovoid, sphere,
 // ellipsoid, plane, halfspace; GJK tolerance: vs box, capsule, cone,
-// cylinder, convex). Conventions, as FCL documents them:
+// cylinder, convex, triangle meshes of every BV type). Conventions, as FCL
+// documents them:
 //  - min_distance: the distance when apart. When overlapping: exact pairs
 //    always give the exact signed distance -depth (the SPEC's d), whether or
 //    not enable_signed_distance is set (FCL leaves that value "implementation
 //    defined"); GJK pairs give FCL's libccd answer: -depth by EPA with
-//    enable_signed_distance, -1 without.
+//    enable_signed_distance, -1 without. Mesh pairs give what FCL's
+//    mesh-shape distance gives: the smallest triangle distance by libccd's
+//    GJK, and -1 as soon as a triangle intersects the superovoid, with or
+//    without enable_signed_distance (no penetration depth; a superovoid
+//    wholly inside a closed mesh gets its positive distance to the surface).
 //  - nearest_points: world frame, on o1 then o2, filled whether or not
 //    enable_nearest_points is set (as FCL does for shapes); for exact pairs
 //    they are the witness points, nearest_points[1] - nearest_points[0] =
-//    d n with n the unit normal from o1 to o2.
+//    d n with n the unit normal from o1 to o2. Mesh pairs: b1 / b2 the
+//    nearest triangle's index on the mesh's side, NONE on the other.
 // Throws sov::Error in the cases listed in collision.h.
 #ifndef SUPEROVOID_FCL_DISTANCE_H
 #define SUPEROVOID_FCL_DISTANCE_H

@@ -1,0 +1,251 @@
+// Superovoid vs triangle mesh: FCL's BVHShapeCollider for every BV type and
+// its mesh-shape distance traversal, instantiated with detail::Solver
+// (compiled here only).
+#include "mesh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include <fcl/geometry/bvh/BVH_model.h>
+#include <fcl/narrowphase/detail/collision_func_matrix.h>
+#include <fcl/narrowphase/detail/distance_func_matrix.h>
+#include <fcl/narrowphase/detail/traversal/collision_node.h>
+
+#include "dispatch.h"
+
+namespace sov {
+namespace detail {
+namespace {
+
+using Geometry = fcl::CollisionGeometry<double>;
+
+// A bounding-volume type as a value, for generic lambdas.
+template <class BV>
+struct BVTag {
+  using type = BV;
+};
+
+// The mesh behind g as a BVHModel<BV>; throws sov::Error unless it is a
+// triangle mesh whose tree has been built (endModel()).
+template <class BV>
+const fcl::BVHModel<BV>& builtMesh(const Geometry& g) {
+  const auto& model = static_cast<const fcl::BVHModel<BV>&>(g);
+  const bool built = model.build_state == fcl::BVH_BUILD_STATE_PROCESSED ||
+                     model.build_state == fcl::BVH_BUILD_STATE_UPDATED;
+  if (model.getModelType() != fcl::BVH_MODEL_TRIANGLES || !built) {
+    throw Error(SOV_ERR_OPTION,
+                "superovoid vs fcl::BVHModel: the model is not a built triangle mesh (a "
+                "point cloud, no triangles, or endModel() not called)");
+  }
+  return model;
+}
+
+// Checks the mesh g (as builtMesh does) and calls f(BVTag<BV>()).
+template <class BV, class F>
+auto withCheckedBV(const Geometry& g, F& f) {
+  builtMesh<BV>(g);
+  return f(BVTag<BV>());
+}
+
+// Calls f(BVTag<BV>) for the BV type of the mesh g, after checking it;
+// throws sov::Error for a BVHModel type FCL does not dispatch.
+template <class F>
+auto withBV(const Geometry& g, F&& f) {
+  switch (g.getNodeType()) {
+    case fcl::BV_AABB: return withCheckedBV<fcl::AABB<double>>(g, f);
+    case fcl::BV_OBB: return withCheckedBV<fcl::OBB<double>>(g, f);
+    case fcl::BV_RSS: return withCheckedBV<fcl::RSS<double>>(g, f);
+    case fcl::BV_kIOS: return withCheckedBV<fcl::kIOS<double>>(g, f);
+    case fcl::BV_OBBRSS: return withCheckedBV<fcl::OBBRSS<double>>(g, f);
+    case fcl::BV_KDOP16: return withCheckedBV<fcl::KDOP<double, 16>>(g, f);
+    case fcl::BV_KDOP18: return withCheckedBV<fcl::KDOP<double, 18>>(g, f);
+    case fcl::BV_KDOP24: return withCheckedBV<fcl::KDOP<double, 24>>(g, f);
+    default: break;
+  }
+  throwUnsupported(g);
+}
+
+// The same contact seen from the other body: o1, o2 and b1, b2 swapped, the
+// normal reversed.
+fcl::Contact<double> mirrored(const fcl::Contact<double>& c) {
+  fcl::Contact<double> m(c);
+  std::swap(m.o1, m.o2);
+  std::swap(m.b1, m.b2);
+  m.normal = -c.normal;
+  return m;
+}
+
+// The same collision result seen with the bodies swapped (contacts mirrored;
+// cost sources, which are symmetric, and the GJK guess kept).
+fcl::CollisionResult<double> mirrored(const fcl::CollisionResult<double>& result) {
+  fcl::CollisionResult<double> copy(result), out;
+  std::vector<fcl::Contact<double>> contacts;
+  std::vector<fcl::CostSource<double>> costs;
+  copy.getContacts(contacts);
+  copy.getCostSources(costs);
+  for (const auto& c : contacts) out.addContact(mirrored(c));
+  for (const auto& c : costs) out.addCostSource(c, costs.size());
+  out.cached_gjk_guess = result.cached_gjk_guess;
+  return out;
+}
+
+// The same distance result seen with the bodies swapped.
+fcl::DistanceResult<double> mirrored(const fcl::DistanceResult<double>& result) {
+  fcl::DistanceResult<double> out(result);
+  std::swap(out.o1, out.o2);
+  std::swap(out.b1, out.b2);
+  std::swap(out.nearest_points[0], out.nearest_points[1]);
+  return out;
+}
+
+// Lower bound of the distance between the contents of two OBBs: the
+// distance between their bounding spheres.
+double lowerBound(const fcl::OBB<double>& a, const fcl::OBB<double>& b) {
+  return std::max(0.0, (a.To - b.To).norm() - a.extent.norm() - b.extent.norm());
+}
+
+// Lower bound for two k-DOPs: the distance between the axis-aligned boxes of
+// their first three slab pairs (the coordinate axes).
+template <std::size_t N>
+double lowerBound(const fcl::KDOP<double, N>& a, const fcl::KDOP<double, N>& b) {
+  double sq = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double gap =
+        std::max({a.dist(i) - b.dist(N / 2 + i), b.dist(i) - a.dist(N / 2 + i), 0.0});
+    sq += gap * gap;
+  }
+  return std::sqrt(sq);
+}
+
+// Oriented BV types, for which FCL's BVHShapeDistancer keeps the mesh in its
+// own frame (RSS, kIOS, OBBRSS).
+template <class BV>
+constexpr bool kIsOriented = std::is_same_v<BV, fcl::RSS<double>> ||
+                             std::is_same_v<BV, fcl::kIOS<double>> ||
+                             std::is_same_v<BV, fcl::OBBRSS<double>>;
+
+// FCL's mesh-shape distance node with the lower bounds above in place of
+// BV::distance, for OBB and k-DOP trees (FCL's print "not implemented" and
+// return 0).
+template <class BV>
+class BoundedMeshDistanceNode
+    : public fcl::detail::MeshShapeDistanceTraversalNode<BV, Superovoid, Solver> {
+ public:
+  // Lower bound of the distance between node b1 of the mesh and the shape.
+  double BVTesting(int b1, int /*b2*/) const override {
+    if (this->enable_statistics) this->num_bv_tests++;
+    return lowerBound(this->model1->getBV(b1).bv, this->model2_bv);
+  }
+};
+
+// The distance node for a non-oriented tree: FCL's for AABB, the bounded one
+// for OBB and k-DOP.
+template <class BV>
+using WorldMeshDistanceNode =
+    std::conditional_t<std::is_same_v<BV, fcl::AABB<double>>,
+                       fcl::detail::MeshShapeDistanceTraversalNode<BV, Superovoid, Solver>,
+                       BoundedMeshDistanceNode<BV>>;
+
+// Sets node up for a mesh copy `world` (its vertices moved by tfM, its tree
+// rebuilt) and the posed superovoid, as FCL's initialize for
+// MeshShapeDistanceTraversalNode does: FCL 0.7 declares that function with
+// other parameter types than it defines it, so a call with the default
+// arguments does not link and one with all of them is ambiguous.
+template <class Node, class BV>
+void setUpWorldNode(Node& node, fcl::BVHModel<BV>& world, const Transform& tfM,
+                    const Superovoid& s, const Transform& tfS, const Solver& solver,
+                    const fcl::DistanceRequest<double>& request,
+                    fcl::DistanceResult<double>& result) {
+  if (!tfM.matrix().isIdentity()) {
+    std::vector<Vector> moved(world.num_vertices);
+    for (int i = 0; i < world.num_vertices; ++i) moved[i] = tfM * world.vertices[i];
+    world.beginReplaceModel();
+    world.replaceSubModel(moved);
+    world.endReplaceModel(false, false);
+  }
+  node.request = request;
+  node.result = &result;
+  node.model1 = &world;
+  node.tf1 = Transform::Identity();
+  node.model2 = &s;
+  node.tf2 = tfS;
+  node.nsolver = &solver;
+  node.vertices = world.vertices;
+  node.tri_indices = world.tri_indices;
+  fcl::computeBV(s, tfS, node.model2_bv);
+}
+
+// Mesh (first) to superovoid distance for a tree of BV type BV. Oriented
+// trees go to FCL's BVHShapeDistancer. FCL 0.7 has no mesh-shape distance for
+// the others (its table leaves them out, and its generic BVHShapeDistancer
+// does not compile outside libfcl: it calls ::fcl::distance(node), declared
+// only in fcl::detail), so its generic body (a copy of the mesh moved to the
+// world) is written here, with FCL's node for AABB and the bounded node for
+// OBB and k-DOP.
+template <class BV>
+double meshFirstDistance(const Geometry* mesh, const Transform& tfM, const Superovoid* s,
+                         const Transform& tfS, const Solver& solver,
+                         const fcl::DistanceRequest<double>& request,
+                         fcl::DistanceResult<double>& result) {
+  if constexpr (kIsOriented<BV>) {
+    return fcl::detail::BVHShapeDistancer<BV, Superovoid, Solver>::distance(
+        mesh, tfM, s, tfS, &solver, request, result);
+  } else {
+    if (request.isSatisfied(result)) return result.min_distance;
+    fcl::BVHModel<BV> world(static_cast<const fcl::BVHModel<BV>&>(*mesh));
+    WorldMeshDistanceNode<BV> node;
+    setUpWorldNode(node, world, tfM, *s, tfS, solver, request, result);
+    fcl::detail::distance(&node);
+    return result.min_distance;
+  }
+}
+
+}  // namespace
+
+std::size_t collideMesh(const Geometry* o1, const Transform& tf1, const Geometry* o2,
+                        const Transform& tf2, const Solver& solver,
+                        const fcl::CollisionRequest<double>& request,
+                        fcl::CollisionResult<double>& result) {
+  const bool superovoid_first = !isMesh(o1);
+  const Geometry* mesh = superovoid_first ? o2 : o1;
+  const Transform& tfM = superovoid_first ? tf2 : tf1;
+  const auto* s = static_cast<const Superovoid*>(superovoid_first ? o1 : o2);
+  const Transform& tfS = superovoid_first ? tf1 : tf2;
+  return withBV(*mesh, [&](auto tag) -> std::size_t {
+    using BV = typename decltype(tag)::type;
+    using Collider = fcl::detail::BVHShapeCollider<BV, Superovoid, Solver>;
+    if (!superovoid_first) {
+      return Collider::collide(mesh, tfM, s, tfS, &solver, request, result);
+    }
+    fcl::CollisionResult<double> mesh_first = mirrored(result);
+    Collider::collide(mesh, tfM, s, tfS, &solver, request, mesh_first);
+    result = mirrored(mesh_first);
+    return result.numContacts();
+  });
+}
+
+double distanceMesh(const Geometry* o1, const Transform& tf1, const Geometry* o2,
+                    const Transform& tf2, const Solver& solver,
+                    const fcl::DistanceRequest<double>& request,
+                    fcl::DistanceResult<double>& result) {
+  const bool superovoid_first = !isMesh(o1);
+  const Geometry* mesh = superovoid_first ? o2 : o1;
+  const Transform& tfM = superovoid_first ? tf2 : tf1;
+  const auto* s = static_cast<const Superovoid*>(superovoid_first ? o1 : o2);
+  const Transform& tfS = superovoid_first ? tf1 : tf2;
+  return withBV(*mesh, [&](auto tag) -> double {
+    using BV = typename decltype(tag)::type;
+    if (!superovoid_first) {
+      return meshFirstDistance<BV>(mesh, tfM, s, tfS, solver, request, result);
+    }
+    fcl::DistanceResult<double> mesh_first = mirrored(result);
+    meshFirstDistance<BV>(mesh, tfM, s, tfS, solver, request, mesh_first);
+    result = mirrored(mesh_first);
+    return result.min_distance;
+  });
+}
+
+}  // namespace detail
+}  // namespace sov
