@@ -2,11 +2,14 @@
 #ifndef SUPEROVOID_TEST_FCL_EXT_FCL_TEST_UTIL_H
 #define SUPEROVOID_TEST_FCL_EXT_FCL_TEST_UTIL_H
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <vector>
 
+#include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/geometry/shape/box.h>
 #include <fcl/geometry/shape/capsule.h>
 #include <fcl/geometry/shape/cone.h>
@@ -16,6 +19,9 @@
 #include <fcl/geometry/shape/halfspace.h>
 #include <fcl/geometry/shape/plane.h>
 #include <fcl/geometry/shape/sphere.h>
+#include <superovoid/superovoid.h>
+
+#include "superovoid/fcl/superovoid.h"
 
 namespace sov_test {
 
@@ -76,6 +82,120 @@ inline std::vector<GeometryPtr> gjkShapes() {
           std::make_shared<fcl::Cone<double>>(0.4, 0.8),
           std::make_shared<fcl::Cylinder<double>>(0.35, 0.7),
           convexBox(0.3, 0.2, 0.4)};
+}
+
+
+// A triangle mesh of a superovoid's surface: a latitude-longitude grid of
+// sov_shape_point (phi1 the longitude, phi2 the latitude), poles single
+// vertices, triangles counter-clockwise seen from outside. cells[t] is the
+// parameter rectangle {phi1_lo, phi1_hi, phi2_lo, phi2_hi} triangle t lies on.
+struct Tessellation {
+  std::vector<Vector> vertices;
+  std::vector<fcl::Triangle> triangles;
+  std::vector<std::array<double, 4>> cells;
+};
+
+// The surface point of s at (phi1, phi2), local frame.
+inline Vector surfacePoint(const sov::Superovoid& s, double phi1, double phi2) {
+  Vector x;
+  sov_shape_point(x.data(), nullptr, nullptr, nullptr, &s.shape(), phi1, phi2);
+  return x;
+}
+
+// Tessellates s with n_lat latitude bands and n_lon longitude segments.
+inline Tessellation tessellate(const sov::Superovoid& s, int n_lat, int n_lon) {
+  Tessellation t;
+  const double dlon = 2 * M_PI / n_lon, dlat = M_PI / n_lat;
+  auto lon = [&](int j) { return -M_PI + dlon * j; };
+  auto lat = [&](int i) { return -M_PI / 2 + dlat * i; };
+  t.vertices.push_back(surfacePoint(s, 0, -M_PI / 2));  // south pole: 0
+  for (int i = 1; i < n_lat; ++i) {
+    for (int j = 0; j < n_lon; ++j) t.vertices.push_back(surfacePoint(s, lon(j), lat(i)));
+  }
+  t.vertices.push_back(surfacePoint(s, 0, M_PI / 2));  // north pole
+  const int north = static_cast<int>(t.vertices.size()) - 1;
+  auto ring = [&](int i, int j) { return 1 + (i - 1) * n_lon + (j % n_lon); };
+  for (int j = 0; j < n_lon; ++j) {
+    const std::array<double, 4> south_cell{lon(j), lon(j + 1), lat(0), lat(1)};
+    t.triangles.emplace_back(0, ring(1, j + 1), ring(1, j));
+    t.cells.push_back(south_cell);
+    for (int i = 1; i + 1 < n_lat; ++i) {
+      const std::array<double, 4> cell{lon(j), lon(j + 1), lat(i), lat(i + 1)};
+      t.triangles.emplace_back(ring(i, j), ring(i, j + 1), ring(i + 1, j + 1));
+      t.triangles.emplace_back(ring(i, j), ring(i + 1, j + 1), ring(i + 1, j));
+      t.cells.push_back(cell);
+      t.cells.push_back(cell);
+    }
+    const std::array<double, 4> north_cell{lon(j), lon(j + 1), lat(n_lat - 1), lat(n_lat)};
+    t.triangles.emplace_back(ring(n_lat - 1, j), ring(n_lat - 1, j + 1), north);
+    t.cells.push_back(north_cell);
+  }
+  return t;
+}
+
+// The tessellation as a built BVHModel<BV>.
+template <class BV>
+std::shared_ptr<fcl::BVHModel<BV>> meshModel(const Tessellation& t) {
+  auto model = std::make_shared<fcl::BVHModel<BV>>();
+  model->beginModel();
+  model->addSubModel(t.vertices, t.triangles);
+  model->endModel();
+  return model;
+}
+
+// Distance from p to the triangle abc (closest point by regions: Ericson,
+// Real-Time Collision Detection, 5.1.5).
+inline double pointTriangleDistance(const Vector& p, const Vector& a, const Vector& b,
+                                    const Vector& c) {
+  const Vector ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return ap.norm();
+  const Vector bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return bp.norm();
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return (p - (a + d1 / (d1 - d3) * ab)).norm();
+  const Vector cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return cp.norm();
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return (p - (a + d2 / (d2 - d6) * ac)).norm();
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+    return (p - (b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b))).norm();
+  }
+  const double denom = 1 / (va + vb + vc);
+  return (p - (a + ab * (vb * denom) + ac * (vc * denom))).norm();
+}
+
+// Chordal deviation of a tessellation of s: the largest distance from a
+// surface point to the triangles of its parameter cell, sampled on a
+// samples x samples grid in every cell (an estimate from below of the
+// largest distance from the surface to the mesh; the mesh lies inside the
+// convex body).
+inline double chordalDeviation(const sov::Superovoid& s, const Tessellation& t, int samples) {
+  double worst = 0;
+  for (std::size_t k = 0; k < t.triangles.size(); ++k) {
+    // Cells with two triangles: handle them once, at their first triangle.
+    const bool pair = k + 1 < t.triangles.size() && t.cells[k + 1] == t.cells[k];
+    const std::array<double, 4>& cell = t.cells[k];
+    for (int u = 0; u <= samples; ++u) {
+      for (int v = 0; v <= samples; ++v) {
+        const double phi1 = cell[0] + (cell[1] - cell[0]) * u / samples;
+        const double phi2 = cell[2] + (cell[3] - cell[2]) * v / samples;
+        const Vector x = surfacePoint(s, phi1, phi2);
+        double d = 1e300;
+        for (std::size_t m = k; m <= k + (pair ? 1 : 0); ++m) {
+          const fcl::Triangle& tri = t.triangles[m];
+          d = std::min(d, pointTriangleDistance(x, t.vertices[tri[0]], t.vertices[tri[1]],
+                                                t.vertices[tri[2]]));
+        }
+        worst = std::max(worst, d);
+      }
+    }
+    if (pair) ++k;
+  }
+  return worst;
 }
 
 }  // namespace sov_test
