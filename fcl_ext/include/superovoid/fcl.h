@@ -1,8 +1,10 @@
 // The FCL layer of superovoid in one include: sov::Superovoid, sov::collide,
-// sov::distance, sov::Error. Link with superovoid::fcl.
+// sov::distance, the broadphase callbacks, sov::Error. Link with
+// superovoid::fcl.
 #ifndef SUPEROVOID_FCL_H
 #define SUPEROVOID_FCL_H
 
+#include "superovoid/fcl/broadphase.h"
 #include "superovoid/fcl/collision.h"
 #include "superovoid/fcl/distance.h"
 #include "superovoid/fcl/error.h"
