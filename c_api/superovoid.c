@@ -173,6 +173,24 @@ int sov_shape_volume(double *volume, const sov_shape *shape) {
   return SOV_OK;
 }
 
+/* Volume, centre of mass and inertia about the origin from the moments. */
+int sov_shape_mass(double *volume, double com[3], double inertia[9], const sov_shape *shape) {
+  if (!volume) return SOV_ERR_NULL;
+  const int st = check_shape(shape);
+  if (st != SOV_OK) return st;
+  double m[5];
+  sovc_shape_moments(m, shape);
+  *volume = m[0];
+  if (com) com[0] = com[1] = 0, com[2] = m[1] / m[0];
+  if (inertia) {
+    for (int i = 0; i < 9; ++i) inertia[i] = 0;
+    inertia[0] = m[3] + m[4];
+    inertia[4] = m[2] + m[4];
+    inertia[8] = m[2] + m[3];
+  }
+  return SOV_OK;
+}
+
 /* Pose from a unit quaternion. */
 int sov_pose_from_quat(sov_pose *pose, const double q[4], const double p[3]) {
   if (!pose || !q || !p) return SOV_ERR_NULL;

@@ -111,15 +111,39 @@ static double beta_fn(double x, double y) {
   return tgamma(x) * tgamma(y) / tgamma(x + y);
 }
 
-/* Closed-form volume: slice area 4 A B Gamma(1+e1/2)^2 / Gamma(1+e1) with
- * A B = a1 a2 kx ky c^2; kx ky = 1 + (tx+ty) s + tx ty s^2, the odd term
- * integrates to zero, and int c^2 = e2 B(e2/2, e2+1),
- * int s^2 c^2 = e2 B(3 e2/2, e2+1) over s in [-1, 1]. */
-double sovc_shape_volume(const sov_shape *shape) {
-  const double e1 = shape->eps1, e2 = shape->eps2;
+/* Profile integral int_{-1}^{1} s^p c(s)^k ds (p even) with c(s) =
+ * (1 - |s|^(2/e2))^(e2/2), the SPEC's slice scale at height s a3:
+ * substituting u = s^(2/e2) gives e2 B((p+1) e2/2, k e2/2 + 1). */
+static double profile(double e2, int p, int k) {
+  return e2 * beta_fn((p + 1) * e2 / 2, k * e2 / 2 + 1);
+}
+
+/* Volume integrals of the uniform body over the SPEC's slices. The slice at
+ * z = a3 s is the superellipse |x/A|^(2/e1) + |y/B|^(2/e1) <= 1 with
+ * A = a1 kx c, B = a2 ky c (kx = 1 + tx s, ky = 1 + ty s): its area is
+ * alpha A B, alpha = 4 Gamma(1+e1/2)^2 / Gamma(1+e1), and its second
+ * moment int x^2 dA = beta2 A^3 B, beta2 = e1^2 Gamma(3e1/2) Gamma(e1/2) /
+ * Gamma(1+2e1). Odd moments in x and y vanish, and of the polynomials in s
+ * (kx ky, kx^3 ky, ...) only even powers survive the integral over s.
+ * m = {int dV, int z dV, int x^2 dV, int y^2 dV, int z^2 dV}. */
+void sovc_shape_moments(double m[5], const sov_shape *shape) {
+  const double a1 = shape->a[0], a2 = shape->a[1], a3 = shape->a[2];
+  const double e1 = shape->eps1, e2 = shape->eps2, tx = shape->taper[0], ty = shape->taper[1];
   const double g = tgamma(1 + e1 / 2);
-  const double slice = 4 * g * g / tgamma(1 + e1);
-  const double prof = e2 * (beta_fn(e2 / 2, e2 + 1) +
-                            shape->taper[0] * shape->taper[1] * beta_fn(1.5 * e2, e2 + 1));
-  return shape->a[0] * shape->a[1] * shape->a[2] * slice * prof;
+  const double alpha = 4 * g * g / tgamma(1 + e1);
+  const double beta2 = e1 * e1 * tgamma(1.5 * e1) * tgamma(0.5 * e1) / tgamma(1 + 2 * e1);
+  const double j02 = profile(e2, 0, 2), j22 = profile(e2, 2, 2), j42 = profile(e2, 4, 2);
+  const double j04 = profile(e2, 0, 4), j24 = profile(e2, 2, 4), j44 = profile(e2, 4, 4);
+  m[0] = a1 * a2 * a3 * alpha * (j02 + tx * ty * j22);
+  m[1] = a1 * a2 * a3 * a3 * alpha * (tx + ty) * j22;
+  m[2] = a1 * a1 * a1 * a2 * a3 * beta2 * (j04 + 3 * (tx * tx + tx * ty) * j24 + tx * tx * tx * ty * j44);
+  m[3] = a1 * a2 * a2 * a2 * a3 * beta2 * (j04 + 3 * (ty * ty + tx * ty) * j24 + ty * ty * ty * tx * j44);
+  m[4] = a1 * a2 * a3 * a3 * a3 * alpha * (j22 + tx * ty * j42);
+}
+
+/* Volume: the zeroth moment. */
+double sovc_shape_volume(const sov_shape *shape) {
+  double m[5];
+  sovc_shape_moments(m, shape);
+  return m[0];
 }

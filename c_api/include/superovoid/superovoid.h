@@ -169,6 +169,13 @@ SOV_API int sov_shape_support(double x[3], double *h, const sov_shape *shape,
 /* Volume of the body. */
 SOV_API int sov_shape_volume(double *volume, const sov_shape *shape);
 
+/* Mass properties of the uniform body of unit density, local frame: volume,
+ * centre of mass com (on the z axis: tapers move it), and the inertia
+ * tensor about the local origin, row-major (diagonal: the integral of
+ * |r|^2 I - r r^T, FCL's convention). com or inertia may be NULL. */
+SOV_API int sov_shape_mass(double *volume, double com[3], double inertia[9],
+                           const sov_shape *shape);
+
 /* Pose from a unit quaternion w x y z (norm within 1e-6) and a position. */
 SOV_API int sov_pose_from_quat(sov_pose *pose, const double q[4],
                                const double p[3]);
