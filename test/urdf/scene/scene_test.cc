@@ -1,0 +1,290 @@
+// Tests of the robot collision scene (superovoid::scene): forward kinematics
+// against hand-computed poses, joint errors, self-distance and collision
+// against brute force over link pairs, warm starts against cold queries,
+// environment queries and the allowed-collision matrix.
+#include <cmath>
+#include <limits>
+#include <random>
+#include <set>
+#include <string>
+
+#include <fcl/geometry/shape/box.h>
+#include <fcl/geometry/shape/sphere.h>
+#include <gtest/gtest.h>
+#include <superovoid/fcl.h>
+#include <superovoid/urdf/scene.h>
+
+namespace {
+
+constexpr double kPoseTol = 1e-12;
+constexpr double kDistTol = 1e-9;
+constexpr double kPointTol = 1e-6;
+
+std::string dataPath(const std::string& name) {
+  return std::string(SOV_URDF_TEST_DATA_DIR) + "/" + name;
+}
+
+// Brute force: smallest signed distance over the geometry pairs of links
+// that may not collide, with the pair's link names (ordered as found).
+struct Brute {
+  double d = std::numeric_limits<double>::infinity();
+  std::string link1, link2;
+  std::set<std::pair<std::string, std::string>> colliding;
+};
+
+Brute bruteForce(sov::urdf::Scene& scene) {
+  Brute b;
+  const auto g = scene.geometries();
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    for (std::size_t j = i + 1; j < g.size(); ++j) {
+      if (g[i].link == g[j].link || scene.isCollisionAllowed(g[i].link, g[j].link)) continue;
+      fcl::DistanceRequest<double> request(true, true);
+      fcl::DistanceResult<double> result;
+      const double d = sov::distance(g[i].object, g[j].object, request, result);
+      if (d < b.d) {
+        b.d = d;
+        b.link1 = g[i].link;
+        b.link2 = g[j].link;
+      }
+      fcl::CollisionRequest<double> creq;
+      fcl::CollisionResult<double> cres;
+      if (sov::collide(g[i].object, g[j].object, creq, cres) > 0) {
+        b.colliding.insert(std::minmax(g[i].link, g[j].link));
+      }
+    }
+  }
+  return b;
+}
+
+// Random positions of the toy hand's joints within their limits.
+sov::urdf::JointPositions randomHand(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(0, 1);
+  auto in = [&](double lo, double hi) { return lo + (hi - lo) * u(rng); };
+  return {{"finger_base", in(-0.6, 1.8)},
+          {"finger_middle", in(-0.3, 1.8)},
+          {"finger_distal", in(-0.3, 1.8)},
+          {"thumb_base", in(-0.3, 1.2)}};
+}
+
+TEST(SceneKinematics, ChainMatchesHandComputedPoses) {
+  const auto model = sov::urdf::parseFile(dataPath("fk_chain.urdf"));
+  const double theta = 0.5, s = 0.05, phi = 0.7;
+  const auto poses =
+      sov::urdf::forwardKinematics(*model.urdf, {{"j1", theta}, {"j2", s}, {"j4", phi}});
+  ASSERT_EQ(poses.size(), 5u);
+  EXPECT_TRUE(poses.at("base").isApprox(Eigen::Isometry3d::Identity()));
+  // l1: Trans(0, 0, 0.1) Rz(theta).
+  const Eigen::Isometry3d& l1 = poses.at("l1");
+  EXPECT_NEAR((l1.translation() - Eigen::Vector3d(0, 0, 0.1)).norm(), 0, kPoseTol);
+  EXPECT_NEAR((l1.linear().col(0) - Eigen::Vector3d(std::cos(theta), std::sin(theta), 0)).norm(),
+              0, kPoseTol);
+  // l2: at (0.2 cos - s sin, 0.2 sin + s cos, 0.1), rotated by Rz(theta + pi/2).
+  const double a = theta + M_PI / 2;
+  const Eigen::Vector3d p2(0.2 * std::cos(theta) - s * std::sin(theta),
+                           0.2 * std::sin(theta) + s * std::cos(theta), 0.1);
+  EXPECT_NEAR((poses.at("l2").translation() - p2).norm(), 0, kPoseTol);
+  EXPECT_NEAR((poses.at("l2").linear().col(0) - Eigen::Vector3d(std::cos(a), std::sin(a), 0)).norm(),
+              0, kPoseTol);
+  // l3 = l2 Trans(0, 0, 0.05) Rx(pi/2): x along (cos a, sin a, 0), y up, z
+  // along (sin a, -cos a, 0).
+  const Eigen::Isometry3d& l3 = poses.at("l3");
+  EXPECT_NEAR((l3.translation() - (p2 + Eigen::Vector3d(0, 0, 0.05))).norm(), 0, kPoseTol);
+  const Eigen::Vector3d x3(std::cos(a), std::sin(a), 0), y3(0, 0, 1),
+      z3(std::sin(a), -std::cos(a), 0);
+  EXPECT_NEAR((l3.linear().col(0) - x3).norm(), 0, kPoseTol);
+  EXPECT_NEAR((l3.linear().col(1) - y3).norm(), 0, kPoseTol);
+  EXPECT_NEAR((l3.linear().col(2) - z3).norm(), 0, kPoseTol);
+  // l4 = l3 Trans(0, 0.1, 0) Ry(phi): 0.1 above l3; x = cos phi x3 - sin phi z3.
+  const Eigen::Isometry3d& l4 = poses.at("l4");
+  EXPECT_NEAR((l4.translation() - (p2 + Eigen::Vector3d(0, 0, 0.15))).norm(), 0, kPoseTol);
+  EXPECT_NEAR((l4.linear().col(0) - (std::cos(phi) * x3 - std::sin(phi) * z3)).norm(), 0,
+              kPoseTol);
+  EXPECT_NEAR((l4.linear().col(1) - y3).norm(), 0, kPoseTol);
+}
+
+TEST(SceneKinematics, SceneObjectsFollowTheLinks) {
+  sov::urdf::Scene scene(sov::urdf::parseFile(dataPath("fk_chain.urdf")));
+  scene.setJointPositions({{"j1", -0.4}, {"j2", 0.08}});
+  scene.setJointPositions({{"j4", 2.0}});
+  EXPECT_DOUBLE_EQ(scene.jointPositions().at("j1"), -0.4);
+  const auto poses = sov::urdf::forwardKinematics(
+      *sov::urdf::parseFile(dataPath("fk_chain.urdf")).urdf,
+      {{"j1", -0.4}, {"j2", 0.08}, {"j4", 2.0}});
+  for (const auto& g : scene.geometries()) {
+    // Collision origins are identity in this model.
+    EXPECT_TRUE(g.object->getTransform().isApprox(poses.at(g.link), 1e-14)) << g.link;
+    EXPECT_TRUE(scene.linkPose(g.link).isApprox(poses.at(g.link), 1e-14)) << g.link;
+  }
+}
+
+TEST(SceneKinematics, PositionsOutsideTheLimitsNameTheJoint) {
+  const auto model = sov::urdf::parseFile(dataPath("fk_chain.urdf"));
+  auto expectError = [&](const sov::urdf::JointPositions& q, const std::string& joint,
+                         const std::string& text) {
+    try {
+      sov::urdf::forwardKinematics(*model.urdf, q);
+      ADD_FAILURE() << "no error for " << joint;
+    } catch (const sov::urdf::SceneError& e) {
+      EXPECT_EQ(e.name(), joint);
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("'" + joint + "'"), std::string::npos) << e.what();
+    }
+  };
+  expectError({{"j1", 1.6}}, "j1", "outside its limits [-1.5, 1.5]");
+  expectError({{"j2", -0.01}}, "j2", "outside its limits");
+  expectError({{"j2", 0.2}}, "j2", "outside its limits");
+  expectError({{"j1", std::nan("")}}, "j1", "not finite");
+  expectError({{"j3", 0.0}}, "j3", "is fixed");
+  expectError({{"nope", 0.0}}, "nope", "not a joint of the model");
+  // A continuous joint has no limits; the limits themselves are allowed.
+  EXPECT_NO_THROW(sov::urdf::forwardKinematics(*model.urdf, {{"j4", 40.0}, {"j1", 1.5}}));
+
+  sov::urdf::Scene scene(model);
+  scene.setJointPositions({{"j1", 0.3}});
+  const Eigen::Isometry3d before = scene.linkPose("l4");
+  EXPECT_THROW(scene.setJointPositions({{"j1", 0.2}, {"j2", 1.0}}), sov::urdf::SceneError);
+  EXPECT_DOUBLE_EQ(scene.jointPositions().at("j1"), 0.3);  // unchanged
+  EXPECT_TRUE(scene.linkPose("l4").isApprox(before, 0));
+  EXPECT_THROW(scene.linkPose("nope"), sov::urdf::SceneError);
+}
+
+TEST(SceneKinematics, MimicJointsAndMeshesAreRefused) {
+  const std::string mimic = R"(<robot name="m">
+    <link name="a"/><link name="b"/><link name="c"/>
+    <joint name="ja" type="revolute"><parent link="a"/><child link="b"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+    <joint name="jb" type="revolute"><parent link="b"/><child link="c"/>
+      <limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="ja"/></joint>
+  </robot>)";
+  try {
+    sov::urdf::forwardKinematics(*sov::urdf::parse(mimic).urdf, {});
+    ADD_FAILURE() << "mimic accepted";
+  } catch (const sov::urdf::SceneError& e) {
+    EXPECT_EQ(e.name(), "jb");
+    EXPECT_NE(std::string(e.what()).find("mimic"), std::string::npos);
+  }
+  const std::string mesh = R"(<robot name="m"><link name="a"><collision><geometry>
+    <mesh filename="package://x/a.stl"/></geometry></collision></link></robot>)";
+  try {
+    sov::urdf::Scene scene(sov::urdf::parse(mesh));
+    ADD_FAILURE() << "mesh accepted";
+  } catch (const sov::urdf::SceneError& e) {
+    EXPECT_EQ(e.name(), "a");
+    EXPECT_NE(std::string(e.what()).find("mesh collisions are not supported"), std::string::npos);
+  }
+}
+
+TEST(SceneSelf, AdjacentLinksAreAllowedByDefault) {
+  sov::urdf::Scene scene(sov::urdf::parseFile(dataPath("toy_finger.urdf")));
+  EXPECT_TRUE(scene.isCollisionAllowed("palm", "proximal"));
+  EXPECT_TRUE(scene.isCollisionAllowed("distal", "middle"));
+  EXPECT_TRUE(scene.isCollisionAllowed("thumb", "palm"));
+  EXPECT_FALSE(scene.isCollisionAllowed("palm", "distal"));
+  EXPECT_FALSE(scene.isCollisionAllowed("thumb", "proximal"));
+  EXPECT_THROW(scene.allowCollision("palm", "nope"), sov::urdf::SceneError);
+  EXPECT_EQ(scene.geometries().size(), 6u);
+}
+
+TEST(SceneSelf, MinimumDistanceMatchesBruteForce) {
+  sov::urdf::Scene scene(sov::urdf::parseFile(dataPath("toy_finger.urdf")));
+  std::mt19937 rng(4);
+  int overlapping = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    scene.setJointPositions(randomHand(rng));
+    const Brute b = bruteForce(scene);
+    const sov::urdf::PairDistance d = scene.minSelfDistance();
+    ASSERT_NEAR(d.distance, b.d, kDistTol) << "trial " << trial;
+    EXPECT_EQ(std::minmax(d.link1, d.link2), std::minmax(b.link1, b.link2)) << "trial " << trial;
+    EXPECT_NEAR((d.p2 - d.p1).norm(), std::abs(d.distance), kPointTol);
+    std::set<std::pair<std::string, std::string>> pairs;
+    EXPECT_EQ(scene.selfCollision(&pairs), !b.colliding.empty());
+    EXPECT_EQ(pairs, b.colliding) << "trial " << trial;
+    EXPECT_EQ(scene.selfCollision(), !b.colliding.empty());
+    overlapping += b.d <= 0;
+  }
+  // The sample has both free and self-colliding configurations.
+  EXPECT_GT(overlapping, 5);
+  EXPECT_LT(overlapping, 195);
+}
+
+TEST(SceneSelf, AllowingThePairMovesTheMinimum) {
+  sov::urdf::Scene scene(sov::urdf::parseFile(dataPath("toy_finger.urdf")));
+  scene.setJointPositions({{"finger_base", -0.5}, {"thumb_base", 0.6}});
+  const auto first = scene.minSelfDistance();
+  ASSERT_TRUE(std::isfinite(first.distance));
+  scene.allowCollision(first.link1, first.link2);
+  const auto second = scene.minSelfDistance();
+  EXPECT_GE(second.distance, first.distance);
+  EXPECT_NE(std::minmax(second.link1, second.link2), std::minmax(first.link1, first.link2));
+  EXPECT_NEAR(second.distance, bruteForce(scene).d, kDistTol);
+  scene.disallowCollision(first.link1, first.link2);
+  EXPECT_NEAR(scene.minSelfDistance().distance, first.distance, kDistTol);
+}
+
+TEST(SceneSelf, WarmStartsEqualColdQueriesAlongATrajectory) {
+  const auto model = sov::urdf::parseFile(dataPath("toy_finger.urdf"));
+  sov::urdf::SceneOptions cold_options;
+  cold_options.warm_start = false;
+  sov::urdf::Scene warm(model), cold(model, cold_options);
+  // Close the finger towards the palm while the thumb leans in, in small steps.
+  for (int step = 0; step <= 120; ++step) {
+    const double t = step / 120.0;
+    const sov::urdf::JointPositions q = {{"finger_base", -0.5 + 2.2 * t},
+                                         {"finger_middle", 1.7 * t},
+                                         {"finger_distal", 1.7 * t},
+                                         {"thumb_base", 1.0 * t}};
+    warm.setJointPositions(q);
+    cold.setJointPositions(q);
+    const auto w = warm.minSelfDistance();
+    const auto c = cold.minSelfDistance();
+    ASSERT_NEAR(w.distance, c.distance, kDistTol) << "step " << step;
+    EXPECT_EQ(w.link1, c.link1);
+    EXPECT_EQ(w.link2, c.link2);
+    EXPECT_NEAR((w.p1 - c.p1).norm(), 0, kPointTol) << "step " << step;
+    EXPECT_NEAR((w.p2 - c.p2).norm(), 0, kPointTol) << "step " << step;
+    EXPECT_EQ(warm.selfCollision(), cold.selfCollision()) << "step " << step;
+  }
+  EXPECT_GT(warm.cacheCount(), 0u);
+  EXPECT_EQ(cold.cacheCount(), 0u);
+}
+
+TEST(SceneEnvironment, DistanceAndCollisionMatchBruteForce) {
+  sov::urdf::Scene scene(sov::urdf::parseFile(dataPath("toy_finger.urdf")));
+  auto sphere = std::make_shared<fcl::Sphere<double>>(0.012);
+  auto body = std::make_shared<sov::Superovoid>(0.015, 0.012, 0.02, 0.7, 0.9, 0.1, 0.1);
+  auto box = std::make_shared<fcl::Box<double>>(0.2, 0.2, 0.01);
+  fcl::CollisionObject<double> o0(sphere), o1(body), o2(box);
+  o2.setTranslation(fcl::Vector3<double>(0, 0, -0.06));
+  o2.computeAABB();
+  std::vector<fcl::CollisionObject<double>*> env{&o0, &o1, &o2};
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-0.06, 0.06);
+  for (int trial = 0; trial < 100; ++trial) {
+    scene.setJointPositions(randomHand(rng));
+    o0.setTranslation(fcl::Vector3<double>(u(rng), u(rng), 0.05 + u(rng)));
+    o0.computeAABB();
+    o1.setTransform(Eigen::Quaterniond::UnitRandom().toRotationMatrix(),
+                    fcl::Vector3<double>(u(rng), u(rng), 0.06 + u(rng)));
+    o1.computeAABB();
+    double best = std::numeric_limits<double>::infinity();
+    std::set<std::pair<std::string, std::size_t>> expected;
+    for (const auto& g : scene.geometries()) {
+      for (std::size_t k = 0; k < env.size(); ++k) {
+        fcl::DistanceRequest<double> request(true, true);
+        fcl::DistanceResult<double> result;
+        best = std::min(best, sov::distance(g.object, env[k], request, result));
+        fcl::CollisionRequest<double> creq;
+        fcl::CollisionResult<double> cres;
+        if (sov::collide(g.object, env[k], creq, cres) > 0) expected.emplace(g.link, k);
+      }
+    }
+    const auto d = scene.distance(env);
+    ASSERT_NEAR(d.distance, best, kDistTol) << "trial " << trial;
+    EXPECT_TRUE(d.link2.empty());
+    std::set<std::pair<std::string, std::size_t>> pairs;
+    EXPECT_EQ(scene.collides(env, &pairs), !expected.empty());
+    EXPECT_EQ(pairs, expected) << "trial " << trial;
+  }
+}
+
+}  // namespace

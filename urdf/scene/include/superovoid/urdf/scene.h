@@ -1,0 +1,183 @@
+// A robot collision scene: forward kinematics of a parsed URDF model and an
+// FCL broadphase world of every link's collision geometry (superovoids from
+// sov::urdf::Model's table, boxes, spheres and cylinders from urdfdom), with
+// self-collision, minimum self-distance and queries against environment
+// objects. Library superovoid::scene (needs superovoid::urdf and
+// superovoid::fcl).
+//
+//   sov::urdf::Scene scene(sov::urdf::parseFile("hand.urdf"));
+//   scene.setJointPositions({{"index_mcp", 0.3}});
+//   sov::urdf::PairDistance d = scene.minSelfDistance();
+//   // d.link1, d.link2, d.distance (signed), d.p1, d.p2 (root frame)
+#ifndef SUPEROVOID_URDF_SCENE_H
+#define SUPEROVOID_URDF_SCENE_H
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Geometry>
+#include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
+#include <fcl/narrowphase/collision_object.h>
+#include <superovoid/superovoid.h>
+
+#include "superovoid/urdf/model.h"
+#include "superovoid/urdf/scene_export.h"
+
+namespace sov {
+namespace urdf {
+
+// A rejected scene input: an unknown or unsupported joint, a position outside
+// a joint's limits, an unknown link, an unsupported geometry (mesh). name()
+// is the joint or link the message names.
+class SOV_SCENE_API SceneError : public std::runtime_error {
+ public:
+  SceneError(const std::string& name, const std::string& message);
+  // The joint or link at fault.
+  const std::string& name() const noexcept { return name_; }
+
+ private:
+  std::string name_;
+};
+
+// Joint positions by joint name (radians for revolute and continuous joints,
+// length units for prismatic ones).
+using JointPositions = std::map<std::string, double>;
+// Link poses in the model's root link frame, by link name.
+using LinkPoses = std::map<std::string, Eigen::Isometry3d>;
+
+// Forward kinematics: the pose of every link in the root link's frame.
+// Joints absent from q are at 0. Fixed, revolute, continuous and prismatic
+// joints are supported; pose of the child = pose of the parent * joint
+// origin * motion (rotation by q about the unit joint axis, or translation
+// by q along it). Throws SceneError for a name in q that is not a movable
+// joint of the model, a position that is not finite or lies outside the
+// limits of a revolute or prismatic joint, a floating or planar joint, a
+// mimic joint, or a zero axis.
+SOV_SCENE_API LinkPoses forwardKinematics(const ::urdf::ModelInterface& model,
+                                          const JointPositions& q);
+
+// Result of a distance query between two collision geometries.
+struct PairDistance {
+  std::string link1;         // link of the first geometry
+  std::size_t collision1 = 0;  // its <collision> index in the link
+  std::string link2;         // link of the second geometry ("" for an
+                             // environment object)
+  std::size_t collision2 = 0;  // its <collision> index, or the index of the
+                               // environment object in the list
+  double distance = 0;       // signed: < 0 overlap (see Scene::minSelfDistance);
+                             // +infinity when no pair was checked
+  Eigen::Vector3d p1 = Eigen::Vector3d::Zero();  // witness point on the first,
+  Eigen::Vector3d p2 = Eigen::Vector3d::Zero();  // and on the second (root frame)
+};
+
+// Scene options.
+struct SceneOptions {
+  // Superovoid-superovoid self pairs start from the previous answer of the
+  // same pair (a sov_cache per pair, owned by the scene).
+  bool warm_start = true;
+  // distance_tolerance of the FCL requests for GJK pairs (superovoid vs box
+  // or cylinder, see fcl_ext/README.md); FCL's default.
+  double gjk_tolerance = 1e-6;
+};
+
+// The collision scene of one robot. Not copyable (the FCL objects point into
+// it); not safe to query from two threads at once (queries update the
+// warm-start caches).
+class SOV_SCENE_API Scene {
+ public:
+  // Builds the world from model: every <collision> of every link, at joint
+  // positions 0. Adjacent links (parent and child of a joint) are allowed to
+  // collide (not checked). Throws SceneError for a mesh collision (not
+  // supported yet) and as forwardKinematics does.
+  explicit Scene(const Model& model, const SceneOptions& options = SceneOptions());
+  ~Scene();
+  Scene(const Scene&) = delete;
+  Scene& operator=(const Scene&) = delete;
+
+  // Sets the given joints (the others keep their positions), recomputes the
+  // link poses and updates the broadphase manager. Throws as
+  // forwardKinematics; on error the scene is unchanged.
+  void setJointPositions(const JointPositions& q);
+  // Current joint positions (every movable joint).
+  const JointPositions& jointPositions() const noexcept { return q_; }
+  // Current pose of a link in the root frame; throws SceneError if unknown.
+  const Eigen::Isometry3d& linkPose(const std::string& link) const;
+  // Names of the links, in the model's order (urdfdom's map: by name).
+  std::vector<std::string> linkNames() const;
+
+  // Allowed-collision matrix: an allowed pair is never checked. Unknown link
+  // names throw SceneError.
+  void allowCollision(const std::string& link1, const std::string& link2);
+  void disallowCollision(const std::string& link1, const std::string& link2);
+  bool isCollisionAllowed(const std::string& link1, const std::string& link2) const;
+
+  // True when two geometries of links that may not collide touch (signed
+  // distance <= 0). If pairs is given, every such link pair (each once, link
+  // names ordered) is stored in it.
+  bool selfCollision(std::set<std::pair<std::string, std::string>>* pairs = nullptr);
+  // The smallest signed distance over the geometry pairs of links that may
+  // not collide, with its pair and witness points. Overlaps are exact
+  // (-depth) for superovoid, sphere pairs; EPA's for GJK pairs; FCL's for
+  // primitive pairs. distance is +infinity if every pair is allowed.
+  PairDistance minSelfDistance();
+
+  // True when any link geometry touches an environment object; pairs gets
+  // (link, index of the object in env).
+  bool collides(const std::vector<fcl::CollisionObject<double>*>& env,
+                std::set<std::pair<std::string, std::size_t>>* pairs = nullptr);
+  // Smallest signed distance between a link geometry and an environment
+  // object (link2 is "", collision2 the object's index in env).
+  PairDistance distance(const std::vector<fcl::CollisionObject<double>*>& env);
+
+  // One collision geometry of the world: its link, <collision> index, FCL
+  // object (world pose = link pose * collision origin) and whether it is a
+  // superovoid.
+  struct GeometryRef {
+    std::string link;
+    std::size_t collision = 0;
+    const fcl::CollisionObject<double>* object = nullptr;
+    bool superovoid = false;
+  };
+  // Every collision geometry, links in name order, collisions in document order.
+  std::vector<GeometryRef> geometries() const;
+
+  // The broadphase manager of the link geometries (for FCL users; do not
+  // register or unregister objects).
+  fcl::DynamicAABBTreeCollisionManager<double>& manager() noexcept { return manager_; }
+  // Number of warm-start caches the scene holds (superovoid pairs met so far).
+  std::size_t cacheCount() const noexcept { return caches_.size(); }
+  // Forget every warm-start cache.
+  void resetCaches() noexcept { caches_.clear(); }
+
+  // One collision geometry (public for the query callbacks).
+  struct Geometry;
+
+ private:
+  void updatePoses(const LinkPoses& poses);
+  bool allowedIndex(std::size_t link1, std::size_t link2) const;
+  std::size_t linkIndex(const std::string& link) const;
+
+  ::urdf::ModelInterfaceSharedPtr model_;
+  SceneOptions options_;
+  JointPositions q_;
+  std::vector<std::string> links_;
+  std::map<std::string, std::size_t> link_index_;
+  std::vector<Eigen::Isometry3d> link_poses_;
+  std::vector<std::unique_ptr<Geometry>> geometries_;
+  std::set<std::pair<std::size_t, std::size_t>> allowed_;
+  std::map<std::pair<std::size_t, std::size_t>, sov_cache> caches_;
+  fcl::DynamicAABBTreeCollisionManager<double> manager_;
+
+  friend struct SceneAccess;
+};
+
+}  // namespace urdf
+}  // namespace sov
+
+#endif  // SUPEROVOID_URDF_SCENE_H

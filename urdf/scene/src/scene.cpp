@@ -1,0 +1,406 @@
+// The robot collision scene: link geometries in an FCL dynamic AABB tree,
+// self and environment queries through superovoid::fcl, and per-pair
+// warm-start caches for superovoid pairs answered by the C core.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fcl/geometry/shape/box.h>
+#include <fcl/geometry/shape/cylinder.h>
+#include <fcl/geometry/shape/sphere.h>
+#include <superovoid/fcl.h>
+
+#include "superovoid/urdf/scene.h"
+
+namespace sov {
+namespace urdf {
+
+struct Scene::Geometry {
+  std::size_t index = 0;      // position in Scene::geometries_
+  std::size_t link = 0;       // index into Scene::links_
+  std::size_t collision = 0;  // <collision> index in the link
+  Eigen::Isometry3d local = Eigen::Isometry3d::Identity();  // in the link frame
+  std::shared_ptr<sov::Superovoid> superovoid;  // null for FCL primitives
+  std::unique_ptr<fcl::CollisionObject<double>> object;
+};
+
+// The query callbacks, with access to the scene's members.
+struct SceneAccess {
+  struct Data {
+    Scene* scene = nullptr;
+    const fcl::CollisionObject<double>* env = nullptr;  // environment object
+    std::size_t env_index = 0;
+    PairDistance best;
+    bool collided = false;
+    bool stop_at_first = false;
+    std::set<std::pair<std::string, std::string>>* self_pairs = nullptr;
+    std::set<std::pair<std::string, std::size_t>>* env_pairs = nullptr;
+  };
+
+  // sov_pose of an Eigen pose.
+  static sov_pose toPose(const Eigen::Isometry3d& t) {
+    sov_pose p;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) p.R[3 * i + j] = t.linear()(i, j);
+      p.p[i] = t.translation()(i);
+    }
+    return p;
+  }
+
+  // The scene geometry of a manager object.
+  static Scene::Geometry* geometry(fcl::CollisionObject<double>* o) {
+    return static_cast<Scene::Geometry*>(o->getUserData());
+  }
+
+  // The pair's warm-start cache, or nullptr when warm starts are off.
+  static sov_cache* cache(Scene& s, const Scene::Geometry& a, const Scene::Geometry& b) {
+    if (!s.options_.warm_start) return nullptr;
+    auto [it, inserted] = s.caches_.try_emplace({a.index, b.index});
+    if (inserted) sov_cache_reset(&it->second);
+    return &it->second;
+  }
+
+  // Signed distance between a and b (a before b) with witness points.
+  static double pairDistance(Scene& s, const Scene::Geometry& a, const Scene::Geometry& b,
+                             Eigen::Vector3d& pa, Eigen::Vector3d& pb) {
+    if (a.superovoid && b.superovoid) {
+      const sov_pose xa = toPose(a.object->getTransform());
+      const sov_pose xb = toPose(b.object->getTransform());
+      sov_result r;
+      throwIfError(sov_distance(&r, &a.superovoid->shape(), &xa, &b.superovoid->shape(),
+                                &xb, nullptr, cache(s, a, b)),
+                   "scene: superovoid pair of links '" + s.links_[a.link] + "' and '" +
+                       s.links_[b.link] + "'");
+      pa = Eigen::Vector3d(r.pA[0], r.pA[1], r.pA[2]);
+      pb = Eigen::Vector3d(r.pB[0], r.pB[1], r.pB[2]);
+      return r.d;
+    }
+    return objectDistance(s, a.object.get(), b.object.get(), pa, pb);
+  }
+
+  // Signed distance between two FCL objects through sov::distance.
+  static double objectDistance(Scene& s, const fcl::CollisionObject<double>* a,
+                               const fcl::CollisionObject<double>* b, Eigen::Vector3d& pa,
+                               Eigen::Vector3d& pb) {
+    fcl::DistanceRequest<double> request(true, true);
+    request.distance_tolerance = s.options_.gjk_tolerance;
+    fcl::DistanceResult<double> result;
+    const double d = sov::distance(a, b, request, result);
+    pa = result.nearest_points[0];
+    pb = result.nearest_points[1];
+    return d;
+  }
+
+  // True when a and b touch.
+  static bool pairCollide(Scene& s, const Scene::Geometry& a, const Scene::Geometry& b) {
+    if (a.superovoid && b.superovoid) {
+      const sov_pose xa = toPose(a.object->getTransform());
+      const sov_pose xb = toPose(b.object->getTransform());
+      int colliding = 0;
+      throwIfError(sov_collide(&colliding, &a.superovoid->shape(), &xa,
+                               &b.superovoid->shape(), &xb, nullptr, cache(s, a, b)),
+                   "scene: superovoid pair of links '" + s.links_[a.link] + "' and '" +
+                       s.links_[b.link] + "'");
+      return colliding != 0;
+    }
+    return objectCollide(a.object.get(), b.object.get());
+  }
+
+  // True when two FCL objects touch (sov::collide).
+  static bool objectCollide(const fcl::CollisionObject<double>* a,
+                            const fcl::CollisionObject<double>* b) {
+    fcl::CollisionRequest<double> request;
+    fcl::CollisionResult<double> result;
+    return sov::collide(a, b, request, result) > 0;
+  }
+
+  // The two geometries of a self pair in index order, or nulls when the pair
+  // is not checked (same link, or allowed).
+  static std::pair<Scene::Geometry*, Scene::Geometry*> selfPair(
+      Scene& s, fcl::CollisionObject<double>* o1, fcl::CollisionObject<double>* o2) {
+    Scene::Geometry* a = geometry(o1);
+    Scene::Geometry* b = geometry(o2);
+    if (a->link == b->link || s.allowedIndex(a->link, b->link)) return {nullptr, nullptr};
+    if (a->index > b->index) std::swap(a, b);
+    return {a, b};
+  }
+
+  // Pruning bound handed back to the manager: never below the smallest
+  // positive double, so that pairs with touching boxes (box distance 0) are
+  // still visited once some pair overlaps (the deepest overlap is wanted).
+  static double bound(double d) { return std::max(d, std::numeric_limits<double>::min()); }
+
+  // fcl::DistanceCallBack over the scene's own pairs.
+  static bool selfDistance(fcl::CollisionObject<double>* o1, fcl::CollisionObject<double>* o2,
+                           void* raw, double& dist) {
+    Data& data = *static_cast<Data*>(raw);
+    auto [a, b] = selfPair(*data.scene, o1, o2);
+    if (a) {
+      Eigen::Vector3d pa, pb;
+      const double d = pairDistance(*data.scene, *a, *b, pa, pb);
+      if (d < data.best.distance) {
+        data.best.link1 = data.scene->links_[a->link];
+        data.best.collision1 = a->collision;
+        data.best.link2 = data.scene->links_[b->link];
+        data.best.collision2 = b->collision;
+        data.best.distance = d;
+        data.best.p1 = pa;
+        data.best.p2 = pb;
+      }
+    }
+    dist = bound(data.best.distance);
+    return false;
+  }
+
+  // fcl::CollisionCallBack over the scene's own pairs.
+  static bool selfCollide(fcl::CollisionObject<double>* o1, fcl::CollisionObject<double>* o2,
+                          void* raw) {
+    Data& data = *static_cast<Data*>(raw);
+    if (data.stop_at_first && data.collided) return true;
+    auto [a, b] = selfPair(*data.scene, o1, o2);
+    if (a && pairCollide(*data.scene, *a, *b)) {
+      data.collided = true;
+      if (data.self_pairs) {
+        auto names = std::minmax(data.scene->links_[a->link], data.scene->links_[b->link]);
+        data.self_pairs->emplace(names.first, names.second);
+      }
+    }
+    return data.stop_at_first && data.collided;
+  }
+
+  // The scene geometry of a (scene, environment) pair, in either order.
+  static Scene::Geometry* own(const Data& data, fcl::CollisionObject<double>* o1,
+                              fcl::CollisionObject<double>* o2) {
+    return geometry(o1 == data.env ? o2 : o1);
+  }
+
+  // fcl::DistanceCallBack between the scene and one environment object.
+  static bool envDistance(fcl::CollisionObject<double>* o1, fcl::CollisionObject<double>* o2,
+                          void* raw, double& dist) {
+    Data& data = *static_cast<Data*>(raw);
+    Scene::Geometry* a = own(data, o1, o2);
+    Eigen::Vector3d pa, pb;
+    const double d = objectDistance(*data.scene, a->object.get(), data.env, pa, pb);
+    if (d < data.best.distance) {
+      data.best.link1 = data.scene->links_[a->link];
+      data.best.collision1 = a->collision;
+      data.best.link2.clear();
+      data.best.collision2 = data.env_index;
+      data.best.distance = d;
+      data.best.p1 = pa;
+      data.best.p2 = pb;
+    }
+    dist = bound(data.best.distance);
+    return false;
+  }
+
+  // fcl::CollisionCallBack between the scene and one environment object.
+  static bool envCollide(fcl::CollisionObject<double>* o1, fcl::CollisionObject<double>* o2,
+                         void* raw) {
+    Data& data = *static_cast<Data*>(raw);
+    if (data.stop_at_first && data.collided) return true;
+    Scene::Geometry* a = own(data, o1, o2);
+    if (objectCollide(a->object.get(), data.env)) {
+      data.collided = true;
+      if (data.env_pairs) data.env_pairs->emplace(data.scene->links_[a->link], data.env_index);
+    }
+    return data.stop_at_first && data.collided;
+  }
+};
+
+namespace {
+
+// Eigen pose of a collision origin (urdfdom quaternion x y z w).
+Eigen::Isometry3d originOf(const ::urdf::Pose& p) {
+  Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+  t.linear() = Eigen::Quaterniond(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z)
+                   .normalized()
+                   .toRotationMatrix();
+  t.translation() = Eigen::Vector3d(p.position.x, p.position.y, p.position.z);
+  return t;
+}
+
+// FCL shape of a urdfdom primitive; throws SceneError for a mesh.
+std::shared_ptr<fcl::CollisionGeometry<double>> primitive(const ::urdf::Geometry& g,
+                                                          const std::string& link,
+                                                          std::size_t index) {
+  switch (g.type) {
+    case ::urdf::Geometry::BOX: {
+      const auto& b = static_cast<const ::urdf::Box&>(g);
+      return std::make_shared<fcl::Box<double>>(b.dim.x, b.dim.y, b.dim.z);
+    }
+    case ::urdf::Geometry::SPHERE:
+      return std::make_shared<fcl::Sphere<double>>(
+          static_cast<const ::urdf::Sphere&>(g).radius);
+    case ::urdf::Geometry::CYLINDER: {
+      const auto& c = static_cast<const ::urdf::Cylinder&>(g);
+      return std::make_shared<fcl::Cylinder<double>>(c.radius, c.length);
+    }
+    default:
+      throw SceneError(link, "link '" + link + "', collision #" + std::to_string(index) +
+                                 ": mesh collisions are not supported by the scene yet");
+  }
+}
+
+// Initial position of a movable joint: 0, or the nearest limit when 0 is
+// outside the limits.
+double initialPosition(const ::urdf::Joint& joint) {
+  const bool limited = joint.type == ::urdf::Joint::REVOLUTE ||
+                       joint.type == ::urdf::Joint::PRISMATIC;
+  if (!limited || !joint.limits) return 0.0;
+  return std::clamp(0.0, joint.limits->lower, joint.limits->upper);
+}
+
+}  // namespace
+
+Scene::Scene(const Model& model, const SceneOptions& options)
+    : model_(model.urdf), options_(options) {
+  if (!model_) throw SceneError("", "the model holds no urdfdom model");
+  for (const auto& [name, joint] : model_->joints_) {
+    if (joint && joint->type != ::urdf::Joint::FIXED) q_[name] = initialPosition(*joint);
+  }
+  for (const auto& [name, link] : model_->links_) {
+    link_index_[name] = links_.size();
+    links_.push_back(name);
+  }
+  link_poses_.assign(links_.size(), Eigen::Isometry3d::Identity());
+  for (const auto& [name, link] : model_->links_) {
+    for (std::size_t i = 0; i < link->collision_array.size(); ++i) {
+      const ::urdf::Collision& c = *link->collision_array[i];
+      auto g = std::make_unique<Geometry>();
+      g->index = geometries_.size();
+      g->link = link_index_.at(name);
+      g->collision = i;
+      std::shared_ptr<fcl::CollisionGeometry<double>> shape;
+      if (const sov::urdf::Superovoid* s = model.find(name, i)) {
+        g->superovoid = std::make_shared<sov::Superovoid>(s->params);
+        g->local = Eigen::Isometry3d::Identity();
+        g->local.linear() =
+            Eigen::Quaterniond(s->quat[0], s->quat[1], s->quat[2], s->quat[3])
+                .toRotationMatrix();
+        g->local.translation() = Eigen::Vector3d(s->xyz[0], s->xyz[1], s->xyz[2]);
+        shape = g->superovoid;
+      } else {
+        if (!c.geometry) {
+          throw SceneError(name, "link '" + name + "', collision #" + std::to_string(i) +
+                                     ": no geometry");
+        }
+        shape = primitive(*c.geometry, name, i);
+        g->local = originOf(c.origin);
+      }
+      g->object = std::make_unique<fcl::CollisionObject<double>>(shape);
+      g->object->setUserData(g.get());
+      geometries_.push_back(std::move(g));
+    }
+  }
+  for (const auto& [name, joint] : model_->joints_) {
+    allowCollision(joint->parent_link_name, joint->child_link_name);
+  }
+  updatePoses(forwardKinematics(*model_, q_));
+  for (auto& g : geometries_) manager_.registerObject(g->object.get());
+  manager_.setup();
+}
+
+Scene::~Scene() = default;
+
+void Scene::updatePoses(const LinkPoses& poses) {
+  for (const auto& [name, pose] : poses) link_poses_[link_index_.at(name)] = pose;
+  for (auto& g : geometries_) {
+    g->object->setTransform(link_poses_[g->link] * g->local);
+    g->object->computeAABB();
+  }
+}
+
+void Scene::setJointPositions(const JointPositions& q) {
+  JointPositions next = q_;
+  for (const auto& [name, value] : q) next[name] = value;
+  LinkPoses poses = forwardKinematics(*model_, next);
+  q_ = std::move(next);
+  updatePoses(poses);
+  manager_.update();
+}
+
+std::size_t Scene::linkIndex(const std::string& link) const {
+  auto it = link_index_.find(link);
+  if (it == link_index_.end()) {
+    throw SceneError(link, "link '" + link + "' is not a link of the model");
+  }
+  return it->second;
+}
+
+const Eigen::Isometry3d& Scene::linkPose(const std::string& link) const {
+  return link_poses_[linkIndex(link)];
+}
+
+std::vector<std::string> Scene::linkNames() const { return links_; }
+
+std::vector<Scene::GeometryRef> Scene::geometries() const {
+  std::vector<GeometryRef> out;
+  for (const auto& g : geometries_) {
+    out.push_back({links_[g->link], g->collision, g->object.get(), g->superovoid != nullptr});
+  }
+  return out;
+}
+
+void Scene::allowCollision(const std::string& link1, const std::string& link2) {
+  allowed_.insert(std::minmax(linkIndex(link1), linkIndex(link2)));
+}
+
+void Scene::disallowCollision(const std::string& link1, const std::string& link2) {
+  allowed_.erase(std::minmax(linkIndex(link1), linkIndex(link2)));
+}
+
+bool Scene::isCollisionAllowed(const std::string& link1, const std::string& link2) const {
+  return allowedIndex(linkIndex(link1), linkIndex(link2));
+}
+
+bool Scene::allowedIndex(std::size_t link1, std::size_t link2) const {
+  return allowed_.count(std::minmax(link1, link2)) > 0;
+}
+
+bool Scene::selfCollision(std::set<std::pair<std::string, std::string>>* pairs) {
+  SceneAccess::Data data;
+  data.scene = this;
+  data.self_pairs = pairs;
+  data.stop_at_first = pairs == nullptr;
+  manager_.collide(&data, SceneAccess::selfCollide);
+  return data.collided;
+}
+
+PairDistance Scene::minSelfDistance() {
+  SceneAccess::Data data;
+  data.scene = this;
+  data.best.distance = std::numeric_limits<double>::infinity();
+  manager_.distance(&data, SceneAccess::selfDistance);
+  return data.best;
+}
+
+bool Scene::collides(const std::vector<fcl::CollisionObject<double>*>& env,
+                     std::set<std::pair<std::string, std::size_t>>* pairs) {
+  SceneAccess::Data data;
+  data.scene = this;
+  data.env_pairs = pairs;
+  data.stop_at_first = pairs == nullptr;
+  for (std::size_t k = 0; k < env.size(); ++k) {
+    if (data.stop_at_first && data.collided) break;
+    data.env = env[k];
+    data.env_index = k;
+    manager_.collide(env[k], &data, SceneAccess::envCollide);
+  }
+  return data.collided;
+}
+
+PairDistance Scene::distance(const std::vector<fcl::CollisionObject<double>*>& env) {
+  SceneAccess::Data data;
+  data.scene = this;
+  data.best.distance = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < env.size(); ++k) {
+    data.env = env[k];
+    data.env_index = k;
+    manager_.distance(env[k], &data, SceneAccess::envDistance);
+  }
+  return data.best;
+}
+
+}  // namespace urdf
+}  // namespace sov
