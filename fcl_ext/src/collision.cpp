@@ -7,6 +7,7 @@
 
 #include "dispatch.h"
 #include "mesh.h"
+#include "octree.h"
 #include "solver.h"
 
 namespace sov {
@@ -29,6 +30,9 @@ std::size_t collide(const fcl::CollisionGeometry<double>* o1, const fcl::Transfo
   solver.collision_tolerance = request.gjk_tolerance;
   if (detail::isMesh(o1) || detail::isMesh(o2)) {
     return detail::collideMesh(o1, tf1, o2, tf2, solver, request, result);
+  }
+  if (detail::isOcTree(o1) || detail::isOcTree(o2)) {
+    return detail::collideOcTree(o1, tf1, o2, tf2, solver, request, result);
   }
   return detail::withPair(s1, *o1, *o2, [&](const auto& g1, const auto& g2) {
     using T1 = std::decay_t<decltype(g1)>;

@@ -18,8 +18,6 @@ void throwUnsupported(const Geometry& g) {
   std::string what;
   if (g.getObjectType() == fcl::OT_BVH) {
     what = "a BVHModel of node type " + std::to_string(g.getNodeType());
-  } else if (g.getObjectType() == fcl::OT_OCTREE) {
-    what = "an octree (fcl::OcTree)";
   } else if (g.getNodeType() == fcl::GEOM_TRIANGLE) {
     what = "a triangle (fcl::TriangleP)";
   } else {

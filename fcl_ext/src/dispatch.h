@@ -38,7 +38,7 @@ void checkNotNull(const Geometry* o1, const Geometry* o2);
 // Throws sov::Error unless the request asks for FCL's libccd solver.
 void checkSolver(fcl::GJKSolverType type);
 
-// Throws sov::Error: a superovoid cannot be paired with g (an octree, a
+// Throws sov::Error: a superovoid cannot be paired with g (a
 // TriangleP, a BVHModel of a node type FCL does not dispatch).
 [[noreturn]] void throwUnsupported(const Geometry& g);
 

@@ -14,6 +14,7 @@
 #include <fcl/narrowphase/detail/traversal/collision_node.h>
 
 #include "dispatch.h"
+#include "mirror.h"
 
 namespace sov {
 namespace detail {
@@ -65,39 +66,6 @@ auto withBV(const Geometry& g, F&& f) {
     default: break;
   }
   throwUnsupported(g);
-}
-
-// The same contact seen from the other body: o1, o2 and b1, b2 swapped, the
-// normal reversed.
-fcl::Contact<double> mirrored(const fcl::Contact<double>& c) {
-  fcl::Contact<double> m(c);
-  std::swap(m.o1, m.o2);
-  std::swap(m.b1, m.b2);
-  m.normal = -c.normal;
-  return m;
-}
-
-// The same collision result seen with the bodies swapped (contacts mirrored;
-// cost sources, which are symmetric, and the GJK guess kept).
-fcl::CollisionResult<double> mirrored(const fcl::CollisionResult<double>& result) {
-  fcl::CollisionResult<double> copy(result), out;
-  std::vector<fcl::Contact<double>> contacts;
-  std::vector<fcl::CostSource<double>> costs;
-  copy.getContacts(contacts);
-  copy.getCostSources(costs);
-  for (const auto& c : contacts) out.addContact(mirrored(c));
-  for (const auto& c : costs) out.addCostSource(c, costs.size());
-  out.cached_gjk_guess = result.cached_gjk_guess;
-  return out;
-}
-
-// The same distance result seen with the bodies swapped.
-fcl::DistanceResult<double> mirrored(const fcl::DistanceResult<double>& result) {
-  fcl::DistanceResult<double> out(result);
-  std::swap(out.o1, out.o2);
-  std::swap(out.b1, out.b2);
-  std::swap(out.nearest_points[0], out.nearest_points[1]);
-  return out;
 }
 
 // Lower bound of the distance between the contents of two OBBs: the

@@ -121,8 +121,10 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       contacts->emplace_back(w.n, 0.5 * (w.pA + w.pB), -w.d);
       return true;
     } else {
+      // FCL's libccd path appends a contact of uninitialised values on a
+      // miss too (its callers read contacts only on a hit): check hits only.
       const bool hit = Base::shapeIntersect(s1, tf1, s2, tf2, contacts);
-      checkFinite(contacts);
+      if (hit) checkFinite(contacts);
       return hit;
     }
   }

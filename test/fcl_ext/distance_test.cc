@@ -7,7 +7,7 @@
 #include <cstring>
 #include <memory>
 
-#include <fcl/geometry/octree/octree.h>
+#include <fcl/geometry/shape/triangle_p.h>
 #include <fcl/narrowphase/distance.h>
 
 #include "fcl_test_util.h"
@@ -196,19 +196,17 @@ TEST(FclDistance, IndependentGjkSolverIsRejected) {
   }
 }
 
-TEST(FclDistance, OctreeIsNotSupportedYet) {
+TEST(FclDistance, TrianglePIsNotSupportedYet) {
   const sov::Superovoid a(0.5, 0.4, 0.7, 1, 1);
-  auto tree = std::make_shared<octomap::OcTree>(0.1);
-  tree->updateNode(octomap::point3d(0, 0, 0), true);
-  const fcl::OcTree<double> octree(tree);
+  const fcl::TriangleP<double> tri(Vector(-1, -1, 0), Vector(1, -1, 0), Vector(0, 1, 0));
   fcl::DistanceResult<double> result;
   try {
-    sov::distance(&octree, Transform::Identity(), &a, pose(Vector(0, 0, 2)),
+    sov::distance(&tri, Transform::Identity(), &a, pose(Vector(0, 0, 2)),
                   fcl::DistanceRequest<double>(), result);
     FAIL() << "no exception";
   } catch (const sov::Error& e) {
     EXPECT_EQ(e.status(), SOV_ERR_OPTION);
-    EXPECT_NE(std::string(e.what()).find("octree"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("triangle"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("not supported yet"), std::string::npos) << e.what();
   }
 }
