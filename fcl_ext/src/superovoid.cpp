@@ -6,6 +6,7 @@
 #include <string>
 
 #include "superovoid/fcl/error.h"
+#include "voxel_cache.h"
 
 namespace sov {
 namespace {
@@ -66,6 +67,7 @@ Superovoid::Superovoid(const std::array<double, 7>& params) {
     throw Error(status, std::string("invalid superovoid: ") + why);
   }
   computeLocalAABB();
+  voxels_ = std::make_shared<detail::VoxelCache>();
 }
 
 Superovoid::Superovoid(double a1, double a2, double a3, double eps1, double eps2,

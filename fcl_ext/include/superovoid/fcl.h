@@ -1,5 +1,6 @@
 // The FCL layer of superovoid in one include: sov::Superovoid, sov::collide,
-// sov::distance, the broadphase callbacks, sov::Error. Link with
+// sov::distance, the broadphase callbacks, sov::Error, and the octree-seeded
+// scheme sov::octreeSeededDistance. Link with
 // superovoid::fcl.
 #ifndef SUPEROVOID_FCL_H
 #define SUPEROVOID_FCL_H
@@ -8,6 +9,7 @@
 #include "superovoid/fcl/collision.h"
 #include "superovoid/fcl/distance.h"
 #include "superovoid/fcl/error.h"
+#include "superovoid/fcl/octree_seed.h"
 #include "superovoid/fcl/superovoid.h"
 
 #endif  // SUPEROVOID_FCL_H

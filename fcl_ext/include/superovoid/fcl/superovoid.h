@@ -15,6 +15,7 @@
 
 #include <array>
 #include <iosfwd>
+#include <memory>
 #include <vector>
 
 #include <fcl/geometry/shape/shape_base.h>
@@ -23,7 +24,14 @@
 
 #include "superovoid/fcl/export.h"
 
+namespace octomap {
+class OcTree;
+}  // namespace octomap
+
 namespace sov {
+namespace detail {
+struct VoxelCache;
+}  // namespace detail
 
 // A superovoid with parameters a1 a2 a3 eps1 eps2 taper_x taper_y (SPEC),
 // body F <= 0 in its local frame. Immutable: the parameters are validated
@@ -68,11 +76,20 @@ class SOV_FCL_API Superovoid : public fcl::ShapeBase<double> {
       const fcl::Transform3<double>& tf) const;
 
   // "Superovoid(a: a1 a2 a3, eps: eps1 eps2, taper: tx ty)".
+  // The body voxelised on OctoMap's grid of the given resolution (> 0): an
+  // octree whose occupied leaves are the cells whose centres satisfy F <= 0,
+  // in the local frame. Built on first use and cached on the shape (copies
+  // share the cache); thread-safe; a different resolution replaces the
+  // cached tree. Throws sov::Error for a resolution that is not positive
+  // and finite. Used by sov::octreeSeededDistance (octree_seed.h).
+  std::shared_ptr<const octomap::OcTree> voxels(double resolution) const;
+
   friend SOV_FCL_API std::ostream& operator<<(std::ostream& out,
                                               const Superovoid& s);
 
  private:
   sov_shape shape_;
+  std::shared_ptr<detail::VoxelCache> voxels_;
 };
 
 }  // namespace sov

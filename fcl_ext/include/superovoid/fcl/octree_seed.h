@@ -1,0 +1,53 @@
+// sov::octreeSeededDistance: the study's octImplicit scheme as a selectable
+// alternative to sov::distance for superovoid pairs (not the default).
+//
+// Each superovoid is voxelised once into an OctoMap octree
+// (Superovoid::voxels, cached on the shape); FCL's octree-octree distance
+// finds the closest occupied leaves of the two posed trees and their nearest
+// points; those points seed the core's implicit Newton (sov_cache_set,
+// SOV_SEED_CACHE, SOV_METHOD_IMPLICIT), whose answer is returned as is,
+// status included: the study's scheme can fail to converge where the default
+// (SOV_METHOD_AUTO) does not, and says so.
+#ifndef SUPEROVOID_FCL_OCTREE_SEED_H
+#define SUPEROVOID_FCL_OCTREE_SEED_H
+
+#include <fcl/common/types.h>
+#include <superovoid/superovoid.h>
+
+#include "superovoid/fcl/export.h"
+#include "superovoid/fcl/superovoid.h"
+
+namespace sov {
+
+// Options of the octree-seeded scheme.
+struct SOV_FCL_API OctreeSeedOptions {
+  // Voxel size; 0 picks a tenth of the smaller body's smallest semi-axis.
+  double resolution = 0;
+  // Core options; method and seed are overridden (SOV_METHOD_IMPLICIT,
+  // SOV_SEED_CACHE). Filled by sov_options_default in the constructor.
+  sov_options core;
+  OctreeSeedOptions();
+};
+
+// What the scheme produced: the core's status and result, and the seed.
+struct OctreeSeedResult {
+  int status = SOV_OK;            // the core's sov_distance status (or sov_cache_set's)
+  sov_result result{};            // the core's answer (valid when status is SOV_OK)
+  fcl::Vector3<double> seed_a{};  // octree nearest point near a (world)
+  fcl::Vector3<double> seed_b{};  // octree nearest point near b (world)
+  double octree_distance = 0;     // FCL's octree-octree distance (-1 when cells overlap)
+};
+
+// Signed distance of two posed superovoids by the octree-seeded implicit
+// Newton (study's octImplicit). Throws sov::Error for a pose that is not a
+// rotation or a bad resolution; a non-converging solve is reported in
+// status, not thrown.
+SOV_FCL_API OctreeSeedResult octreeSeededDistance(const Superovoid& a,
+                                                  const fcl::Transform3<double>& tfa,
+                                                  const Superovoid& b,
+                                                  const fcl::Transform3<double>& tfb,
+                                                  const OctreeSeedOptions& options = {});
+
+}  // namespace sov
+
+#endif  // SUPEROVOID_FCL_OCTREE_SEED_H

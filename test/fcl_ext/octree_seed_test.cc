@@ -1,0 +1,119 @@
+// sov::octreeSeededDistance (the study's octImplicit scheme) and
+// Superovoid::voxels.
+#include "superovoid/fcl/octree_seed.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <thread>
+#include <vector>
+
+#include <octomap/OcTree.h>
+
+#include "fcl_test_util.h"
+#include "superovoid/fcl/error.h"
+#include "superovoid/fcl/superovoid.h"
+
+namespace {
+
+using sov_test::kExactTolerance;
+using sov_test::pose;
+using sov_test::Transform;
+using sov_test::Vector;
+
+// Core answer with the default method (SOV_METHOD_AUTO, cold start).
+sov_result defaultAnswer(const sov::Superovoid& a, const Transform& tfa, const sov::Superovoid& b,
+                         const Transform& tfb) {
+  sov_pose XA, XB;
+  const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> Ra = tfa.linear(), Rb = tfb.linear();
+  EXPECT_EQ(sov_pose_from_matrix(&XA, Ra.data(), tfa.translation().data()), SOV_OK);
+  EXPECT_EQ(sov_pose_from_matrix(&XB, Rb.data(), tfb.translation().data()), SOV_OK);
+  sov_result r{};
+  EXPECT_EQ(sov_distance(&r, &a.shape(), &XA, &b.shape(), &XB, nullptr, nullptr), SOV_OK);
+  return r;
+}
+
+TEST(OctreeSeed, VoxelsContainOnlyInsideCells) {
+  const sov::Superovoid a(0.5, 0.3, 0.4, 0.5, 1.4, 0.2, -0.1);
+  const double res = 0.04;
+  const auto tree = a.voxels(res);
+  ASSERT_TRUE(tree);
+  EXPECT_DOUBLE_EQ(tree->getResolution(), res);
+  std::size_t cells = 0;
+  double volume = 0;
+  for (auto it = tree->begin_leafs(); it != tree->end_leafs(); ++it) {
+    ASSERT_TRUE(tree->isNodeOccupied(*it));
+    ASSERT_EQ(it.getDepth(), tree->getTreeDepth());  // no pruning: one leaf per cell
+    const double x[3] = {it.getX(), it.getY(), it.getZ()};
+    double F = 1;
+    ASSERT_EQ(sov_shape_implicit(&F, nullptr, nullptr, &a.shape(), x), SOV_OK);
+    EXPECT_LE(F, 0) << x[0] << " " << x[1] << " " << x[2];
+    ++cells;
+    volume += res * res * res;
+  }
+  double exact = 0;
+  ASSERT_EQ(sov_shape_volume(&exact, &a.shape()), SOV_OK);
+  EXPECT_GT(cells, 1000u);
+  EXPECT_NEAR(volume, exact, 0.15 * exact);  // the cells fill the body up to its skin
+}
+
+TEST(OctreeSeed, VoxelsAreBuiltOnceAndShared) {
+  const sov::Superovoid a(0.5, 0.3, 0.4, 0.8, 1.0);
+  std::vector<std::shared_ptr<const octomap::OcTree>> trees(4);
+  std::vector<std::thread> threads;
+  for (auto& t : trees) threads.emplace_back([&a, &t] { t = a.voxels(0.05); });
+  for (auto& t : threads) t.join();
+  for (const auto& t : trees) EXPECT_EQ(t, trees[0]);
+  const sov::Superovoid copy(a);
+  EXPECT_EQ(copy.voxels(0.05), trees[0]);
+  EXPECT_NE(a.voxels(0.1), trees[0]);
+  EXPECT_THROW(a.voxels(0), sov::Error);
+  EXPECT_THROW(a.voxels(-1), sov::Error);
+}
+
+TEST(OctreeSeed, ConvergesToTheDefaultAnswerOrSaysItDidNot) {
+  constexpr double kResolution = 0.025;
+  const sov::Superovoid a(0.5, 0.3, 0.4, 0.5, 1.4, 0.2, -0.1);
+  const sov::Superovoid b(0.3, 0.35, 0.25, 1.2, 0.7);
+  const std::vector<std::pair<Transform, Transform>> poses = {
+      {pose(Vector(0, 0, 0)), pose(Vector(1.2, 0.1, -0.05), 0.3, Vector(1, 1, 0))},
+      {pose(Vector(0.1, 0, 0.2), 0.7, Vector(0, 1, 1)), pose(Vector(-0.3, 0.9, 0.4), 1.1)},
+      {pose(Vector(0, 0, 0), 2.0, Vector(1, 0, 1)), pose(Vector(0.2, -0.3, 1.1), -0.4, Vector(1, 2, 3))},
+      {pose(Vector(0, 0, 0)), pose(Vector(0.9, 0.4, 0.3), 0.5, Vector(3, 1, 2))},
+  };
+  int converged = 0;
+  for (const auto& [tfa, tfb] : poses) {
+    const sov_result expected = defaultAnswer(a, tfa, b, tfb);
+    ASSERT_GT(expected.d, 0);
+    sov::OctreeSeedOptions options;
+    options.resolution = kResolution;
+    const sov::OctreeSeedResult r = sov::octreeSeededDistance(a, tfa, b, tfb, options);
+    // Leaf centres lie inside the bodies, so the leaves stick out by at most
+    // half a cell diagonal each.
+    EXPECT_GE(r.octree_distance, expected.d - std::sqrt(3.0) * kResolution);
+    EXPECT_LE(r.octree_distance, expected.d + std::sqrt(3.0) * kResolution);
+    if (r.status != SOV_OK) {  // the study's scheme may fail: it must say so
+      EXPECT_TRUE(r.status == SOV_ERR_NO_CONVERGENCE || r.status == SOV_ERR_SINGULAR ||
+                  r.status == SOV_ERR_SPURIOUS)
+          << sov_status_string(r.status);
+      continue;
+    }
+    ++converged;
+    EXPECT_EQ(r.result.method, SOV_METHOD_IMPLICIT);
+    EXPECT_NEAR(r.result.d, expected.d, kExactTolerance);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_NEAR(r.result.pA[i], expected.pA[i], 1e-6);
+      EXPECT_NEAR(r.result.pB[i], expected.pB[i], 1e-6);
+    }
+  }
+  EXPECT_GE(2 * converged, static_cast<int>(poses.size()));
+}
+
+TEST(OctreeSeed, NonRotationPoseIsRejected) {
+  const sov::Superovoid a(0.5, 0.3, 0.4, 0.8, 1.0);
+  Transform scaled = Transform::Identity();
+  scaled.linear() *= 1.1;
+  EXPECT_THROW(sov::octreeSeededDistance(a, scaled, a, pose(Vector(2, 0, 0))), sov::Error);
+}
+
+}  // namespace
