@@ -9,55 +9,6 @@
 #include "voxel_cache.h"
 
 namespace sov {
-namespace {
-
-// Beta function B(x, y).
-double beta(double x, double y) {
-  return std::tgamma(x) * std::tgamma(y) / std::tgamma(x + y);
-}
-
-// Profile integral J(p, k) = int_{-1}^{1} s^p c(s)^k ds for even p, with
-// c(s) = (1 - |s|^(2/eps2))^(eps2/2) the SPEC's slice scale at height s a3;
-// substituting u = s^(2/eps2) gives eps2 B((p+1) eps2/2, k eps2/2 + 1).
-double profile(double eps2, int p, int k) {
-  return eps2 * beta((p + 1) * eps2 / 2, k * eps2 / 2 + 1);
-}
-
-// Volume integrals of the uniform body over the SPEC's slices: the slice at
-// height z = a3 s is the superellipse |x/A|^(2/eps1) + |y/B|^(2/eps1) <= 1
-// with A = a1 kx c, B = a2 ky c, kx = 1 + tx s, ky = 1 + ty s. Its area is
-// alpha A B and its second moment int x^2 dA = beta A^3 B (beta for the
-// quadrant integral of x^2 over a superellipse, times 4); odd moments vanish.
-// Polynomials in s of kx ky and kx^3 ky keep their even terms only.
-struct Moments {
-  double volume;  // int dV
-  double z;       // int z dV
-  double xx;      // int x^2 dV
-  double yy;      // int y^2 dV
-  double zz;      // int z^2 dV
-};
-
-Moments moments(const sov_shape& s) {
-  const double a1 = s.a[0], a2 = s.a[1], a3 = s.a[2];
-  const double e1 = s.eps1, e2 = s.eps2, tx = s.taper[0], ty = s.taper[1];
-  const double g = std::tgamma(1 + e1 / 2);
-  const double alpha = 4 * g * g / std::tgamma(1 + e1);
-  const double beta2 = e1 * e1 * std::tgamma(1.5 * e1) * std::tgamma(0.5 * e1) /
-                       std::tgamma(1 + 2 * e1);
-  const double j02 = profile(e2, 0, 2), j22 = profile(e2, 2, 2), j42 = profile(e2, 4, 2);
-  const double j04 = profile(e2, 0, 4), j24 = profile(e2, 2, 4), j44 = profile(e2, 4, 4);
-  Moments m;
-  m.volume = a1 * a2 * a3 * alpha * (j02 + tx * ty * j22);
-  m.z = a1 * a2 * a3 * a3 * alpha * (tx + ty) * j22;
-  m.zz = a1 * a2 * a3 * a3 * a3 * alpha * (j22 + tx * ty * j42);
-  m.xx = a1 * a1 * a1 * a2 * a3 * beta2 *
-         (j04 + 3 * (tx * tx + tx * ty) * j24 + tx * tx * tx * ty * j44);
-  m.yy = a1 * a2 * a2 * a2 * a3 * beta2 *
-         (j04 + 3 * (ty * ty + tx * ty) * j24 + ty * ty * ty * tx * j44);
-  return m;
-}
-
-}  // namespace
 
 Superovoid::Superovoid(const std::array<double, 7>& params) {
   const int status = sov_shape_init(&shape_, params.data());
@@ -96,13 +47,16 @@ double Superovoid::computeVolume() const {
 }
 
 fcl::Vector3<double> Superovoid::computeCOM() const {
-  const Moments m = moments(shape_);
-  return fcl::Vector3<double>(0, 0, m.z / m.volume);
+  double volume = 0;
+  fcl::Vector3<double> com;
+  throwIfError(sov_shape_mass(&volume, com.data(), nullptr, &shape_), "sov_shape_mass");
+  return com;
 }
 
 fcl::Matrix3<double> Superovoid::computeMomentofInertia() const {
-  const Moments m = moments(shape_);
-  return fcl::Vector3<double>(m.yy + m.zz, m.xx + m.zz, m.xx + m.yy).asDiagonal();
+  double volume = 0, inertia[9];
+  throwIfError(sov_shape_mass(&volume, nullptr, inertia, &shape_), "sov_shape_mass");
+  return Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(inertia);
 }
 
 fcl::Vector3<double> Superovoid::localSupport(const fcl::Vector3<double>& dir) const {

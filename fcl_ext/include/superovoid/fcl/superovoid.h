@@ -1,9 +1,8 @@
 // sov::Superovoid: a superovoid (tapered superellipsoid) as an FCL 0.7 shape.
 //
 // It wraps a validated sov_shape of the C core; every geometric quantity comes
-// from the core (bounds, support points, volume) except the centre of mass and
-// the moment of inertia, which the C API does not provide and which are
-// computed here in closed form from the SPEC's slices (see computeCOM).
+// from the core (bounds, support points, volume, centre of mass and moment of
+// inertia through sov_shape_mass): no math is redone here.
 //
 // FCL's dispatch tables are closed, so plain fcl::collide / fcl::distance
 // cannot answer a superovoid pair: getNodeType() returns fcl::BV_UNKNOWN, for
@@ -61,11 +60,12 @@ class SOV_FCL_API Superovoid : public fcl::ShapeBase<double> {
   // Volume (sov_shape_volume).
   double computeVolume() const override;
   // Centre of mass of the uniform body, local frame: (0, 0, z_c); tapers move
-  // it along z. Closed form over the SPEC's superellipse slices.
+  // it along z (sov_shape_mass).
   fcl::Vector3<double> computeCOM() const override;
   // Inertia tensor about the local origin for unit density, FCL's convention
   // (integral of |r|^2 I - r r^T over the body; Ellipsoid gives
-  // V/5 diag(b^2 + c^2, ...)). Diagonal: the slices are symmetric in x and y.
+  // V/5 diag(b^2 + c^2, ...)). Diagonal: the slices are symmetric in x and y
+  // (sov_shape_mass).
   fcl::Matrix3<double> computeMomentofInertia() const override;
 
   // Support point of the body along a non-zero local direction (local frame).
