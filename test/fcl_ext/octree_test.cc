@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <random>
 #include <vector>
 
 #include <fcl/geometry/octree/octree.h>
+#include <fcl/narrowphase/collision.h>
+#include <fcl/narrowphase/distance.h>
 
 #include "fcl_test_util.h"
 #include "superovoid/fcl/collision.h"
@@ -120,6 +123,43 @@ TEST(FclOcTree, DistanceAndCollisionMatchTheOccupiedBoxes) {
   }
   EXPECT_GE(apart, 5);
   EXPECT_GE(overlapping, 5);
+}
+
+// Equivalence: an ellipsoid-shaped superovoid (eps 1, no taper) against the
+// octree answers as FCL's own Ellipsoid does through plain fcl::distance /
+// fcl::collide (both run libccd GJK on the same leaves).
+TEST(FclOcTree, EllipsoidEquivalence) {
+  constexpr double kGjkTolerance = 1e-6;
+  const sov::Superovoid a(0.3, 0.2, 0.4, 1, 1);
+  const fcl::Ellipsoid<double> e(0.3, 0.2, 0.4);
+  auto tree = occupiedTree(5);
+  const Transform tf_tree = pose(Vector(-0.1, 0.2, 0.1), 0.7, Vector(2, -1, 1));
+  const fcl::OcTree<double> octree(tree);
+  const std::vector<Cell> cs = cells(*tree, tf_tree);
+  fcl::DistanceRequest<double> request(true);
+  request.distance_tolerance = 1e-12;
+  int apart = 0, compared_flags = 0;
+  for (const Transform& tfa : randomPoses(40, 1.0, 23)) {
+    fcl::DistanceResult<double> rs, re;
+    const double ds = sov::distance(&a, tfa, &octree, tf_tree, request, rs);
+    const fcl::CollisionGeometry<double>* ge = &e;
+    const fcl::CollisionGeometry<double>* go = &octree;
+    const double de = fcl::distance(ge, tfa, go, tf_tree, request, re);
+    const double expected = minBoxDistance(a, tfa, cs, request);
+    if (expected > kTouchMargin) {
+      ++apart;
+      EXPECT_NEAR(ds, de, kGjkTolerance);
+    }
+    if (std::fabs(expected) > kTouchMargin) {
+      ++compared_flags;
+      fcl::CollisionResult<double> cs_, ce;
+      const bool hs = sov::collide(&a, tfa, &octree, tf_tree, fcl::CollisionRequest<double>(), cs_) > 0;
+      const bool he = fcl::collide(ge, tfa, go, tf_tree, fcl::CollisionRequest<double>(), ce) > 0;
+      EXPECT_EQ(hs, he);
+    }
+  }
+  EXPECT_GE(apart, 5);
+  EXPECT_GE(compared_flags, 20);
 }
 
 TEST(FclOcTree, ContactsNameTheOcTreeLeaves) {
