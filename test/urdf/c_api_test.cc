@@ -73,15 +73,66 @@ TEST(UrdfCApi, CountQueryThenBufferTooSmall) {
   EXPECT_NE(std::string(err).find("room for 2"), std::string::npos) << err;
 }
 
-TEST(UrdfCApi, NameTooLong) {
-  const std::string name(SOV_URDF_NAME_SIZE, 'n');
-  const std::string xml =
-      "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'><link name='" + name +
-      "'><collision><geometry><sov:superovoid a1='1' a2='1' a3='1' eps1='1' eps2='1'/>"
-      "</geometry></collision></link></robot>";
-  sov_urdf_superovoid out;
+// A document whose second superovoid has a link name of name_size - 1 characters.
+std::string longNameDocument(size_t name_size) {
+  const std::string name(name_size - 1, 'n');
+  return "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'>"
+         "<link name='a'><collision name='short'><geometry>"
+         "<sov:superovoid a1='1' a2='1' a3='1' eps1='1' eps2='1'/>"
+         "</geometry></collision></link>\n"
+         "<link name='" + name + "'><collision><geometry>"
+         "<sov:superovoid a1='1' a2='1' a3='1' eps1='1' eps2='1'/>"
+         "</geometry></collision></link>"
+         "<joint name='j' type='fixed'><parent link='a'/><child link='" + name + "'/></joint>"
+         "</robot>";
+}
+
+TEST(UrdfCApi, NameTooLongIsReportedByTheCountQuery) {
+  const std::string xml = longNameDocument(SOV_URDF_NAME_SIZE + 1);  // 256 characters
   size_t count = 0;
-  EXPECT_EQ(sov_urdf_superovoids(&out, 1, &count, NULL, 0, xml.c_str(), NULL), SOV_ERR_BUFFER);
+  char err[kErrSize];
+  // The count query (capacity 0) already reports it, with its own status.
+  EXPECT_EQ(sov_urdf_superovoids(NULL, 0, &count, err, sizeof err, xml.c_str(), "r.urdf"),
+            SOV_URDF_ERR_NAME);
+  EXPECT_EQ(count, 2u);
+  EXPECT_NE(std::string(err).find("r.urdf:2: the link name (256 characters)"), std::string::npos)
+      << err;
+  // With room for every entry: the same status, and nothing is written.
+  std::vector<sov_urdf_superovoid> out(2);
+  std::memset(out.data(), 0x5a, out.size() * sizeof out[0]);
+  EXPECT_EQ(sov_urdf_superovoids(out.data(), out.size(), &count, err, sizeof err, xml.c_str(),
+                                 NULL),
+            SOV_URDF_ERR_NAME);
+  for (const auto& o : out) {
+    const unsigned char* b = reinterpret_cast<const unsigned char*>(&o);
+    for (size_t k = 0; k < sizeof o; ++k) ASSERT_EQ(b[k], 0x5a) << k;
+  }
+  // A long collision name too.
+  const std::string coll(SOV_URDF_NAME_SIZE, 'c');
+  const std::string xml2 =
+      "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'><link name='l'><collision name='" +
+      coll + "'><geometry><sov:superovoid a1='1' a2='1' a3='1' eps1='1' eps2='1'/>"
+      "</geometry></collision></link></robot>";
+  EXPECT_EQ(sov_urdf_superovoids(NULL, 0, &count, err, sizeof err, xml2.c_str(), NULL),
+            SOV_URDF_ERR_NAME);
+  EXPECT_NE(std::string(err).find("collision name"), std::string::npos) << err;
+}
+
+TEST(UrdfCApi, LongestNameFollowsTheCountProtocol) {
+  const std::string xml = longNameDocument(SOV_URDF_NAME_SIZE);  // 255 characters: fits
+  size_t count = 0;
+  char err[kErrSize];
+  EXPECT_EQ(sov_urdf_superovoids(NULL, 0, &count, err, sizeof err, xml.c_str(), NULL),
+            SOV_ERR_BUFFER);
+  ASSERT_EQ(count, 2u);
+  std::vector<sov_urdf_superovoid> out(count);
+  ASSERT_EQ(sov_urdf_superovoids(out.data(), out.size(), &count, err, sizeof err, xml.c_str(),
+                                 NULL),
+            SOV_OK) << err;
+  EXPECT_STREQ(out[0].link, "a");
+  EXPECT_STREQ(out[0].collision, "short");
+  EXPECT_EQ(std::strlen(out[1].link), SOV_URDF_NAME_SIZE - 1u);
+  EXPECT_STREQ(out[1].collision, "");
 }
 
 TEST(UrdfCApi, NullArguments) {
@@ -114,7 +165,7 @@ TEST(UrdfCApi, HeaderIsC) {
 
 TEST(UrdfCApi, StatusStrings) {
   for (int s : {SOV_URDF_ERR_XML, SOV_URDF_ERR_IO, SOV_URDF_ERR_MODEL, SOV_URDF_ERR_PLACEMENT,
-                SOV_URDF_ERR_ATTRIBUTE, SOV_URDF_ERR_INTERNAL}) {
+                SOV_URDF_ERR_ATTRIBUTE, SOV_URDF_ERR_INTERNAL, SOV_URDF_ERR_NAME}) {
     ASSERT_NE(sov_urdf_status_string(s), nullptr);
     EXPECT_GT(std::strlen(sov_urdf_status_string(s)), 10u) << s;
   }

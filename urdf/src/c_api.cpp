@@ -23,16 +23,20 @@ void writeMessage(char* err, size_t err_size, const std::string& message) noexce
   err[n] = '\0';
 }
 
-// Copy name into the fixed-size field dst; false when it does not fit.
-bool copyName(char (&dst)[SOV_URDF_NAME_SIZE], const std::string& name) noexcept {
-  if (name.size() >= SOV_URDF_NAME_SIZE) return false;
+// Copy name into the fixed-size field dst (the caller checked that it fits).
+void copyName(char (&dst)[SOV_URDF_NAME_SIZE], const std::string& name) noexcept {
   std::memcpy(dst, name.c_str(), name.size() + 1);
-  return true;
 }
 
-// Fill out from s; false when a name is too long.
-bool fill(sov_urdf_superovoid* out, const Superovoid& s) noexcept {
-  if (!copyName(out->link, s.link) || !copyName(out->collision, s.collision)) return false;
+// True when the link and collision names of s fit SOV_URDF_NAME_SIZE.
+bool namesFit(const Superovoid& s) noexcept {
+  return s.link.size() < SOV_URDF_NAME_SIZE && s.collision.size() < SOV_URDF_NAME_SIZE;
+}
+
+// Fill out from s, whose names fit (namesFit).
+void fill(sov_urdf_superovoid* out, const Superovoid& s) noexcept {
+  copyName(out->link, s.link);
+  copyName(out->collision, s.collision);
   out->index = s.index;
   out->line = s.line;
   out->had_fallback = s.had_fallback ? 1 : 0;
@@ -40,21 +44,28 @@ bool fill(sov_urdf_superovoid* out, const Superovoid& s) noexcept {
   for (int i = 0; i < 4; ++i) out->quat[i] = s.quat[i];
   for (int i = 0; i < 7; ++i) out->params[i] = s.params[i];
   out->shape = s.shape;
-  return true;
 }
 
-// Copy the table of m into out (see sov_urdf_superovoids).
+// Copy the table of m into out (see sov_urdf_superovoids). Every name is
+// checked before anything is written, whatever the capacity, so a name that
+// does not fit is reported by the first call (capacity 0) and leaves out
+// untouched.
 int copyTable(sov_urdf_superovoid* out, size_t capacity, size_t* count, char* err,
-              size_t err_size, const Model& m) {
+              size_t err_size, const char* source, const Model& m) {
   *count = m.superovoids.size();
-  for (size_t i = 0; i < m.superovoids.size() && i < capacity; ++i) {
-    if (!fill(&out[i], m.superovoids[i])) {
+  for (const Superovoid& s : m.superovoids) {
+    if (!namesFit(s)) {
+      const bool link_long = s.link.size() >= SOV_URDF_NAME_SIZE;
       writeMessage(err, err_size,
-                   "line " + std::to_string(m.superovoids[i].line) +
-                       ": a link or collision name is longer than SOV_URDF_NAME_SIZE - 1");
-      return SOV_ERR_BUFFER;
+                   std::string(source) + ":" + std::to_string(s.line) + ": the " +
+                       (link_long ? "link" : "collision") + " name (" +
+                       std::to_string(link_long ? s.link.size() : s.collision.size()) +
+                       " characters) is longer than SOV_URDF_NAME_SIZE - 1 (" +
+                       std::to_string(SOV_URDF_NAME_SIZE - 1) + ")");
+      return SOV_URDF_ERR_NAME;
     }
   }
+  for (size_t i = 0; i < m.superovoids.size() && i < capacity; ++i) fill(&out[i], m.superovoids[i]);
   if (capacity < m.superovoids.size()) {
     writeMessage(err, err_size,
                  "the document has " + std::to_string(m.superovoids.size()) +
@@ -68,10 +79,10 @@ int copyTable(sov_urdf_superovoid* out, size_t capacity, size_t* count, char* er
 // Run parse_call (which returns a Model) and copy its table; map exceptions.
 template <typename Call>
 int run(sov_urdf_superovoid* out, size_t capacity, size_t* count, char* err,
-        size_t err_size, Call parse_call) noexcept {
+        size_t err_size, const char* source, Call parse_call) noexcept {
   *count = 0;
   try {
-    return copyTable(out, capacity, count, err, err_size, parse_call());
+    return copyTable(out, capacity, count, err, err_size, source, parse_call());
   } catch (const sov::urdf::Error& e) {
     writeMessage(err, err_size, e.what());
     return e.status();
@@ -106,6 +117,8 @@ const char* sov_urdf_status_string(int status) {
     case SOV_URDF_ERR_ATTRIBUTE:
       return "a superovoid attribute is missing, unknown or not a finite number";
     case SOV_URDF_ERR_INTERNAL: return "unexpected internal failure";
+    case SOV_URDF_ERR_NAME:
+      return "a link or collision name does not fit SOV_URDF_NAME_SIZE";
     default: return sov_status_string(status);
   }
 }
@@ -115,16 +128,16 @@ int sov_urdf_superovoids(sov_urdf_superovoid* out, size_t capacity, size_t* coun
                          const char* source_name) {
   const int status = checkArguments(out, capacity, count, xml, err, err_size);
   if (status != SOV_OK) return status;
-  return run(out, capacity, count, err, err_size, [&] {
-    return sov::urdf::parse(xml, source_name ? source_name : "<string>");
-  });
+  const char* source = source_name ? source_name : "<string>";
+  return run(out, capacity, count, err, err_size, source,
+             [&] { return sov::urdf::parse(xml, source); });
 }
 
 int sov_urdf_superovoids_file(sov_urdf_superovoid* out, size_t capacity, size_t* count,
                               char* err, size_t err_size, const char* path) {
   const int status = checkArguments(out, capacity, count, path, err, err_size);
   if (status != SOV_OK) return status;
-  return run(out, capacity, count, err, err_size,
+  return run(out, capacity, count, err, err_size, path,
              [&] { return sov::urdf::parseFile(path); });
 }
 

@@ -57,7 +57,9 @@ enum {
                                     element with an undeclared prefix */
   SOV_URDF_ERR_ATTRIBUTE = -105, /* an attribute of a superovoid element is
                                     missing, unknown or not a finite number */
-  SOV_URDF_ERR_INTERNAL = -106   /* unexpected failure (e.g. out of memory) */
+  SOV_URDF_ERR_INTERNAL = -106,  /* unexpected failure (e.g. out of memory) */
+  SOV_URDF_ERR_NAME = -107       /* a link or collision name of a superovoid
+                                    is longer than SOV_URDF_NAME_SIZE - 1 */
 };
 
 /* One superovoid collision element. */
@@ -81,7 +83,10 @@ SOV_URDF_API const char *sov_urdf_status_string(int status);
  * superovoids in document order. *count receives how many the document has;
  * the first min(count, capacity) are written to out (out may be NULL when
  * capacity is 0). Returns SOV_ERR_BUFFER when capacity < *count (ask with
- * capacity 0, then call again) or a name does not fit SOV_URDF_NAME_SIZE.
+ * capacity 0, then call again; the first capacity entries are written).
+ * Returns SOV_URDF_ERR_NAME, whatever the capacity (so already on the call
+ * with capacity 0), when a link or collision name of a superovoid does not
+ * fit SOV_URDF_NAME_SIZE; *count is then set and nothing is written to out.
  * On any error a message naming source_name (NULL: "<string>"), line, link
  * and attribute is written to err (NULL or err_size 0: none). */
 SOV_URDF_API int sov_urdf_superovoids(sov_urdf_superovoid *out,
