@@ -152,6 +152,10 @@ TEST(UrdfCApi, ErrorsBecomeStatusesAndTruncatedMessages) {
             SOV_URDF_ERR_XML);
   EXPECT_EQ(std::strlen(err), sizeof err - 1);
   EXPECT_EQ(std::string(err).rfind("x.urdf:1: ", 0), 0u) << err;
+  char one[1] = {'x'};  // room for the NUL only
+  EXPECT_EQ(sov_urdf_superovoids(NULL, 0, &count, one, sizeof one, "<robot", "x.urdf"),
+            SOV_URDF_ERR_XML);
+  EXPECT_EQ(one[0], '\0');
   EXPECT_EQ(sov_urdf_superovoids_file(NULL, 0, &count, NULL, 0, "/nonexistent.urdf"),
             SOV_URDF_ERR_IO);
   EXPECT_EQ(sov_urdf_superovoids(NULL, 0, &count, NULL, 0,

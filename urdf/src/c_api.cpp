@@ -15,12 +15,21 @@ namespace {
 using sov::urdf::Model;
 using sov::urdf::Superovoid;
 
-// Copy message into err (truncated, NUL-terminated) when there is room.
-void writeMessage(char* err, size_t err_size, const std::string& message) noexcept {
+// Copy the NUL-terminated message into err (truncated, NUL-terminated) when
+// there is room. Allocates nothing, so the catch handlers can use it.
+void writeMessage(char* err, size_t err_size, const char* message) noexcept {
   if (!err || err_size == 0) return;
-  const size_t n = message.size() < err_size - 1 ? message.size() : err_size - 1;
-  std::memcpy(err, message.data(), n);
+  if (!message) message = "";
+  size_t n = 0;
+  while (n + 1 < err_size && message[n] != '\0') {
+    err[n] = message[n];
+    ++n;
+  }
   err[n] = '\0';
+}
+
+void writeMessage(char* err, size_t err_size, const std::string& message) noexcept {
+  writeMessage(err, err_size, message.c_str());
 }
 
 // Copy name into the fixed-size field dst (the caller checked that it fits).
