@@ -166,8 +166,34 @@ double meshFirstDistance(const Geometry* mesh, const Transform& tfM, const Super
     WorldMeshDistanceNode<BV> node;
     setUpWorldNode(node, world, tfM, *s, tfS, solver, request, result);
     fcl::detail::distance(&node);
+    // The node's model1 is the local copy: a result it updated points at the
+    // caller's mesh instead.
+    if (result.o1 == &world) result.o1 = mesh;
     return result.min_distance;
   }
+}
+
+// Points contacts first.. of result (mesh first) at the caller's mesh and
+// superovoid: FCL's AABB and k-DOP colliders run on a temporary copy of the
+// mesh (new BVHModel(*mesh), deleted before they return), whose address
+// their contacts would otherwise keep.
+void pointContactsAtCaller(fcl::CollisionResult<double>& result, std::size_t first,
+                           const Geometry* mesh, const Geometry* s) {
+  std::vector<fcl::Contact<double>> contacts;
+  std::vector<fcl::CostSource<double>> costs;
+  result.getContacts(contacts);
+  result.getCostSources(costs);
+  const Vector guess = result.cached_gjk_guess;
+  result.clear();
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    if (k >= first) {
+      contacts[k].o1 = mesh;
+      contacts[k].o2 = s;
+    }
+    result.addContact(contacts[k]);
+  }
+  for (const auto& c : costs) result.addCostSource(c, costs.size());
+  result.cached_gjk_guess = guess;
 }
 
 }  // namespace
@@ -184,11 +210,15 @@ std::size_t collideMesh(const Geometry* o1, const Transform& tf1, const Geometry
   return withBV(*mesh, [&](auto tag) -> std::size_t {
     using BV = typename decltype(tag)::type;
     using Collider = fcl::detail::BVHShapeCollider<BV, Superovoid, Solver>;
+    const std::size_t before = result.numContacts();
     if (!superovoid_first) {
-      return Collider::collide(mesh, tfM, s, tfS, &solver, request, result);
+      Collider::collide(mesh, tfM, s, tfS, &solver, request, result);
+      pointContactsAtCaller(result, before, mesh, s);
+      return result.numContacts();
     }
     fcl::CollisionResult<double> mesh_first = mirrored(result);
     Collider::collide(mesh, tfM, s, tfS, &solver, request, mesh_first);
+    pointContactsAtCaller(mesh_first, before, mesh, s);
     result = mirrored(mesh_first);
     return result.numContacts();
   });

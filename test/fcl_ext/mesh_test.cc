@@ -194,6 +194,42 @@ TYPED_TEST(FclMesh, ArgumentOrdersAgree) {
   }
 }
 
+// Contacts and distance results point at the caller's mesh and superovoid
+// in both argument orders, for every tree (FCL's AABB and k-DOP colliders and
+// the layer's AABB, OBB and k-DOP distance run on copies of the mesh).
+TYPED_TEST(FclMesh, ResultsPointAtTheCallersGeometry) {
+  const Scene& s = scene();
+  std::vector<Case> cases = s.apart;
+  cases.insert(cases.end(), s.overlapping.begin(), s.overlapping.end());
+  const fcl::CollisionRequest<double> request(1000, true);
+  const fcl::CollisionGeometry<double>* mesh = &this->meshA();
+  const fcl::CollisionGeometry<double>* body = &s.B;
+  std::size_t contacts = 0;
+  for (const Case& c : cases) {
+    fcl::DistanceResult<double> d1, d2;
+    sov::distance(mesh, c.tfA, body, c.tfB, tightRequest(), d1);
+    sov::distance(body, c.tfB, mesh, c.tfA, tightRequest(), d2);
+    EXPECT_EQ(d1.o1, mesh);
+    EXPECT_EQ(d1.o2, body);
+    EXPECT_EQ(d2.o1, body);
+    EXPECT_EQ(d2.o2, mesh);
+
+    fcl::CollisionResult<double> r1, r2;
+    sov::collide(mesh, c.tfA, body, c.tfB, request, r1);
+    sov::collide(body, c.tfB, mesh, c.tfA, request, r2);
+    for (std::size_t k = 0; k < r1.numContacts(); ++k) {
+      EXPECT_EQ(r1.getContact(k).o1, mesh);
+      EXPECT_EQ(r1.getContact(k).o2, body);
+    }
+    for (std::size_t k = 0; k < r2.numContacts(); ++k) {
+      EXPECT_EQ(r2.getContact(k).o1, body);
+      EXPECT_EQ(r2.getContact(k).o2, mesh);
+    }
+    contacts += r1.numContacts() + r2.numContacts();
+  }
+  EXPECT_GT(contacts, 0u);
+}
+
 // The same mesh against a superovoid ellipsoid and FCL's own Ellipsoid:
 // the same collision flags; the same distance within GJK tolerance (for
 // RSS, kIOS and OBBRSS trees: FCL 0.7 has no mesh-shape distance for AABB,
