@@ -294,7 +294,7 @@ Scene::Scene(const Model& model, const SceneOptions& options)
     }
   }
   for (const auto& [name, joint] : model_->joints_) {
-    allowCollision(joint->parent_link_name, joint->child_link_name);
+    if (joint) allowCollision(joint->parent_link_name, joint->child_link_name);
   }
   updatePoses(forwardKinematics(*model_, q_));
   for (auto& g : geometries_) manager_.registerObject(g->object.get());
