@@ -148,6 +148,41 @@ TEST(SceneKinematics, PositionsOutsideTheLimitsNameTheJoint) {
   EXPECT_THROW(scene.linkPose("nope"), sov::urdf::SceneError);
 }
 
+TEST(SceneKinematics, AbsentJointsAreClampedIntoTheirLimits) {
+  // Limits that exclude 0: the revolute joint goes to 0.5, the prismatic one
+  // to -0.1; the continuous one stays at 0.
+  const std::string xml = R"(<robot name="m">
+    <link name="a"/><link name="b"/><link name="c"/><link name="d"/>
+    <joint name="jr" type="revolute"><parent link="a"/><child link="b"/>
+      <axis xyz="0 0 1"/><limit lower="0.5" upper="1" effort="1" velocity="1"/></joint>
+    <joint name="jp" type="prismatic"><parent link="b"/><child link="c"/>
+      <origin xyz="1 0 0"/><axis xyz="1 0 0"/>
+      <limit lower="-0.3" upper="-0.1" effort="1" velocity="1"/></joint>
+    <joint name="jc" type="continuous"><parent link="c"/><child link="d"/>
+      <axis xyz="0 0 1"/></joint>
+  </robot>)";
+  const auto model = sov::urdf::parse(xml);
+  sov::urdf::LinkPoses poses;
+  ASSERT_NO_THROW(poses = sov::urdf::forwardKinematics(*model.urdf, {}));
+  const auto clamped =
+      sov::urdf::forwardKinematics(*model.urdf, {{"jr", 0.5}, {"jp", -0.1}, {"jc", 0.0}});
+  for (const auto& [link, pose] : clamped) {
+    EXPECT_TRUE(poses.at(link).isApprox(pose, kPoseTol)) << link;
+  }
+  // c: rotated by 0.5 about z, then 1 - 0.1 along the rotated x.
+  const Eigen::Vector3d c(0.9 * std::cos(0.5), 0.9 * std::sin(0.5), 0.0);
+  EXPECT_NEAR((poses.at("c").translation() - c).norm(), 0, kPoseTol);
+  // Only the absent joints are clamped: a given one is still checked.
+  EXPECT_THROW(sov::urdf::forwardKinematics(*model.urdf, {{"jr", 0.0}}), sov::urdf::SceneError);
+  // The scene starts at the same positions.
+  sov::urdf::Scene scene(model);
+  EXPECT_DOUBLE_EQ(scene.jointPositions().at("jr"), 0.5);
+  EXPECT_DOUBLE_EQ(scene.jointPositions().at("jp"), -0.1);
+  for (const auto& [link, pose] : poses) {
+    EXPECT_TRUE(scene.linkPose(link).isApprox(pose, kPoseTol)) << link;
+  }
+}
+
 TEST(SceneKinematics, MimicJointsAndMeshesAreRefused) {
   const std::string mimic = R"(<robot name="m">
     <link name="a"/><link name="b"/><link name="c"/>

@@ -52,7 +52,8 @@ using JointPositions = std::map<std::string, double>;
 using LinkPoses = std::map<std::string, Eigen::Isometry3d>;
 
 // Forward kinematics: the pose of every link in the root link's frame.
-// Joints absent from q are at 0. Fixed, revolute, continuous and prismatic
+// Joints absent from q are at 0, or at the nearest limit when 0 is outside
+// the limits of a revolute or prismatic joint (as a Scene starts). Fixed, revolute, continuous and prismatic
 // joints are supported; pose of the child = pose of the parent * joint
 // origin * motion (rotation by q about the unit joint axis, or translation
 // by q along it). Throws SceneError for a name in q that is not a movable
@@ -92,9 +93,10 @@ struct SceneOptions {
 class SOV_SCENE_API Scene {
  public:
   // Builds the world from model: every <collision> of every link, at joint
-  // positions 0. Adjacent links (parent and child of a joint) are allowed to
-  // collide (not checked). Throws SceneError for a mesh collision (not
-  // supported yet) and as forwardKinematics does.
+  // positions 0 (or the nearest limit, as in forwardKinematics). Adjacent
+  // links (parent and child of a joint) are allowed to collide (not
+  // checked). Throws SceneError for a mesh collision (not supported yet) and
+  // as forwardKinematics does.
   explicit Scene(const Model& model, const SceneOptions& options = SceneOptions());
   ~Scene();
   Scene(const Scene&) = delete;
