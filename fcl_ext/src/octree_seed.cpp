@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <fcl/geometry/octree/octree.h>
 #include <fcl/narrowphase/distance.h>
@@ -16,26 +17,58 @@
 namespace sov {
 namespace {
 
+// OctoMap's 16-bit keys cover +-32768 cells about the origin; coordinates
+// farther out wrap around. The body's box must stay inside this many cells.
+constexpr double kMaxCellsFromOrigin = 32767;
+
 // The cells of OctoMap's grid at resolution res whose centres lie in the
-// body (F <= 0), as occupied leaves of a new tree (local frame).
+// body (F <= 0), as occupied leaves of a new tree (local frame). Throws
+// sov::Error (SOV_ERR_OPTION) when the body's box reaches OctoMap's key range
+// at res, when the grid over it has more than Superovoid::kMaxVoxelCells cells, or when
+// no cell centre lies in the body.
 std::shared_ptr<const octomap::OcTree> voxelise(const sov_shape& shape, double res) {
+  double cells = 1;
+  for (int i = 0; i < 3; ++i) {
+    const double reach = std::max(std::abs(shape.aabb_lo[i]), std::abs(shape.aabb_hi[i])) / res;
+    if (!(reach < kMaxCellsFromOrigin)) {
+      throw Error(SOV_ERR_OPTION,
+                  "Superovoid::voxels: resolution too fine for the body: its box reaches " +
+                      std::to_string(reach) + " cells from the origin on an axis (OctoMap's " +
+                      "16-bit keys allow fewer than 32767)");
+    }
+    cells *= std::floor((shape.aabb_hi[i] - shape.aabb_lo[i]) / res) + 2;
+  }
+  if (cells > Superovoid::kMaxVoxelCells) {
+    throw Error(SOV_ERR_OPTION, "Superovoid::voxels: resolution too fine for the body: " +
+                                    std::to_string(cells) + " grid cells (at most " +
+                                    std::to_string(Superovoid::kMaxVoxelCells) + ")");
+  }
   auto tree = std::make_shared<octomap::OcTree>(res);
   const octomap::OcTreeKey lo =
       tree->coordToKey(octomap::point3d(shape.aabb_lo[0], shape.aabb_lo[1], shape.aabb_lo[2]));
   const octomap::OcTreeKey hi =
       tree->coordToKey(octomap::point3d(shape.aabb_hi[0], shape.aabb_hi[1], shape.aabb_hi[2]));
-  octomap::OcTreeKey key;
-  for (key[0] = lo[0]; key[0] <= hi[0]; ++key[0]) {
-    for (key[1] = lo[1]; key[1] <= hi[1]; ++key[1]) {
-      for (key[2] = lo[2]; key[2] <= hi[2]; ++key[2]) {
+  std::size_t occupied = 0;
+  // Loop counters wider than OctoMap's 16-bit keys: no wrap at hi == 65535.
+  for (unsigned i = lo[0]; i <= hi[0]; ++i) {
+    for (unsigned j = lo[1]; j <= hi[1]; ++j) {
+      for (unsigned k = lo[2]; k <= hi[2]; ++k) {
+        const octomap::OcTreeKey key(static_cast<octomap::key_type>(i),
+                                     static_cast<octomap::key_type>(j),
+                                     static_cast<octomap::key_type>(k));
         const octomap::point3d c = tree->keyToCoord(key);
         const double x[3] = {c.x(), c.y(), c.z()};
         double F = 0;
         if (sov_shape_implicit(&F, nullptr, nullptr, &shape, x) == SOV_OK && F <= 0) {
           tree->updateNode(key, true, true);
+          ++occupied;
         }
       }
     }
+  }
+  if (occupied == 0) {
+    throw Error(SOV_ERR_OPTION, "Superovoid::voxels: resolution " + std::to_string(res) +
+                                    " too coarse: no voxel centre inside the body");
   }
   tree->updateInnerOccupancy();
   return tree;
@@ -62,14 +95,14 @@ OctreeSeedResult octreeSeededDistance(const Superovoid& a, const fcl::Transform3
                                       const OctreeSeedOptions& options) {
   const sov_pose XA = detail::toPose(tfa);
   const sov_pose XB = detail::toPose(tfb);
-  double res = options.resolution;
-  if (res == 0) {
-    const double* sa = a.shape().a;
-    const double* sb = b.shape().a;
-    res = 0.1 * std::min({sa[0], sa[1], sa[2], sb[0], sb[1], sb[2]});
-  }
-  const fcl::OcTree<double> ta(a.voxels(res));
-  const fcl::OcTree<double> tb(b.voxels(res));
+  // Resolution 0: a tenth of each body's own smallest semi-axis.
+  const auto resolution = [&options](const Superovoid& s) {
+    if (options.resolution != 0) return options.resolution;
+    const double* ax = s.shape().a;
+    return 0.1 * std::min({ax[0], ax[1], ax[2]});
+  };
+  const fcl::OcTree<double> ta(a.voxels(resolution(a)));
+  const fcl::OcTree<double> tb(b.voxels(resolution(b)));
   fcl::DistanceRequest<double> request(true);
   fcl::DistanceResult<double> closest;
   OctreeSeedResult out;

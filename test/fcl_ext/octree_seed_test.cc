@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -107,6 +108,62 @@ TEST(OctreeSeed, ConvergesToTheDefaultAnswerOrSaysItDidNot) {
     }
   }
   EXPECT_GE(2 * converged, static_cast<int>(poses.size()));
+}
+
+// Expects f() to throw sov::Error with SOV_ERR_OPTION and `text` in its message.
+template <class F>
+void expectOptionError(F&& f, const std::string& text) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception (expected \"" << text << "\")";
+  } catch (const sov::Error& e) {
+    EXPECT_EQ(e.status(), SOV_ERR_OPTION);
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+// A resolution so coarse that no cell centre is in the body would give an
+// empty tree (FCL's octree distance crashes on a null root): a clear error.
+TEST(OctreeSeed, CoarseResolutionWithNoCellInsideIsRejected) {
+  const sov::Superovoid a(0.3, 0.3, 0.3, 1, 1);
+  expectOptionError([&] { a.voxels(1.0); }, "too coarse");
+  sov::OctreeSeedOptions options;
+  options.resolution = 1.0;
+  expectOptionError([&] { sov::octreeSeededDistance(a, pose(Vector(0, 0, 0)), a,
+                                                    pose(Vector(2, 0, 0)), options); },
+                    "too coarse");
+}
+
+// A resolution so fine that OctoMap's 16-bit keys would wrap, or that the
+// grid would be huge: a clear error, no hang.
+TEST(OctreeSeed, FineResolutionBeyondOctomapKeysOrTheCellCapIsRejected) {
+  const sov::Superovoid big(1000, 1000, 1000, 1, 1);
+  expectOptionError([&] { big.voxels(0.03); }, "16-bit keys");
+  const sov::Superovoid unit(1, 1, 1, 1, 1);
+  expectOptionError([&] { unit.voxels(1e-4); }, "grid cells");
+  const sov::Superovoid small(0.3, 0.3, 0.3, 1, 1);
+  sov::OctreeSeedOptions options;
+  options.resolution = 0.03;  // a tenth of the small body's semi-axis
+  expectOptionError([&] { sov::octreeSeededDistance(big, pose(Vector(0, 0, 0)), small,
+                                                    pose(Vector(1002, 0, 0)), options); },
+                    "16-bit keys");
+}
+
+// The default resolution is per body (a tenth of each one's smallest
+// semi-axis): a size ratio of 3333 is answered.
+TEST(OctreeSeed, DefaultResolutionIsPerBody) {
+  const sov::Superovoid big(1000, 1000, 1000, 1, 1);
+  const sov::Superovoid small(0.3, 0.3, 0.3, 1, 1);
+  const Transform tfa = pose(Vector(0, 0, 0)), tfb = pose(Vector(1002, 0, 0));
+  const sov::OctreeSeedResult r = sov::octreeSeededDistance(big, tfa, small, tfb);
+  EXPECT_GT(r.octree_distance, 0);
+  if (r.status == SOV_OK) {
+    EXPECT_NEAR(r.result.d, 1.7, 1e-6);
+  } else {
+    EXPECT_TRUE(r.status == SOV_ERR_NO_CONVERGENCE || r.status == SOV_ERR_SINGULAR ||
+                r.status == SOV_ERR_SPURIOUS)
+        << sov_status_string(r.status);
+  }
 }
 
 TEST(OctreeSeed, NonRotationPoseIsRejected) {

@@ -21,7 +21,10 @@ namespace sov {
 
 // Options of the octree-seeded scheme.
 struct SOV_FCL_API OctreeSeedOptions {
-  // Voxel size; 0 picks a tenth of the smaller body's smallest semi-axis.
+  // Voxel size for both bodies; 0 picks, per body, a tenth of that body's
+  // own smallest semi-axis. Superovoid::voxels throws sov::Error for a size
+  // too coarse (no cell centre in a body) or too fine (OctoMap's key range,
+  // Superovoid::kMaxVoxelCells).
   double resolution = 0;
   // Core options; method and seed are overridden (SOV_METHOD_IMPLICIT,
   // SOV_SEED_CACHE). Filled by sov_options_default in the constructor.

@@ -80,9 +80,15 @@ class SOV_FCL_API Superovoid : public fcl::ShapeBase<double> {
   // octree whose occupied leaves are the cells whose centres satisfy F <= 0,
   // in the local frame. Built on first use and cached on the shape (copies
   // share the cache); thread-safe; a different resolution replaces the
-  // cached tree. Throws sov::Error for a resolution that is not positive
-  // and finite. Used by sov::octreeSeededDistance (octree_seed.h).
+  // cached tree. Throws sov::Error (SOV_ERR_OPTION) for a resolution that
+  // is not positive and finite; that is so fine that the body's box reaches
+  // 32767 cells from the origin on an axis (OctoMap's 16-bit keys would
+  // wrap) or the grid over the box exceeds kMaxVoxelCells cells; or that is
+  // so coarse that no cell centre lies in the body (an empty tree). Used by
+  // sov::octreeSeededDistance (octree_seed.h).
   std::shared_ptr<const octomap::OcTree> voxels(double resolution) const;
+  // The most grid cells voxels() visits (the cells over the body's box).
+  static constexpr double kMaxVoxelCells = 2e7;
 
   friend SOV_FCL_API std::ostream& operator<<(std::ostream& out,
                                               const Superovoid& s);
