@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "superovoid/urdf/scene.h"
+#include "joint_default.h"
 
 namespace sov {
 namespace urdf {
@@ -43,16 +44,6 @@ void checkPosition(const ::urdf::Joint& joint, double q) {
       << joint.limits->lower << ", " << joint.limits->upper << "]";
     throw SceneError(joint.name, s.str());
   }
-}
-
-// Position of a movable joint absent from q: 0, or the nearest limit when 0
-// is outside the limits of a revolute or prismatic joint (as the Scene
-// starts).
-double absentPosition(const ::urdf::Joint& joint) {
-  const bool limited = joint.type == ::urdf::Joint::REVOLUTE ||
-                       joint.type == ::urdf::Joint::PRISMATIC;
-  if (!limited || !joint.limits) return 0.0;
-  return std::clamp(0.0, joint.limits->lower, joint.limits->upper);
 }
 
 // The motion of a joint at position q (identity for a fixed joint); throws
@@ -105,7 +96,7 @@ LinkPoses forwardKinematics(const ::urdf::ModelInterface& model, const JointPosi
     const Eigen::Isometry3d parent = poses.at(link->name);
     for (const auto& joint : link->child_joints) {
       auto value = q.find(joint->name);
-      const double position = value == q.end() ? absentPosition(*joint) : value->second;
+      const double position = value == q.end() ? detail::defaultJointPosition(*joint) : value->second;
       poses[joint->child_link_name] =
           parent * toEigen(joint->parent_to_joint_origin_transform) *
           jointMotion(*joint, position);

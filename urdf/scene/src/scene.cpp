@@ -11,6 +11,7 @@
 #include <superovoid/fcl.h>
 
 #include "superovoid/urdf/scene.h"
+#include "joint_default.h"
 
 namespace sov {
 namespace urdf {
@@ -242,22 +243,13 @@ std::shared_ptr<fcl::CollisionGeometry<double>> primitive(const ::urdf::Geometry
   }
 }
 
-// Initial position of a movable joint: 0, or the nearest limit when 0 is
-// outside the limits.
-double initialPosition(const ::urdf::Joint& joint) {
-  const bool limited = joint.type == ::urdf::Joint::REVOLUTE ||
-                       joint.type == ::urdf::Joint::PRISMATIC;
-  if (!limited || !joint.limits) return 0.0;
-  return std::clamp(0.0, joint.limits->lower, joint.limits->upper);
-}
-
 }  // namespace
 
 Scene::Scene(const Model& model, const SceneOptions& options)
     : model_(model.urdf), options_(options) {
   if (!model_) throw SceneError("", "the model holds no urdfdom model");
   for (const auto& [name, joint] : model_->joints_) {
-    if (joint && joint->type != ::urdf::Joint::FIXED) q_[name] = initialPosition(*joint);
+    if (joint && joint->type != ::urdf::Joint::FIXED) q_[name] = detail::defaultJointPosition(*joint);
   }
   for (const auto& [name, link] : model_->links_) {
     link_index_[name] = links_.size();

@@ -1,0 +1,27 @@
+// Where a movable joint sits when no position is given: shared by forward
+// kinematics and the Scene's starting configuration (internal header).
+#ifndef SUPEROVOID_URDF_SCENE_JOINT_DEFAULT_H
+#define SUPEROVOID_URDF_SCENE_JOINT_DEFAULT_H
+
+#include <algorithm>
+
+#include <urdf_model/joint.h>
+
+namespace sov {
+namespace urdf {
+namespace detail {
+
+// 0, or the nearest limit when 0 is outside the limits of a revolute or
+// prismatic joint.
+inline double defaultJointPosition(const ::urdf::Joint& joint) {
+  const bool limited = joint.type == ::urdf::Joint::REVOLUTE ||
+                       joint.type == ::urdf::Joint::PRISMATIC;
+  if (!limited || !joint.limits) return 0.0;
+  return std::clamp(0.0, joint.limits->lower, joint.limits->upper);
+}
+
+}  // namespace detail
+}  // namespace urdf
+}  // namespace sov
+
+#endif  // SUPEROVOID_URDF_SCENE_JOINT_DEFAULT_H
