@@ -107,14 +107,26 @@ OctreeSeedResult octreeSeededDistance(const Superovoid& a, const fcl::Transform3
   fcl::DistanceResult<double> closest;
   OctreeSeedResult out;
   out.octree_distance = fcl::distance(&ta, tfa, &tb, tfb, request, closest);
+  sov_options core = options.core;
+  core.method = SOV_METHOD_IMPLICIT;
+  core.seed = SOV_SEED_CACHE;
+  if (out.octree_distance < 0) {
+    // Overlapping leaves: libccd's distance answers -1 with zero nearest
+    // points, no seed. The core's own SOV_SEED_CENTERS seed instead (a
+    // contact of the overlapping leaves as both seeds did not converge on
+    // the test pairs; the centre-line seed did).
+    out.seed_source = OctreeSeedSource::Centers;
+    out.seed_a = tfa.translation();
+    out.seed_b = tfb.translation();
+    core.seed = SOV_SEED_CENTERS;
+    out.status = sov_distance(&out.result, &a.shape(), &XA, &b.shape(), &XB, &core, nullptr);
+    return out;
+  }
   out.seed_a = closest.nearest_points[0];
   out.seed_b = closest.nearest_points[1];
   sov_cache cache{};
   out.status = sov_cache_set(&cache, &XA, &XB, out.seed_a.data(), out.seed_b.data());
   if (out.status != SOV_OK) return out;
-  sov_options core = options.core;
-  core.method = SOV_METHOD_IMPLICIT;
-  core.seed = SOV_SEED_CACHE;
   out.status = sov_distance(&out.result, &a.shape(), &XA, &b.shape(), &XB, &core, &cache);
   return out;
 }

@@ -101,6 +101,7 @@ TEST(OctreeSeed, ConvergesToTheDefaultAnswerOrSaysItDidNot) {
     }
     ++converged;
     EXPECT_EQ(r.result.method, SOV_METHOD_IMPLICIT);
+    EXPECT_EQ(r.seed_source, sov::OctreeSeedSource::NearestPoints);
     EXPECT_NEAR(r.result.d, expected.d, kExactTolerance);
     for (int i = 0; i < 3; ++i) {
       EXPECT_NEAR(r.result.pA[i], expected.pA[i], 1e-6);
@@ -164,6 +165,42 @@ TEST(OctreeSeed, DefaultResolutionIsPerBody) {
                 r.status == SOV_ERR_SPURIOUS)
         << sov_status_string(r.status);
   }
+}
+
+// Overlapping bodies: FCL's octree distance answers -1 with zero nearest
+// points; the scheme reports the fallback to the core's centre-line seed
+// (not a seed at the world origin), and the answer is the default one or an
+// honest failure.
+TEST(OctreeSeed, OverlappingBodiesFallBackToTheCentreSeed) {
+  constexpr double kResolution = 0.025;
+  const sov::Superovoid a(0.5, 0.3, 0.4, 0.5, 1.4, 0.2, -0.1);
+  const sov::Superovoid b(0.3, 0.35, 0.25, 1.2, 0.7);
+  const std::vector<std::pair<Transform, Transform>> poses = {
+      {pose(Vector(3, 2, 1)), pose(Vector(3.6, 2.1, 1.05), 0.3, Vector(1, 1, 0))},
+      {pose(Vector(-2, 1, 4), 0.7, Vector(0, 1, 1)), pose(Vector(-2.2, 1.4, 4.1), 1.1)},
+  };
+  int converged = 0;
+  for (const auto& [tfa, tfb] : poses) {
+    const sov_result expected = defaultAnswer(a, tfa, b, tfb);
+    ASSERT_LT(expected.d, 0);
+    sov::OctreeSeedOptions options;
+    options.resolution = kResolution;
+    const sov::OctreeSeedResult r = sov::octreeSeededDistance(a, tfa, b, tfb, options);
+    EXPECT_LT(r.octree_distance, 0);
+    EXPECT_EQ(r.seed_source, sov::OctreeSeedSource::Centers);
+    EXPECT_TRUE(r.seed_a.isApprox(tfa.translation()));
+    EXPECT_TRUE(r.seed_b.isApprox(tfb.translation()));
+    if (r.status != SOV_OK) {
+      EXPECT_TRUE(r.status == SOV_ERR_NO_CONVERGENCE || r.status == SOV_ERR_SINGULAR ||
+                  r.status == SOV_ERR_SPURIOUS)
+          << sov_status_string(r.status);
+      continue;
+    }
+    ++converged;
+    EXPECT_EQ(r.result.method, SOV_METHOD_IMPLICIT);
+    EXPECT_NEAR(r.result.d, expected.d, kExactTolerance);
+  }
+  EXPECT_GE(converged, 1);
 }
 
 TEST(OctreeSeed, NonRotationPoseIsRejected) {

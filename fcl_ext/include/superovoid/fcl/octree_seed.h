@@ -32,13 +32,26 @@ struct SOV_FCL_API OctreeSeedOptions {
   OctreeSeedOptions();
 };
 
+// Where the core's seed came from.
+enum class OctreeSeedSource {
+  // The leaves are apart: FCL's octree-octree nearest points, through
+  // sov_cache_set and SOV_SEED_CACHE.
+  NearestPoints,
+  // Leaves overlap: FCL's (libccd) distance answers -1 with zero nearest
+  // points, so the core runs with its own SOV_SEED_CENTERS seed (support
+  // points along the centre line); seed_a and seed_b are then the bodies'
+  // origins (world), not the core's seed points.
+  Centers,
+};
+
 // What the scheme produced: the core's status and result, and the seed.
 struct OctreeSeedResult {
   int status = SOV_OK;            // the core's sov_distance status (or sov_cache_set's)
   sov_result result{};            // the core's answer (valid when status is SOV_OK)
-  fcl::Vector3<double> seed_a{};  // octree nearest point near a (world)
-  fcl::Vector3<double> seed_b{};  // octree nearest point near b (world)
+  fcl::Vector3<double> seed_a{};  // seed near a (world; see seed_source)
+  fcl::Vector3<double> seed_b{};  // seed near b (world; see seed_source)
   double octree_distance = 0;     // FCL's octree-octree distance (-1 when cells overlap)
+  OctreeSeedSource seed_source = OctreeSeedSource::NearestPoints;
 };
 
 // Signed distance of two posed superovoids by the octree-seeded implicit
