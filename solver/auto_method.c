@@ -17,21 +17,6 @@
 #include "solver/posed.h"
 #include "solver/support.h"
 
-/* Support points along v and the lower bound -(h_A(v) + h_B(-v)) / |v|. */
-double sovc_support_pair(double pA[3], double pB[3], const sov_shape *A,
-                         const sov_pose *XA, const sov_shape *B,
-                         const sov_pose *XB, const double v[3]) {
-  double vl[3], xl[3], mv[3] = {-v[0], -v[1], -v[2]};
-  sovc_rotate_t(vl, XA->R, v);
-  sovc_support(xl, A, vl, NAN);
-  sovc_to_world(pA, XA, xl);
-  sovc_rotate_t(vl, XB->R, mv);
-  sovc_support(xl, B, vl, NAN);
-  sovc_to_world(pB, XB, xl);
-  const double nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  return (v[0] * (pB[0] - pA[0]) + v[1] * (pB[1] - pA[1]) + v[2] * (pB[2] - pA[2])) / nv;
-}
-
 /* Keep r in best if it is the first or a larger lower bound. */
 void sovc_keep_best(sov_result *best, int *have, const sov_result *r) {
   best->iterations += r->iterations;
@@ -113,13 +98,9 @@ static int local_maximum(const sov_result *r, const sov_shape *A, const sov_pose
     return 1;
   sovc_frame fr;
   sovc_frame_make(&fr, r->n);
-  double M[9], Mt[3], Mb[3];
-  for (int i = 0; i < 9; ++i) M[i] = a.D[i] + b.D[i];
-  sovc_rotate(Mt, M, fr.t);
-  sovc_rotate(Mb, M, fr.b);
-  const double m00 = fr.t[0] * Mt[0] + fr.t[1] * Mt[1] + fr.t[2] * Mt[2] + r->d;
-  const double m01 = fr.t[0] * Mb[0] + fr.t[1] * Mb[1] + fr.t[2] * Mb[2];
-  const double m11 = fr.b[0] * Mb[0] + fr.b[1] * Mb[1] + fr.b[2] * Mb[2] + r->d;
+  double m[3];
+  sovc_sphere_hessian(m, &a, &b, &fr, -r->d);
+  const double m00 = m[0], m01 = m[1], m11 = m[2];
   const double slack = 1e-9 * (fabs(m00) + fabs(m11) + fabs(r->d) + 1);
   return m00 >= -slack && m11 >= -slack && m00 * m11 - m01 * m01 >= -slack * (fabs(m00) + fabs(m11));
 }

@@ -45,10 +45,4 @@ void sovc_keep_best(sov_result *best, int *have, const sov_result *r);
 int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA,
                            const sov_shape *B, const sov_pose *XB, double tol);
 
-/* Support points pA = s_A(v), pB = s_B(-v) (world) of world direction v;
- * returns -(h_A(v) + h_B(-v)) / |v|, a lower bound on d. */
-double sovc_support_pair(double pA[3], double pB[3], const sov_shape *A,
-                         const sov_pose *XA, const sov_shape *B,
-                         const sov_pose *XB, const double v[3]);
-
 #endif

@@ -17,22 +17,29 @@ static double objective(sovc_support_eval *a, sovc_support_eval *b, const sov_sh
   return a->h + b->h;
 }
 
+/* D_A + D_B - f I on the tangent frame (see direction.h). */
+void sovc_sphere_hessian(double m[3], const sovc_support_eval *a, const sovc_support_eval *b,
+                         const sovc_frame *fr, double f) {
+  double M[9], Mt[3], Mb[3];
+  for (int i = 0; i < 9; ++i) M[i] = a->D[i] + b->D[i];
+  sovc_rotate(Mt, M, fr->t);
+  sovc_rotate(Mb, M, fr->b);
+  m[0] = fr->t[0] * Mt[0] + fr->t[1] * Mt[1] + fr->t[2] * Mt[2] - f;
+  m[1] = fr->t[0] * Mb[0] + fr->t[1] * Mb[1] + fr->t[2] * Mb[2];
+  m[2] = fr->b[0] * Mb[0] + fr->b[1] * Mb[1] + fr->b[2] * Mb[2] - f;
+}
+
 /* Newton step in the tangent plane of v: (D_A + D_B - f I) s = -P (pA - pB),
  * with the Hessian shifted to positive definite when it is not. */
 static int newton_step(double step[3], const sovc_support_eval *a, const sovc_support_eval *b,
                        const double v[3], double f) {
-  double g[3], Ht[3], Hu[3];
+  double g[3], m[3];
   sovc_frame fr;
   sovc_frame_make(&fr, v);
   const double *t = fr.t, *u = fr.b;
-  double M[9];
-  for (int i = 0; i < 9; ++i) M[i] = a->D[i] + b->D[i];
+  sovc_sphere_hessian(m, a, b, &fr, f);
+  double m00 = m[0], m01 = m[1], m11 = m[2];
   for (int i = 0; i < 3; ++i) g[i] = a->p[i] - b->p[i];
-  sovc_rotate(Ht, M, t);
-  sovc_rotate(Hu, M, u);
-  double m00 = t[0] * Ht[0] + t[1] * Ht[1] + t[2] * Ht[2] - f;
-  double m01 = t[0] * Hu[0] + t[1] * Hu[1] + t[2] * Hu[2];
-  double m11 = u[0] * Hu[0] + u[1] * Hu[1] + u[2] * Hu[2] - f;
   const double g0 = t[0] * g[0] + t[1] * g[1] + t[2] * g[2];
   const double g1 = u[0] * g[0] + u[1] * g[1] + u[2] * g[2];
   /* Smallest eigenvalue; shift so it is at least a fraction of the largest. */

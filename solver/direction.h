@@ -6,6 +6,7 @@
 #ifndef SOLVER_DIRECTION_H
 #define SOLVER_DIRECTION_H
 
+#include "solver/posed.h"
 #include "superovoid/superovoid.h"
 
 /* Newton with line search on f from unit world direction v0. On SOV_OK fills
@@ -14,5 +15,13 @@ int sovc_solve_direction(sov_result *result, const sov_shape *A,
                          const sov_pose *XA, const sov_shape *B,
                          const sov_pose *XB, const double v0[3],
                          double tolerance, int max_iterations);
+
+/* Hessian of f(v) = h_A(v) + h_B(-v) on the unit sphere at v, in the tangent
+ * frame fr of v: (D_A + D_B - f I) restricted to the tangent plane, with
+ * a, b the supports along v and -v carrying their derivatives D and f their
+ * value; m = {m00, m01, m11}. A maximum of d = -f needs it >= 0. */
+void sovc_sphere_hessian(double m[3], const sovc_support_eval *a,
+                         const sovc_support_eval *b, const sovc_frame *fr,
+                         double f);
 
 #endif
