@@ -11,6 +11,8 @@
 #include "solver/shape.h"
 #include "solver/support.h"
 
+#define SOV_PI 3.14159265358979323846
+
 #define SOV_STR2(x) #x
 #define SOV_STR(x) SOV_STR2(x)
 
@@ -161,6 +163,56 @@ int sov_shape_support(double x[3], double *h, const sov_shape *shape,
   if (!all_finite(dir, 3)) return SOV_ERR_NONFINITE;
   if (dir[0] == 0 && dir[1] == 0 && dir[2] == 0) return SOV_ERR_OPTION;
   *h = sovc_support(x, shape, dir, NAN);
+  return SOV_OK;
+}
+
+/* Grid sizes; the limit keeps every index within an int. */
+int sov_shape_tessellation_size(size_t *n_vertices, size_t *n_triangles, int n_lat,
+                                int n_lon) {
+  if (!n_vertices || !n_triangles) return SOV_ERR_NULL;
+  if (n_lat < 2 || n_lon < 3 || n_lat > 1 << 14 || n_lon > 1 << 14) return SOV_ERR_OPTION;
+  *n_vertices = (size_t)n_lon * (size_t)(n_lat - 1) + 2;
+  *n_triangles = 2 * (size_t)n_lon * (size_t)(n_lat - 1);
+  return SOV_OK;
+}
+
+/* Vertex 0 is the south pole, then n_lat - 1 rings of n_lon vertices from
+ * south to north, then the north pole. */
+int sov_shape_tessellate(double *vertices, size_t vertex_capacity, int *triangles,
+                         size_t triangle_capacity, const sov_shape *shape, int n_lat,
+                         int n_lon) {
+  if (!vertices || !triangles) return SOV_ERR_NULL;
+  size_t nv, nt;
+  int st = sov_shape_tessellation_size(&nv, &nt, n_lat, n_lon);
+  if (st != SOV_OK) return st;
+  st = check_shape(shape);
+  if (st != SOV_OK) return st;
+  if (vertex_capacity < 3 * nv || triangle_capacity < 3 * nt) return SOV_ERR_BUFFER;
+  const double dlon = 2 * SOV_PI / n_lon, dlat = SOV_PI / n_lat;
+  double *v = vertices;
+  sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, shape, 0, -SOV_PI / 2);
+  v += 3;
+  for (int i = 1; i < n_lat; ++i) {
+    for (int j = 0; j < n_lon; ++j, v += 3) {
+      sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, shape, -SOV_PI + dlon * j,
+                       -SOV_PI / 2 + dlat * i);
+    }
+  }
+  sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, shape, 0, SOV_PI / 2);
+  const int north = (int)nv - 1;
+  int *t = triangles;
+#define SOV_RING(i, j) (1 + ((i) - 1) * n_lon + ((j) % n_lon))
+#define SOV_TRI(a, b, c) (t[0] = (a), t[1] = (b), t[2] = (c), t += 3)
+  for (int j = 0; j < n_lon; ++j) {
+    SOV_TRI(0, SOV_RING(1, j + 1), SOV_RING(1, j));
+    for (int i = 1; i + 1 < n_lat; ++i) {
+      SOV_TRI(SOV_RING(i, j), SOV_RING(i, j + 1), SOV_RING(i + 1, j + 1));
+      SOV_TRI(SOV_RING(i, j), SOV_RING(i + 1, j + 1), SOV_RING(i + 1, j));
+    }
+    SOV_TRI(SOV_RING(n_lat - 1, j), SOV_RING(n_lat - 1, j + 1), north);
+  }
+#undef SOV_TRI
+#undef SOV_RING
   return SOV_OK;
 }
 

@@ -166,6 +166,20 @@ SOV_API int sov_shape_point(double x[3], double t1[3], double t2[3],
 SOV_API int sov_shape_support(double x[3], double *h, const sov_shape *shape,
                               const double dir[3]);
 
+/* Surface mesh: a latitude-longitude grid of sov_shape_point with n_lat >= 2
+ * latitude bands and n_lon >= 3 longitude segments, each pole one vertex.
+ * It has n_lon (n_lat - 1) + 2 vertices and 2 n_lon (n_lat - 1) triangles,
+ * counter-clockwise seen from outside. Its vertices lie on the surface, so
+ * for a convex body the mesh lies inside it. sov_shape_tessellation_size
+ * gives the counts; sov_shape_tessellate writes 3 n_vertices coordinates
+ * (local frame) and 3 n_triangles vertex indices, or returns SOV_ERR_BUFFER
+ * (writing nothing) when a capacity, counted in doubles and ints, is short. */
+SOV_API int sov_shape_tessellation_size(size_t *n_vertices, size_t *n_triangles,
+                                        int n_lat, int n_lon);
+SOV_API int sov_shape_tessellate(double *vertices, size_t vertex_capacity,
+                                 int *triangles, size_t triangle_capacity,
+                                 const sov_shape *shape, int n_lat, int n_lon);
+
 /* Volume of the body. */
 SOV_API int sov_shape_volume(double *volume, const sov_shape *shape);
 
