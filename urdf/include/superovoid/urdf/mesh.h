@@ -1,0 +1,58 @@
+// Triangle meshes: STL and OBJ reading and writing, and the surface mesh of a
+// superovoid (through the C API's sov_shape_tessellate).
+#ifndef SUPEROVOID_URDF_MESH_H
+#define SUPEROVOID_URDF_MESH_H
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "superovoid/superovoid.h"
+#include "superovoid/urdf/export.h"
+
+namespace sov {
+namespace urdf {
+
+// An indexed triangle mesh: vertex coordinates and, per triangle, three
+// indices into vertices (counter-clockwise seen from outside for the meshes
+// this library writes; read files keep their own order).
+struct TriangleMesh {
+  std::vector<std::array<double, 3>> vertices;
+  std::vector<std::array<int, 3>> triangles;
+};
+
+// Reads an STL (binary or ASCII) or OBJ file, chosen by the extension (case
+// ignored), and multiplies every coordinate by scale (URDF's <mesh scale>).
+// - STL: binary when the size is 84 + 50 n for the triangle count n in the
+//   header (a binary file may begin with "solid"), ASCII otherwise. Equal
+//   vertices are welded into one.
+// - OBJ: `v x y z [w]` and `f` with `i`, `i/j`, `i//k` or `i/j/k` (1-based,
+//   negative counts back from the last vertex); polygons are split into a
+//   fan from their first vertex. Every other record is ignored.
+// Throws sov::urdf::Error naming the file (and, for OBJ and ASCII STL, the
+// line): SOV_URDF_ERR_IO when the file cannot be read or the extension is
+// not .stl/.obj (COLLADA .dae is not supported), SOV_ERR_NONFINITE for a
+// coordinate or scale that is NaN or infinite, SOV_URDF_ERR_MODEL for
+// malformed content (truncated binary STL, bad number, index out of range,
+// face with fewer than 3 vertices, no triangles).
+SOV_URDF_API TriangleMesh loadMesh(const std::string& path,
+                                   const std::array<double, 3>& scale = {1, 1, 1});
+
+// Writes mesh as binary STL (".stl", facet normals from the vertex order)
+// or OBJ (".obj", shortest round-trip decimals), chosen by the extension.
+// Throws sov::urdf::Error: SOV_URDF_ERR_IO when the file cannot be written
+// or the extension is neither; SOV_URDF_ERR_MODEL for an index out of range.
+SOV_URDF_API void saveMesh(const std::string& path, const TriangleMesh& mesh);
+
+// The surface mesh of shape in its local frame from sov_shape_tessellate
+// (n_lat >= 2 latitude bands, n_lon >= 3 meridians). Throws
+// sov::urdf::Error with the C API's status for bad counts.
+SOV_URDF_API TriangleMesh tessellate(const sov_shape& shape, int n_lat, int n_lon);
+
+// mesh with every vertex moved by pose (world = R local + p).
+SOV_URDF_API TriangleMesh transformed(const TriangleMesh& mesh, const sov_pose& pose);
+
+}  // namespace urdf
+}  // namespace sov
+
+#endif  // SUPEROVOID_URDF_MESH_H
