@@ -2,17 +2,19 @@
 // against hand-computed poses, joint errors, self-distance and collision
 // against brute force over link pairs, warm starts against cold queries,
 // environment queries and the allowed-collision matrix.
+#include <fcl/geometry/shape/box.h>
+#include <fcl/geometry/shape/sphere.h>
+#include <gtest/gtest.h>
+#include <superovoid/fcl.h>
+#include <superovoid/urdf/scene.h>
+
 #include <cmath>
 #include <limits>
 #include <random>
 #include <set>
 #include <string>
 
-#include <fcl/geometry/shape/box.h>
-#include <fcl/geometry/shape/sphere.h>
-#include <gtest/gtest.h>
-#include <superovoid/fcl.h>
-#include <superovoid/urdf/scene.h>
+#include "scene_test_util.h"
 
 namespace {
 
@@ -20,41 +22,9 @@ constexpr double kPoseTol = 1e-12;
 constexpr double kDistTol = 1e-9;
 constexpr double kPointTol = 1e-6;
 
-std::string dataPath(const std::string& name) {
-  return std::string(SOV_URDF_TEST_DATA_DIR) + "/" + name;
-}
-
-// Brute force: smallest signed distance over the geometry pairs of links
-// that may not collide, with the pair's link names (ordered as found).
-struct Brute {
-  double d = std::numeric_limits<double>::infinity();
-  std::string link1, link2;
-  std::set<std::pair<std::string, std::string>> colliding;
-};
-
-Brute bruteForce(sov::urdf::Scene& scene) {
-  Brute b;
-  const auto g = scene.geometries();
-  for (std::size_t i = 0; i < g.size(); ++i) {
-    for (std::size_t j = i + 1; j < g.size(); ++j) {
-      if (g[i].link == g[j].link || scene.isCollisionAllowed(g[i].link, g[j].link)) continue;
-      fcl::DistanceRequest<double> request(true, true);
-      fcl::DistanceResult<double> result;
-      const double d = sov::distance(g[i].object, g[j].object, request, result);
-      if (d < b.d) {
-        b.d = d;
-        b.link1 = g[i].link;
-        b.link2 = g[j].link;
-      }
-      fcl::CollisionRequest<double> creq;
-      fcl::CollisionResult<double> cres;
-      if (sov::collide(g[i].object, g[j].object, creq, cres) > 0) {
-        b.colliding.insert(std::minmax(g[i].link, g[j].link));
-      }
-    }
-  }
-  return b;
-}
+using sov_test::Brute;
+using sov_test::bruteForce;
+using sov_test::dataPath;
 
 // Random positions of the toy hand's joints within their limits.
 sov::urdf::JointPositions randomHand(std::mt19937& rng) {
@@ -76,15 +46,16 @@ TEST(SceneKinematics, ChainMatchesHandComputedPoses) {
   // l1: Trans(0, 0, 0.1) Rz(theta).
   const Eigen::Isometry3d& l1 = poses.at("l1");
   EXPECT_NEAR((l1.translation() - Eigen::Vector3d(0, 0, 0.1)).norm(), 0, kPoseTol);
-  EXPECT_NEAR((l1.linear().col(0) - Eigen::Vector3d(std::cos(theta), std::sin(theta), 0)).norm(),
-              0, kPoseTol);
+  EXPECT_NEAR((l1.linear().col(0) - Eigen::Vector3d(std::cos(theta), std::sin(theta), 0)).norm(), 0,
+              kPoseTol);
   // l2: at (0.2 cos - s sin, 0.2 sin + s cos, 0.1), rotated by Rz(theta + pi/2).
   const double a = theta + M_PI / 2;
   const Eigen::Vector3d p2(0.2 * std::cos(theta) - s * std::sin(theta),
                            0.2 * std::sin(theta) + s * std::cos(theta), 0.1);
   EXPECT_NEAR((poses.at("l2").translation() - p2).norm(), 0, kPoseTol);
-  EXPECT_NEAR((poses.at("l2").linear().col(0) - Eigen::Vector3d(std::cos(a), std::sin(a), 0)).norm(),
-              0, kPoseTol);
+  EXPECT_NEAR(
+      (poses.at("l2").linear().col(0) - Eigen::Vector3d(std::cos(a), std::sin(a), 0)).norm(), 0,
+      kPoseTol);
   // l3 = l2 Trans(0, 0, 0.05) Rx(pi/2): x along (cos a, sin a, 0), y up, z
   // along (sin a, -cos a, 0).
   const Eigen::Isometry3d& l3 = poses.at("l3");
@@ -97,8 +68,7 @@ TEST(SceneKinematics, ChainMatchesHandComputedPoses) {
   // l4 = l3 Trans(0, 0.1, 0) Ry(phi): 0.1 above l3; x = cos phi x3 - sin phi z3.
   const Eigen::Isometry3d& l4 = poses.at("l4");
   EXPECT_NEAR((l4.translation() - (p2 + Eigen::Vector3d(0, 0, 0.15))).norm(), 0, kPoseTol);
-  EXPECT_NEAR((l4.linear().col(0) - (std::cos(phi) * x3 - std::sin(phi) * z3)).norm(), 0,
-              kPoseTol);
+  EXPECT_NEAR((l4.linear().col(0) - (std::cos(phi) * x3 - std::sin(phi) * z3)).norm(), 0, kPoseTol);
   EXPECT_NEAR((l4.linear().col(1) - y3).norm(), 0, kPoseTol);
 }
 
@@ -107,9 +77,9 @@ TEST(SceneKinematics, SceneObjectsFollowTheLinks) {
   scene.setJointPositions({{"j1", -0.4}, {"j2", 0.08}});
   scene.setJointPositions({{"j4", 2.0}});
   EXPECT_DOUBLE_EQ(scene.jointPositions().at("j1"), -0.4);
-  const auto poses = sov::urdf::forwardKinematics(
-      *sov::urdf::parseFile(dataPath("fk_chain.urdf")).urdf,
-      {{"j1", -0.4}, {"j2", 0.08}, {"j4", 2.0}});
+  const auto poses =
+      sov::urdf::forwardKinematics(*sov::urdf::parseFile(dataPath("fk_chain.urdf")).urdf,
+                                   {{"j1", -0.4}, {"j2", 0.08}, {"j4", 2.0}});
   for (const auto& g : scene.geometries()) {
     // Collision origins are identity in this model.
     EXPECT_TRUE(g.object->getTransform().isApprox(poses.at(g.link), 1e-14)) << g.link;
@@ -180,32 +150,6 @@ TEST(SceneKinematics, AbsentJointsAreClampedIntoTheirLimits) {
   EXPECT_DOUBLE_EQ(scene.jointPositions().at("jp"), -0.1);
   for (const auto& [link, pose] : poses) {
     EXPECT_TRUE(scene.linkPose(link).isApprox(pose, kPoseTol)) << link;
-  }
-}
-
-TEST(SceneKinematics, MimicJointsAndMeshesAreRefused) {
-  const std::string mimic = R"(<robot name="m">
-    <link name="a"/><link name="b"/><link name="c"/>
-    <joint name="ja" type="revolute"><parent link="a"/><child link="b"/>
-      <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-    <joint name="jb" type="revolute"><parent link="b"/><child link="c"/>
-      <limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="ja"/></joint>
-  </robot>)";
-  try {
-    sov::urdf::forwardKinematics(*sov::urdf::parse(mimic).urdf, {});
-    ADD_FAILURE() << "mimic accepted";
-  } catch (const sov::urdf::SceneError& e) {
-    EXPECT_EQ(e.name(), "jb");
-    EXPECT_NE(std::string(e.what()).find("mimic"), std::string::npos);
-  }
-  const std::string mesh = R"(<robot name="m"><link name="a"><collision><geometry>
-    <mesh filename="package://x/a.stl"/></geometry></collision></link></robot>)";
-  try {
-    sov::urdf::Scene scene(sov::urdf::parse(mesh));
-    ADD_FAILURE() << "mesh accepted";
-  } catch (const sov::urdf::SceneError& e) {
-    EXPECT_EQ(e.name(), "a");
-    EXPECT_NE(std::string(e.what()).find("mesh collisions are not supported"), std::string::npos);
   }
 }
 

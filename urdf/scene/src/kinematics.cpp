@@ -1,18 +1,20 @@
 // Forward kinematics of a urdfdom model: fixed, revolute, continuous and
-// prismatic joints.
+// prismatic joints, and mimic joints following them.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
+#include <string>
 #include <vector>
 
-#include "superovoid/urdf/scene.h"
 #include "joint_default.h"
+#include "superovoid/urdf/scene.h"
 
 namespace sov {
 namespace urdf {
 
-SceneError::SceneError(const std::string& name, const std::string& message)
-    : std::runtime_error(message), name_(name) {}
+SceneError::SceneError(int status, const std::string& name, const std::string& message)
+    : std::runtime_error(message), status_(status), name_(name) {}
 
 namespace {
 
@@ -28,42 +30,99 @@ Eigen::Isometry3d toEigen(const ::urdf::Pose& p) {
 // "joint 'name'" for messages.
 std::string quoted(const ::urdf::Joint& joint) { return "joint '" + joint.name + "'"; }
 
-// Throws unless q is a valid position of the movable joint.
-void checkPosition(const ::urdf::Joint& joint, double q) {
+// Throws unless q is a valid position of the movable joint; role follows the
+// joint's name in messages (" (mimics 'x')" for a derived position).
+void checkPosition(const ::urdf::Joint& joint, double q, const std::string& role = "") {
   if (!std::isfinite(q)) {
     std::ostringstream s;
-    s << quoted(joint) << ": position " << q << " is not finite";
-    throw SceneError(joint.name, s.str());
+    s << quoted(joint) << role << ": position " << q << " is not finite";
+    throw SceneError(SOV_SCENE_ERR_JOINT, joint.name, s.str());
   }
-  const bool limited = joint.type == ::urdf::Joint::REVOLUTE ||
-                       joint.type == ::urdf::Joint::PRISMATIC;
+  const bool limited =
+      joint.type == ::urdf::Joint::REVOLUTE || joint.type == ::urdf::Joint::PRISMATIC;
   if (limited && joint.limits && (q < joint.limits->lower || q > joint.limits->upper)) {
     std::ostringstream s;
     s.precision(17);
-    s << quoted(joint) << ": position " << q << " is outside its limits ["
+    s << quoted(joint) << role << ": position " << q << " is outside its limits ["
       << joint.limits->lower << ", " << joint.limits->upper << "]";
-    throw SceneError(joint.name, s.str());
+    throw SceneError(SOV_SCENE_ERR_JOINT, joint.name, s.str());
   }
 }
+
+// Positions of the movable joints: given, default, or derived from the
+// joint a mimic joint follows (multiplier * q(master) + offset, through
+// chains of mimic joints), each checked against its limits.
+class Positions {
+ public:
+  Positions(const ::urdf::ModelInterface& model, const JointPositions& q) : model_(model), q_(q) {}
+
+  // The position of joint; throws for unknown masters and mimic cycles.
+  double of(const ::urdf::Joint& joint) {
+    auto known = done_.find(joint.name);
+    if (known != done_.end()) return known->second;
+    double value = 0;
+    if (!joint.mimic) {
+      auto given = q_.find(joint.name);
+      value = given == q_.end() ? detail::defaultJointPosition(joint) : given->second;
+      checkPosition(joint, value);
+    } else {
+      const ::urdf::Joint& master = masterOf(joint);
+      chain_.push_back(joint.name);
+      const double q_master = of(master);
+      chain_.pop_back();
+      value = joint.mimic->multiplier * q_master + joint.mimic->offset;
+      checkPosition(joint, value, " (mimics '" + master.name + "')");
+    }
+    done_[joint.name] = value;
+    return value;
+  }
+
+ private:
+  // The movable joint that joint mimics; throws when it is unknown or fixed,
+  // or when following it closes a cycle.
+  const ::urdf::Joint& masterOf(const ::urdf::Joint& joint) const {
+    const std::string& name = joint.mimic->joint_name;
+    auto it = model_.joints_.find(name);
+    if (it == model_.joints_.end() || !it->second) {
+      throw SceneError(SOV_SCENE_ERR_JOINT, joint.name,
+                       quoted(joint) + " mimics '" + name + "', which is not a joint of the model");
+    }
+    if (it->second->type == ::urdf::Joint::FIXED) {
+      throw SceneError(SOV_SCENE_ERR_JOINT, joint.name,
+                       quoted(joint) + " mimics '" + name + "', which is fixed");
+    }
+    if (std::find(chain_.begin(), chain_.end(), name) != chain_.end() || name == joint.name) {
+      std::string cycle;
+      for (const std::string& j : chain_) cycle += "'" + j + "' -> ";
+      throw SceneError(SOV_SCENE_ERR_JOINT, joint.name,
+                       quoted(joint) + ": mimic joints form a cycle: " + cycle + "'" + joint.name +
+                           "' -> '" + name + "'");
+    }
+    return *it->second;
+  }
+
+  const ::urdf::ModelInterface& model_;
+  const JointPositions& q_;
+  std::map<std::string, double> done_;
+  std::vector<std::string> chain_;  // mimic joints being resolved, outermost first
+};
 
 // The motion of a joint at position q (identity for a fixed joint); throws
 // for unsupported joints.
 Eigen::Isometry3d jointMotion(const ::urdf::Joint& joint, double q) {
-  if (joint.mimic) {
-    throw SceneError(joint.name, quoted(joint) + ": mimic joints are not supported yet");
-  }
   Eigen::Isometry3d m = Eigen::Isometry3d::Identity();
   if (joint.type == ::urdf::Joint::FIXED) return m;
   if (joint.type != ::urdf::Joint::REVOLUTE && joint.type != ::urdf::Joint::CONTINUOUS &&
       joint.type != ::urdf::Joint::PRISMATIC) {
-    throw SceneError(joint.name, quoted(joint) +
-                                     ": only fixed, revolute, continuous and prismatic "
-                                     "joints are supported");
+    throw SceneError(SOV_SCENE_ERR_JOINT, joint.name,
+                     quoted(joint) +
+                         ": only fixed, revolute, continuous and prismatic "
+                         "joints are supported");
   }
   Eigen::Vector3d axis(joint.axis.x, joint.axis.y, joint.axis.z);
-  if (!(axis.norm() > 0)) throw SceneError(joint.name, quoted(joint) + ": zero axis");
+  if (!(axis.norm() > 0))
+    throw SceneError(SOV_SCENE_ERR_JOINT, joint.name, quoted(joint) + ": zero axis");
   axis.normalize();
-  checkPosition(joint, q);
   if (joint.type == ::urdf::Joint::PRISMATIC) {
     m.translation() = q * axis;
   } else {
@@ -78,16 +137,24 @@ LinkPoses forwardKinematics(const ::urdf::ModelInterface& model, const JointPosi
   for (const auto& [name, value] : q) {
     auto it = model.joints_.find(name);
     if (it == model.joints_.end() || !it->second) {
-      throw SceneError(name, "joint '" + name + "' is not a joint of the model");
+      throw SceneError(SOV_SCENE_ERR_JOINT, name,
+                       "joint '" + name + "' is not a joint of the model");
     }
     if (it->second->type == ::urdf::Joint::FIXED) {
-      throw SceneError(name, "joint '" + name + "' is fixed: it takes no position");
+      throw SceneError(SOV_SCENE_ERR_JOINT, name,
+                       "joint '" + name + "' is fixed: it takes no position");
+    }
+    if (it->second->mimic) {
+      throw SceneError(SOV_SCENE_ERR_JOINT, name,
+                       "joint '" + name + "' mimics '" + it->second->mimic->joint_name +
+                           "': its position follows that joint and cannot be given");
     }
     (void)value;
   }
+  Positions positions(model, q);
   LinkPoses poses;
   ::urdf::LinkConstSharedPtr root = model.getRoot();
-  if (!root) throw SceneError("", "the model has no root link");
+  if (!root) throw SceneError(SOV_SCENE_ERR_LINK, "", "the model has no root link");
   poses[root->name] = Eigen::Isometry3d::Identity();
   std::vector<::urdf::LinkConstSharedPtr> stack{root};
   while (!stack.empty()) {
@@ -95,11 +162,9 @@ LinkPoses forwardKinematics(const ::urdf::ModelInterface& model, const JointPosi
     stack.pop_back();
     const Eigen::Isometry3d parent = poses.at(link->name);
     for (const auto& joint : link->child_joints) {
-      auto value = q.find(joint->name);
-      const double position = value == q.end() ? detail::defaultJointPosition(*joint) : value->second;
+      const double position = joint->type == ::urdf::Joint::FIXED ? 0.0 : positions.of(*joint);
       poses[joint->child_link_name] =
-          parent * toEigen(joint->parent_to_joint_origin_transform) *
-          jointMotion(*joint, position);
+          parent * toEigen(joint->parent_to_joint_origin_transform) * jointMotion(*joint, position);
     }
     for (const auto& child : link->child_links) stack.push_back(child);
   }

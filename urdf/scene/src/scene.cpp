@@ -1,27 +1,32 @@
 // The robot collision scene: link geometries in an FCL dynamic AABB tree,
 // self and environment queries through superovoid::fcl, and per-pair
 // warm-start caches for superovoid pairs answered by the C core.
-#include <algorithm>
-#include <cmath>
-#include <limits>
+#include "superovoid/urdf/scene.h"
 
+#include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/geometry/shape/box.h>
 #include <fcl/geometry/shape/cylinder.h>
 #include <fcl/geometry/shape/sphere.h>
 #include <superovoid/fcl.h>
 
-#include "superovoid/urdf/scene.h"
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
 #include "joint_default.h"
+#include "superovoid/urdf/mesh.h"
 
 namespace sov {
 namespace urdf {
 
 struct Scene::Geometry {
-  std::size_t index = 0;      // position in Scene::geometries_
-  std::size_t link = 0;       // index into Scene::links_
-  std::size_t collision = 0;  // <collision> index in the link
+  std::size_t index = 0;                                    // position in Scene::geometries_
+  std::size_t link = 0;                                     // index into Scene::links_
+  std::size_t collision = 0;                                // <collision> index in the link
   Eigen::Isometry3d local = Eigen::Isometry3d::Identity();  // in the link frame
-  std::shared_ptr<sov::Superovoid> superovoid;  // null for FCL primitives
+  std::shared_ptr<sov::Superovoid> superovoid;              // null for FCL primitives
   std::unique_ptr<fcl::CollisionObject<double>> object;
 };
 
@@ -68,8 +73,8 @@ struct SceneAccess {
       const sov_pose xa = toPose(a.object->getTransform());
       const sov_pose xb = toPose(b.object->getTransform());
       sov_result r;
-      throwIfError(sov_distance(&r, &a.superovoid->shape(), &xa, &b.superovoid->shape(),
-                                &xb, nullptr, cache(s, a, b)),
+      throwIfError(sov_distance(&r, &a.superovoid->shape(), &xa, &b.superovoid->shape(), &xb,
+                                nullptr, cache(s, a, b)),
                    "scene: superovoid pair of links '" + s.links_[a.link] + "' and '" +
                        s.links_[b.link] + "'");
       pa = Eigen::Vector3d(r.pA[0], r.pA[1], r.pA[2]);
@@ -98,8 +103,8 @@ struct SceneAccess {
       const sov_pose xa = toPose(a.object->getTransform());
       const sov_pose xb = toPose(b.object->getTransform());
       int colliding = 0;
-      throwIfError(sov_collide(&colliding, &a.superovoid->shape(), &xa,
-                               &b.superovoid->shape(), &xb, nullptr, cache(s, a, b)),
+      throwIfError(sov_collide(&colliding, &a.superovoid->shape(), &xa, &b.superovoid->shape(), &xb,
+                               nullptr, cache(s, a, b)),
                    "scene: superovoid pair of links '" + s.links_[a.link] + "' and '" +
                        s.links_[b.link] + "'");
       return colliding != 0;
@@ -117,8 +122,9 @@ struct SceneAccess {
 
   // The two geometries of a self pair in index order, or nulls when the pair
   // is not checked (same link, or allowed).
-  static std::pair<Scene::Geometry*, Scene::Geometry*> selfPair(
-      Scene& s, fcl::CollisionObject<double>* o1, fcl::CollisionObject<double>* o2) {
+  static std::pair<Scene::Geometry*, Scene::Geometry*> selfPair(Scene& s,
+                                                                fcl::CollisionObject<double>* o1,
+                                                                fcl::CollisionObject<double>* o2) {
     Scene::Geometry* a = geometry(o1);
     Scene::Geometry* b = geometry(o2);
     if (a->link == b->link || s.allowedIndex(a->link, b->link)) return {nullptr, nullptr};
@@ -221,41 +227,149 @@ Eigen::Isometry3d originOf(const ::urdf::Pose& p) {
   return t;
 }
 
-// FCL shape of a urdfdom primitive; throws SceneError for a mesh.
-std::shared_ptr<fcl::CollisionGeometry<double>> primitive(const ::urdf::Geometry& g,
-                                                          const std::string& link,
-                                                          std::size_t index) {
+// "link 'name', collision #index" for messages.
+std::string collisionName(const std::string& link, std::size_t index) {
+  return "link '" + link + "', collision #" + std::to_string(index);
+}
+
+using MeshTree = fcl::BVHModel<fcl::OBBRSS<double>>;
+
+// Resolves the filenames of <mesh> collisions and builds one OBBRSS tree per
+// (file, scale), shared by every collision that uses it.
+class MeshLoader {
+ public:
+  explicit MeshLoader(const SceneOptions& options) : options_(options) {}
+
+  // The tree of link's collision number index; throws SceneError.
+  std::shared_ptr<MeshTree> load(const ::urdf::Mesh& mesh, const std::string& link,
+                                 std::size_t index) {
+    const std::string where = collisionName(link, index) + ": mesh '" + mesh.filename + "'";
+    const std::filesystem::path file = resolve(mesh.filename, link, where);
+    std::error_code ec;
+    std::filesystem::path key = std::filesystem::absolute(file, ec);
+    if (ec) key = file;
+    const std::array<double, 3> scale{mesh.scale.x, mesh.scale.y, mesh.scale.z};
+    auto [it, inserted] = trees_.try_emplace({key.lexically_normal().string(), scale});
+    if (inserted) {
+      try {
+        it->second = build(loadMesh(file.string(), scale), link, where);
+      } catch (const Error& e) {
+        trees_.erase(it);
+        throw SceneError(SOV_SCENE_ERR_GEOMETRY, link, where + ": " + e.what());
+      }
+    }
+    return it->second;
+  }
+
+ private:
+  // The file a URDF mesh filename names: package://name/path through
+  // options.package_paths, file://path, or a plain path; relative paths
+  // against options.mesh_directory.
+  std::filesystem::path resolve(const std::string& uri, const std::string& link,
+                                const std::string& where) const {
+    static const std::string kPackage = "package://", kFile = "file://";
+    std::filesystem::path path;
+    if (uri.rfind(kPackage, 0) == 0) {
+      const std::string rest = uri.substr(kPackage.size());
+      const std::size_t slash = rest.find('/');
+      const std::string package = rest.substr(0, slash);
+      auto found = options_.package_paths.find(package);
+      if (slash == std::string::npos || package.empty()) {
+        throw SceneError(SOV_SCENE_ERR_GEOMETRY, link,
+                         where + ": a package URI reads package://name/path");
+      }
+      if (found == options_.package_paths.end()) {
+        throw SceneError(
+            SOV_SCENE_ERR_GEOMETRY, link,
+            where + ": package '" + package + "' is not in SceneOptions::package_paths");
+      }
+      path = std::filesystem::path(found->second) / rest.substr(slash + 1);
+    } else if (uri.rfind(kFile, 0) == 0) {
+      path = uri.substr(kFile.size());
+    } else if (uri.find("://") != std::string::npos) {
+      throw SceneError(SOV_SCENE_ERR_GEOMETRY, link,
+                       where + ": unsupported URI scheme (package://, file:// or a path)");
+    } else {
+      path = uri;
+    }
+    if (path.is_relative() && !options_.mesh_directory.empty()) {
+      path = std::filesystem::path(options_.mesh_directory) / path;
+    }
+    return path;
+  }
+
+  // An OBBRSS tree over mesh.
+  static std::shared_ptr<MeshTree> build(const TriangleMesh& mesh, const std::string& link,
+                                         const std::string& where) {
+    std::vector<fcl::Vector3<double>> points;
+    points.reserve(mesh.vertices.size());
+    for (const auto& v : mesh.vertices) points.emplace_back(v[0], v[1], v[2]);
+    std::vector<fcl::Triangle> triangles;
+    triangles.reserve(mesh.triangles.size());
+    for (const auto& t : mesh.triangles) triangles.emplace_back(t[0], t[1], t[2]);
+    auto tree = std::make_shared<MeshTree>();
+    if (tree->beginModel(static_cast<int>(triangles.size()), static_cast<int>(points.size())) !=
+            fcl::BVH_OK ||
+        tree->addSubModel(points, triangles) != fcl::BVH_OK || tree->endModel() != fcl::BVH_OK) {
+      throw SceneError(SOV_SCENE_ERR_GEOMETRY, link, where + ": FCL could not build its tree");
+    }
+    tree->computeLocalAABB();
+    return tree;
+  }
+
+  const SceneOptions& options_;
+  std::map<std::pair<std::string, std::array<double, 3>>, std::shared_ptr<MeshTree>> trees_;
+};
+
+// FCL shape of a urdfdom primitive or mesh.
+std::shared_ptr<fcl::CollisionGeometry<double>> shapeOf(const ::urdf::Geometry& g,
+                                                        const std::string& link, std::size_t index,
+                                                        MeshLoader& meshes) {
   switch (g.type) {
     case ::urdf::Geometry::BOX: {
       const auto& b = static_cast<const ::urdf::Box&>(g);
       return std::make_shared<fcl::Box<double>>(b.dim.x, b.dim.y, b.dim.z);
     }
     case ::urdf::Geometry::SPHERE:
-      return std::make_shared<fcl::Sphere<double>>(
-          static_cast<const ::urdf::Sphere&>(g).radius);
+      return std::make_shared<fcl::Sphere<double>>(static_cast<const ::urdf::Sphere&>(g).radius);
     case ::urdf::Geometry::CYLINDER: {
       const auto& c = static_cast<const ::urdf::Cylinder&>(g);
       return std::make_shared<fcl::Cylinder<double>>(c.radius, c.length);
     }
-    default:
-      throw SceneError(link, "link '" + link + "', collision #" + std::to_string(index) +
-                                 ": mesh collisions are not supported by the scene yet");
+    case ::urdf::Geometry::MESH:
+      return meshes.load(static_cast<const ::urdf::Mesh&>(g), link, index);
   }
+  throw SceneError(SOV_SCENE_ERR_GEOMETRY, link,
+                   collisionName(link, index) + ": unknown geometry type");
+}
+
+// options, with mesh_directory set to the folder of urdf_path unless given.
+SceneOptions withFolderOf(const std::string& urdf_path, SceneOptions options) {
+  if (options.mesh_directory.empty()) {
+    options.mesh_directory = std::filesystem::path(urdf_path).parent_path().string();
+  }
+  return options;
 }
 
 }  // namespace
 
+Scene::Scene(const std::string& urdf_path, const SceneOptions& options)
+    : Scene(parseFile(urdf_path), withFolderOf(urdf_path, options)) {}
+
 Scene::Scene(const Model& model, const SceneOptions& options)
     : model_(model.urdf), options_(options) {
-  if (!model_) throw SceneError("", "the model holds no urdfdom model");
+  if (!model_) throw SceneError(SOV_SCENE_ERR_LINK, "", "the model holds no urdfdom model");
   for (const auto& [name, joint] : model_->joints_) {
-    if (joint && joint->type != ::urdf::Joint::FIXED) q_[name] = detail::defaultJointPosition(*joint);
+    if (joint && joint->type != ::urdf::Joint::FIXED && !joint->mimic) {
+      q_[name] = detail::defaultJointPosition(*joint);
+    }
   }
   for (const auto& [name, link] : model_->links_) {
     link_index_[name] = links_.size();
     links_.push_back(name);
   }
   link_poses_.assign(links_.size(), Eigen::Isometry3d::Identity());
+  MeshLoader meshes(options_);
   for (const auto& [name, link] : model_->links_) {
     for (std::size_t i = 0; i < link->collision_array.size(); ++i) {
       const ::urdf::Collision& c = *link->collision_array[i];
@@ -268,16 +382,14 @@ Scene::Scene(const Model& model, const SceneOptions& options)
         g->superovoid = std::make_shared<sov::Superovoid>(s->params);
         g->local = Eigen::Isometry3d::Identity();
         g->local.linear() =
-            Eigen::Quaterniond(s->quat[0], s->quat[1], s->quat[2], s->quat[3])
-                .toRotationMatrix();
+            Eigen::Quaterniond(s->quat[0], s->quat[1], s->quat[2], s->quat[3]).toRotationMatrix();
         g->local.translation() = Eigen::Vector3d(s->xyz[0], s->xyz[1], s->xyz[2]);
         shape = g->superovoid;
       } else {
         if (!c.geometry) {
-          throw SceneError(name, "link '" + name + "', collision #" + std::to_string(i) +
-                                     ": no geometry");
+          throw SceneError(SOV_SCENE_ERR_GEOMETRY, name, collisionName(name, i) + ": no geometry");
         }
-        shape = primitive(*c.geometry, name, i);
+        shape = shapeOf(*c.geometry, name, i, meshes);
         g->local = originOf(c.origin);
       }
       g->object = std::make_unique<fcl::CollisionObject<double>>(shape);
@@ -315,7 +427,7 @@ void Scene::setJointPositions(const JointPositions& q) {
 std::size_t Scene::linkIndex(const std::string& link) const {
   auto it = link_index_.find(link);
   if (it == link_index_.end()) {
-    throw SceneError(link, "link '" + link + "' is not a link of the model");
+    throw SceneError(SOV_SCENE_ERR_LINK, link, "link '" + link + "' is not a link of the model");
   }
   return it->second;
 }

@@ -1,9 +1,10 @@
 // A robot collision scene: forward kinematics of a parsed URDF model and an
 // FCL broadphase world of every link's collision geometry (superovoids from
-// sov::urdf::Model's table, boxes, spheres and cylinders from urdfdom), with
-// self-collision, minimum self-distance and queries against environment
-// objects. Library superovoid::scene (needs superovoid::urdf and
-// superovoid::fcl).
+// sov::urdf::Model's table, boxes, spheres, cylinders and STL/OBJ meshes from
+// urdfdom), with self-collision, minimum self-distance and queries against
+// environment objects (FCL objects, OctoMap octrees among them). Library
+// superovoid::scene (needs superovoid::urdf and superovoid::fcl). C API:
+// superovoid/scene.h.
 //
 //   sov::urdf::Scene scene(sov::urdf::parseFile("hand.urdf"));
 //   scene.setJointPositions({{"index_mcp", 0.3}});
@@ -12,6 +13,11 @@
 #ifndef SUPEROVOID_URDF_SCENE_H
 #define SUPEROVOID_URDF_SCENE_H
 
+#include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
+#include <fcl/narrowphase/collision_object.h>
+#include <superovoid/superovoid.h>
+
+#include <Eigen/Geometry>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -21,11 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include <Eigen/Geometry>
-#include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
-#include <fcl/narrowphase/collision_object.h>
-#include <superovoid/superovoid.h>
-
+#include "superovoid/scene.h"
 #include "superovoid/urdf/model.h"
 #include "superovoid/urdf/scene_export.h"
 
@@ -33,15 +35,20 @@ namespace sov {
 namespace urdf {
 
 // A rejected scene input: an unknown or unsupported joint, a position outside
-// a joint's limits, an unknown link, an unsupported geometry (mesh). name()
-// is the joint or link the message names.
+// a joint's limits, an unknown link, a geometry that cannot be built (mesh
+// file). name() is the joint or link the message names; status() is
+// SOV_SCENE_ERR_JOINT, SOV_SCENE_ERR_LINK or SOV_SCENE_ERR_GEOMETRY
+// (superovoid/scene.h).
 class SOV_SCENE_API SceneError : public std::runtime_error {
  public:
-  SceneError(const std::string& name, const std::string& message);
+  SceneError(int status, const std::string& name, const std::string& message);
+  // The status code.
+  int status() const noexcept { return status_; }
   // The joint or link at fault.
   const std::string& name() const noexcept { return name_; }
 
  private:
+  int status_;
   std::string name_;
 };
 
@@ -53,26 +60,30 @@ using LinkPoses = std::map<std::string, Eigen::Isometry3d>;
 
 // Forward kinematics: the pose of every link in the root link's frame.
 // Joints absent from q are at 0, or at the nearest limit when 0 is outside
-// the limits of a revolute or prismatic joint (as a Scene starts). Fixed, revolute, continuous and prismatic
-// joints are supported; pose of the child = pose of the parent * joint
-// origin * motion (rotation by q about the unit joint axis, or translation
-// by q along it). Throws SceneError for a name in q that is not a movable
-// joint of the model, a position that is not finite or lies outside the
-// limits of a revolute or prismatic joint, a floating or planar joint, a
-// mimic joint, or a zero axis.
+// the limits of a revolute or prismatic joint (as a Scene starts). Fixed,
+// revolute, continuous and prismatic joints are supported; pose of the child
+// = pose of the parent * joint origin * motion (rotation by q about the unit
+// joint axis, or translation by q along it). A mimic joint is at multiplier *
+// q(master) + offset (chains of mimic joints are followed) and takes no
+// position of its own. Throws SceneError for a name in q that is not a
+// movable joint of the model or is a mimic joint, a position (given or
+// derived) that is not finite or lies outside the limits of a revolute or
+// prismatic joint (a mimic joint's message names its master too), a mimic
+// joint following an unknown or fixed joint, a cycle of mimic joints, a
+// floating or planar joint, or a zero axis.
 SOV_SCENE_API LinkPoses forwardKinematics(const ::urdf::ModelInterface& model,
                                           const JointPositions& q);
 
 // Result of a distance query between two collision geometries.
 struct PairDistance {
-  std::string link1;         // link of the first geometry
+  std::string link1;           // link of the first geometry
   std::size_t collision1 = 0;  // its <collision> index in the link
-  std::string link2;         // link of the second geometry ("" for an
-                             // environment object)
+  std::string link2;           // link of the second geometry ("" for an
+                               // environment object)
   std::size_t collision2 = 0;  // its <collision> index, or the index of the
                                // environment object in the list
-  double distance = 0;       // signed: < 0 overlap (see Scene::minSelfDistance);
-                             // +infinity when no pair was checked
+  double distance = 0;         // signed: < 0 overlap (see Scene::minSelfDistance);
+                               // +infinity when no pair was checked
   Eigen::Vector3d p1 = Eigen::Vector3d::Zero();  // witness point on the first,
   Eigen::Vector3d p2 = Eigen::Vector3d::Zero();  // and on the second (root frame)
 };
@@ -85,6 +96,12 @@ struct SceneOptions {
   // distance_tolerance of the FCL requests for GJK pairs (superovoid vs box
   // or cylinder, see fcl_ext/README.md); FCL's default.
   double gjk_tolerance = 1e-6;
+  // Folder against which relative mesh file names (and relative file://
+  // URIs) are resolved; "" is the current directory. Scene(urdf_path) uses
+  // the URDF file's folder when this is "".
+  std::string mesh_directory;
+  // Folder of each package, by name, for package://name/path mesh URIs.
+  std::map<std::string, std::string> package_paths;
 };
 
 // The collision scene of one robot. Not copyable (the FCL objects point into
@@ -95,9 +112,18 @@ class SOV_SCENE_API Scene {
   // Builds the world from model: every <collision> of every link, at joint
   // positions 0 (or the nearest limit, as in forwardKinematics). Adjacent
   // links (parent and child of a joint) are allowed to collide (not
-  // checked). Throws SceneError for a mesh collision (not supported yet) and
-  // as forwardKinematics does.
+  // checked). <mesh> collisions are read with loadMesh (STL, OBJ; the URDF
+  // scale applied) into OBBRSS trees, one per (file, scale); the filename is
+  // a path (relative ones against options.mesh_directory), a file:// URI or
+  // a package://name/path URI (name looked up in options.package_paths).
+  // Throws SceneError (SOV_SCENE_ERR_GEOMETRY naming the link, collision and
+  // file or URI) when a mesh cannot be loaded, and as forwardKinematics does.
   explicit Scene(const Model& model, const SceneOptions& options = SceneOptions());
+  // Parses the URDF file at urdf_path and builds its scene; relative mesh
+  // file names resolve against the file's folder unless
+  // options.mesh_directory is set. Throws sov::urdf::Error for a rejected
+  // document and SceneError as above.
+  explicit Scene(const std::string& urdf_path, const SceneOptions& options = SceneOptions());
   ~Scene();
   Scene(const Scene&) = delete;
   Scene& operator=(const Scene&) = delete;
@@ -106,7 +132,7 @@ class SOV_SCENE_API Scene {
   // link poses and updates the broadphase manager. Throws as
   // forwardKinematics; on error the scene is unchanged.
   void setJointPositions(const JointPositions& q);
-  // Current joint positions (every movable joint).
+  // Current joint positions (every movable joint but the mimic joints).
   const JointPositions& jointPositions() const noexcept { return q_; }
   // Current pose of a link in the root frame; throws SceneError if unknown.
   const Eigen::Isometry3d& linkPose(const std::string& link) const;
@@ -126,11 +152,13 @@ class SOV_SCENE_API Scene {
   // The smallest signed distance over the geometry pairs of links that may
   // not collide, with its pair and witness points. Overlaps are exact
   // (-depth) for superovoid, sphere pairs; EPA's for GJK pairs; FCL's for
-  // primitive pairs. distance is +infinity if every pair is allowed.
+  // primitive pairs; -1 (no depth, FCL's) for pairs with a mesh. distance is
+  // +infinity if every pair is allowed.
   PairDistance minSelfDistance();
 
   // True when any link geometry touches an environment object; pairs gets
-  // (link, index of the object in env).
+  // (link, index of the object in env). An object may hold an
+  // fcl::OcTree<double>: its occupied leaves are boxes (fcl_ext/README.md).
   bool collides(const std::vector<fcl::CollisionObject<double>*>& env,
                 std::set<std::pair<std::string, std::size_t>>* pairs = nullptr);
   // Smallest signed distance between a link geometry and an environment

@@ -1,0 +1,62 @@
+// Helpers shared by the scene tests: fixture paths and brute force over the
+// geometry pairs of a scene.
+#ifndef SUPEROVOID_TEST_URDF_SCENE_SCENE_TEST_UTIL_H
+#define SUPEROVOID_TEST_URDF_SCENE_SCENE_TEST_UTIL_H
+
+#include <superovoid/fcl.h>
+#include <superovoid/urdf/scene.h>
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace sov_test {
+
+// Path of a fixture under test/urdf/data.
+inline std::string dataPath(const std::string& name) {
+  return std::string(SOV_URDF_TEST_DATA_DIR) + "/" + name;
+}
+
+// Brute force: smallest signed distance over the geometry pairs of links
+// that may not collide, with the pair's link names (ordered as found) and
+// geometries, and the colliding link pairs.
+struct Brute {
+  double d = std::numeric_limits<double>::infinity();
+  std::string link1, link2;
+  const fcl::CollisionObject<double>* object1 = nullptr;
+  const fcl::CollisionObject<double>* object2 = nullptr;
+  std::set<std::pair<std::string, std::string>> colliding;
+};
+
+// Brute force with the scene's default request tolerance (FCL's, 1e-6).
+inline Brute bruteForce(sov::urdf::Scene& scene) {
+  Brute b;
+  const auto g = scene.geometries();
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    for (std::size_t j = i + 1; j < g.size(); ++j) {
+      if (g[i].link == g[j].link || scene.isCollisionAllowed(g[i].link, g[j].link)) continue;
+      fcl::DistanceRequest<double> request(true, true);
+      fcl::DistanceResult<double> result;
+      const double d = sov::distance(g[i].object, g[j].object, request, result);
+      if (d < b.d) {
+        b.d = d;
+        b.link1 = g[i].link;
+        b.link2 = g[j].link;
+        b.object1 = g[i].object;
+        b.object2 = g[j].object;
+      }
+      fcl::CollisionRequest<double> creq;
+      fcl::CollisionResult<double> cres;
+      if (sov::collide(g[i].object, g[j].object, creq, cres) > 0) {
+        b.colliding.insert(std::minmax(g[i].link, g[j].link));
+      }
+    }
+  }
+  return b;
+}
+
+}  // namespace sov_test
+
+#endif  // SUPEROVOID_TEST_URDF_SCENE_SCENE_TEST_UTIL_H

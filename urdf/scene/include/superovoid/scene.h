@@ -1,0 +1,114 @@
+/* C API of the robot collision scene (libsuperovoid_scene): a URDF model
+ * with superovoid and ordinary (box, sphere, cylinder, STL/OBJ mesh)
+ * collision geometry, its joints, and self-collision and minimum
+ * self-distance queries. The C++ API is superovoid/urdf/scene.h.
+ *
+ *   sov_scene *scene;
+ *   char err[512];
+ *   if (sov_scene_create_file(&scene, "hand.urdf", err, sizeof err)) ... err
+ *   const char *names[] = {"index_mcp"};
+ *   double q[] = {0.3};
+ *   sov_scene_set_joint_positions(scene, names, q, 1, err, sizeof err);
+ *   sov_scene_distance d;
+ *   sov_scene_min_self_distance(&d, scene, err, sizeof err);
+ *   sov_scene_destroy(scene);
+ *
+ * Every function returning int returns 0 on success, or a negative status:
+ * a sov_scene_status below, a SOV_URDF_ERR_* of superovoid/urdf.h (the
+ * document was rejected; an unexpected failure is SOV_URDF_ERR_INTERNAL) or
+ * a sov_status of superovoid/superovoid.h (SOV_ERR_NULL for a NULL argument,
+ * or the solver's status when a query failed). On failure the message is
+ * written to err (truncated to err_size - 1 characters, always terminated;
+ * err may be NULL when err_size is 0). No C++ exception crosses these
+ * functions. A scene must not be used from two threads at once. */
+#ifndef SUPEROVOID_SCENE_H
+#define SUPEROVOID_SCENE_H
+
+#include <stddef.h>
+
+#include "superovoid/urdf.h"
+#include "superovoid/urdf/scene_export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes of the scene (besides superovoid.h's and urdf.h's). */
+typedef enum sov_scene_status {
+  SOV_SCENE_ERR_JOINT = -201,   /* a joint name that is not a movable joint
+                                   of the model, a position given to a fixed
+                                   or mimic joint, a position that is not
+                                   finite or outside the limits (also a
+                                   mimic joint's derived one), an unknown
+                                   mimic master or a mimic cycle, a floating
+                                   or planar joint, a zero axis */
+  SOV_SCENE_ERR_LINK = -202,    /* a link name that is not a link of the
+                                   model */
+  SOV_SCENE_ERR_GEOMETRY = -203 /* a collision geometry could not be built:
+                                   mesh file unreadable, malformed or in an
+                                   unsupported format, unknown package://
+                                   package or URI scheme, no geometry */
+} sov_scene_status;
+
+/* A scene: opaque; create with sov_scene_create_*, free with
+ * sov_scene_destroy. */
+typedef struct sov_scene sov_scene;
+
+/* The smallest signed distance between two geometries and where it is. */
+typedef struct sov_scene_distance {
+  char link1[SOV_URDF_NAME_SIZE]; /* link of the first geometry */
+  size_t collision1;              /* its <collision> index in the link */
+  char link2[SOV_URDF_NAME_SIZE]; /* link of the second geometry */
+  size_t collision2;
+  double distance; /* signed: < 0 overlap (-1 for a mesh pair, which has no
+                      depth); +infinity when every pair is allowed */
+  double p1[3];    /* witness point on the first geometry (root frame) */
+  double p2[3];    /* and on the second */
+} sov_scene_distance;
+
+/* Static English message for a status: the scene's, urdf.h's and
+ * superovoid.h's codes. */
+SOV_SCENE_API const char *sov_scene_status_string(int status);
+
+/* Creates a scene from the URDF file at path, every movable joint at 0 (or
+ * its nearest limit). Relative mesh file names resolve against the file's
+ * folder. *scene is NULL on failure. */
+SOV_SCENE_API int sov_scene_create_file(sov_scene **scene, const char *path, char *err,
+                                        size_t err_size);
+
+/* Creates a scene from URDF text; source_name names it in messages (NULL:
+ * "<string>"), relative mesh file names resolve against mesh_directory (NULL
+ * or "": the current directory). */
+SOV_SCENE_API int sov_scene_create_string(sov_scene **scene, const char *xml,
+                                          const char *source_name, const char *mesh_directory,
+                                          char *err, size_t err_size);
+
+/* Frees a scene; NULL is a no-op. */
+SOV_SCENE_API void sov_scene_destroy(sov_scene *scene);
+
+/* Sets count joints by name (the others keep their positions); on failure
+ * the scene is unchanged. */
+SOV_SCENE_API int sov_scene_set_joint_positions(sov_scene *scene, const char *const *names,
+                                                const double *positions, size_t count, char *err,
+                                                size_t err_size);
+
+/* The smallest signed distance over the geometry pairs of links that may
+ * collide, with its links and witness points. */
+SOV_SCENE_API int sov_scene_min_self_distance(sov_scene_distance *out, sov_scene *scene, char *err,
+                                              size_t err_size);
+
+/* *colliding = 1 when geometries of two links that may not collide touch;
+ * *pair_count (may be NULL) = the number of such link pairs. */
+SOV_SCENE_API int sov_scene_self_collision(int *colliding, size_t *pair_count, sov_scene *scene,
+                                           char *err, size_t err_size);
+
+/* Allows (allowed != 0: never checked) or disallows collisions between two
+ * links. */
+SOV_SCENE_API int sov_scene_allow_collision(sov_scene *scene, const char *link1, const char *link2,
+                                            int allowed, char *err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SUPEROVOID_SCENE_H */
