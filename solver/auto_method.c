@@ -110,17 +110,20 @@ static int local_maximum(const sov_result *r, const sov_shape *A, const sov_pose
  * finish below its value at v: else it reached a saddle or another basin's
  * far side), an overlap answer is a local maximum of the objective, its d
  * is the objective at its n, and both witnesses lie on their surfaces. The
- * objective is evaluated only for dented bodies: on a
+ * objective is evaluated only for bodies with a dent that can matter: on a
  * convex body a surface point's tangent plane supports it, so converged
  * common-normal witnesses are support points (SPEC); inside a tolerated
- * dent they need not be. */
+ * dent they need not be. Dents within SOVC_DENT_NEGLECT are skipped: the
+ * support search neglects them too, so it would only find the witness's
+ * own local maximum from the witness's height. */
 static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
                       const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
   if (st != SOV_OK) return 0;
   const double tol = value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
   if (r->d < 0 && !local_maximum(r, A, XA, B, XB)) return 0;
-  if ((A->dent > 0 || B->dent > 0) && fabs(objective_at(r, A, XA, B, XB) - r->d) > tol)
+  if ((A->dent > SOVC_DENT_NEGLECT || B->dent > SOVC_DENT_NEGLECT) &&
+      fabs(objective_at(r, A, XA, B, XB) - r->d) > tol)
     return 0;
   if (!sovc_balance_witnesses(r, A, XA, B, XB, tol)) return 1;
   return sovc_off_surface(A, XA, r->pA) <= tol && sovc_off_surface(B, XB, r->pB) <= tol;

@@ -14,9 +14,11 @@ int sovc_solve(int n, double *A, double *b) {
   return info == 0 ? SOV_OK : SOV_ERR_SINGULAR;
 }
 
-/* Gaussian elimination with partial pivoting on the column-major A. */
-int sovc_solve_small(int n, double *A, double *b) {
-  if (n > 8) return SOV_ERR_BUFFER;
+/* Gaussian elimination with partial pivoting on the column-major A; always
+ * inlined into sovc_solve_small's cases so each size is unrolled, and one
+ * reciprocal per pivot replaces the divisions by it. */
+static inline __attribute__((always_inline)) int lu_solve(int n, double *A, double *b) {
+  double inv[8];
   for (int k = 0; k < n; ++k) {
     int p = k;
     for (int i = k + 1; i < n; ++i)
@@ -33,8 +35,9 @@ int sovc_solve_small(int n, double *A, double *b) {
       b[k] = b[p];
       b[p] = t;
     }
+    inv[k] = 1 / piv;
     for (int i = k + 1; i < n; ++i) {
-      const double l = A[k * n + i] / piv;
+      const double l = A[k * n + i] * inv[k];
       for (int j = k + 1; j < n; ++j) A[j * n + i] -= l * A[j * n + k];
       b[i] -= l * b[k];
     }
@@ -42,9 +45,16 @@ int sovc_solve_small(int n, double *A, double *b) {
   for (int i = n - 1; i >= 0; --i) {
     double s = b[i];
     for (int j = i + 1; j < n; ++j) s -= A[j * n + i] * b[j];
-    b[i] = s / A[i * n + i];
+    b[i] = s * inv[i];
   }
   return SOV_OK;
+}
+
+/* The charts' fixed sizes (6 and 3) get their own unrolled copies. */
+int sovc_solve_small(int n, double *A, double *b) {
+  if (n == 6) return lu_solve(6, A, b);
+  if (n == 3) return lu_solve(3, A, b);
+  return n >= 1 && n <= 8 ? lu_solve(n, A, b) : SOV_ERR_BUFFER;
 }
 
 /* QR least squares (dgels); rank deficiency shows as a non-positive info

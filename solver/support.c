@@ -31,11 +31,6 @@
 
 enum { kMaxNewton = 100 };
 
-/* Dents shallower than this (relative to the width) change h by less than
- * this fraction of the size, 1 % of the 1e-9 accuracy: the extra searches
- * of other_side are skipped. */
-static const double kDentNeglect = 1e-11;
-
 /* A final step whose relative change of the support point is below this is
  * applied by a second-order Taylor update instead of one more evaluation:
  * the neglected third-order term is below 1e-17. */
@@ -312,7 +307,7 @@ static double support_tapered(double x[3], const sov_shape *shape, const double 
     return hl;
   }
   const double h = taper_point(x, &t, &P, shape, v, dy);
-  return shape->dent > kDentNeglect ? other_side(x, h, &P, shape, v) : h;
+  return shape->dent > SOVC_DENT_NEGLECT ? other_side(x, h, &P, shape, v) : h;
 }
 
 /* Support point x maximising dir . x over the body; returns h = dir . x. */

@@ -4,6 +4,12 @@
 
 #include "superovoid/superovoid.h"
 
+/* Dents shallower than this (relative to the width) change h by less than
+ * this fraction of the size, 1 % of the 1e-9 accuracy: the support search
+ * (its extra searches across the dent) and the default method's check of
+ * witnesses against exact supports skip them. */
+#define SOVC_DENT_NEGLECT 1e-11
+
 /* Support point x maximising dir . x over the body (dir need not be unit,
  * must be nonzero); returns h = dir . x. Closed form (dual superellipsoid
  * norm) when untapered; a safeguarded 1-D search over the slice height when
