@@ -1,0 +1,27 @@
+/* Compiled as C11 into superovoid_scene_tests: superovoid/scene.h is a C
+ * header, and the whole API is usable from C. */
+#include <stddef.h>
+
+#include "superovoid/scene.h"
+
+/* Creates a scene of the URDF file at path, sets count joints, and writes
+ * its minimum self distance to out and its colliding link pair count to
+ * pairs; returns the first failing status (message in err). */
+int sov_test_scene_from_c(sov_scene_distance *out, size_t *pairs, const char *path,
+                          const char *const *names, const double *positions, size_t count,
+                          char *err, size_t err_size);
+
+int sov_test_scene_from_c(sov_scene_distance *out, size_t *pairs, const char *path,
+                          const char *const *names, const double *positions, size_t count,
+                          char *err, size_t err_size) {
+  sov_scene *scene = NULL;
+  int colliding = 0;
+  int status = sov_scene_create_file(&scene, path, err, err_size);
+  if (status == 0) {
+    status = sov_scene_set_joint_positions(scene, names, positions, count, err, err_size);
+  }
+  if (status == 0) status = sov_scene_min_self_distance(out, scene, err, err_size);
+  if (status == 0) status = sov_scene_self_collision(&colliding, pairs, scene, err, err_size);
+  sov_scene_destroy(scene);
+  return status;
+}

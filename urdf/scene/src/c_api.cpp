@@ -1,0 +1,202 @@
+// The C entry points of superovoid/scene.h: thin wrappers around
+// sov::urdf::Scene that turn every exception into a status and a message.
+#include <superovoid/fcl.h>
+
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <new>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "superovoid/scene.h"
+#include "superovoid/urdf/error.h"
+#include "superovoid/urdf/model.h"
+#include "superovoid/urdf/scene.h"
+
+struct sov_scene {
+  std::unique_ptr<sov::urdf::Scene> scene;
+};
+
+namespace {
+
+// Copies the NUL-terminated message into err (truncated, NUL-terminated)
+// when there is room. Allocates nothing, so the catch handlers can use it.
+void writeMessage(char* err, size_t err_size, const char* message) noexcept {
+  if (!err || err_size == 0) return;
+  size_t n = 0;
+  while (n + 1 < err_size && message[n] != '\0') {
+    err[n] = message[n];
+    ++n;
+  }
+  err[n] = '\0';
+}
+
+// Runs body (returning a status), clears err on success, and maps every
+// exception to its status and message.
+template <typename Body>
+int guarded(char* err, size_t err_size, Body body) noexcept {
+  try {
+    const int status = body();
+    if (status == SOV_OK) writeMessage(err, err_size, "");
+    return status;
+  } catch (const sov::urdf::SceneError& e) {
+    writeMessage(err, err_size, e.what());
+    return e.status();
+  } catch (const sov::urdf::Error& e) {
+    writeMessage(err, err_size, e.what());
+    return e.status();
+  } catch (const sov::Error& e) {
+    writeMessage(err, err_size, e.what());
+    return e.status();
+  } catch (const std::bad_alloc&) {
+    writeMessage(err, err_size, "out of memory");
+  } catch (const std::exception& e) {
+    writeMessage(err, err_size, e.what());
+  } catch (...) {
+    writeMessage(err, err_size, "unknown exception");
+  }
+  return SOV_URDF_ERR_INTERNAL;
+}
+
+// SOV_ERR_NULL with a message.
+int nullArgument(char* err, size_t err_size) noexcept {
+  writeMessage(err, err_size, "a required argument is NULL");
+  return SOV_ERR_NULL;
+}
+
+// Copies name into a fixed-size field; SOV_URDF_ERR_NAME when it does not fit.
+int copyName(char (&dst)[SOV_URDF_NAME_SIZE], const std::string& name, char* err, size_t err_size) {
+  if (name.size() >= SOV_URDF_NAME_SIZE) {
+    writeMessage(err, err_size,
+                 ("link '" + name.substr(0, 40) + "...' (" + std::to_string(name.size()) +
+                  " characters) does not fit SOV_URDF_NAME_SIZE")
+                     .c_str());
+    return SOV_URDF_ERR_NAME;
+  }
+  std::memcpy(dst, name.c_str(), name.size() + 1);
+  return SOV_OK;
+}
+
+// Creates *out from a parsed model.
+int create(sov_scene** out, const sov::urdf::Model& model, const sov::urdf::SceneOptions& options) {
+  auto s = std::make_unique<sov_scene>();
+  s->scene = std::make_unique<sov::urdf::Scene>(model, options);
+  *out = s.release();
+  return SOV_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* sov_scene_status_string(int status) {
+  switch (status) {
+    case SOV_SCENE_ERR_JOINT:
+      return "a joint name or position is invalid, or a joint is not supported";
+    case SOV_SCENE_ERR_LINK:
+      return "a link name is not a link of the model";
+    case SOV_SCENE_ERR_GEOMETRY:
+      return "a collision geometry could not be built";
+    default:
+      return sov_urdf_status_string(status);
+  }
+}
+
+int sov_scene_create_file(sov_scene** scene, const char* path, char* err, size_t err_size) {
+  if (!scene) return nullArgument(err, err_size);
+  *scene = nullptr;
+  if (!path) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    sov::urdf::SceneOptions options;
+    options.mesh_directory = std::filesystem::path(path).parent_path().string();
+    return create(scene, sov::urdf::parseFile(path), options);
+  });
+}
+
+int sov_scene_create_string(sov_scene** scene, const char* xml, const char* source_name,
+                            const char* mesh_directory, char* err, size_t err_size) {
+  if (!scene) return nullArgument(err, err_size);
+  *scene = nullptr;
+  if (!xml) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    sov::urdf::SceneOptions options;
+    if (mesh_directory) options.mesh_directory = mesh_directory;
+    return create(scene, sov::urdf::parse(xml, source_name ? source_name : "<string>"), options);
+  });
+}
+
+void sov_scene_destroy(sov_scene* scene) { delete scene; }
+
+int sov_scene_set_joint_positions(sov_scene* scene, const char* const* names,
+                                  const double* positions, size_t count, char* err,
+                                  size_t err_size) {
+  if (!scene || (count > 0 && (!names || !positions))) return nullArgument(err, err_size);
+  for (size_t k = 0; k < count; ++k) {
+    if (!names[k]) return nullArgument(err, err_size);
+  }
+  return guarded(err, err_size, [&]() -> int {
+    sov::urdf::JointPositions q;
+    for (size_t k = 0; k < count; ++k) {
+      if (!q.emplace(names[k], positions[k]).second) {
+        throw sov::urdf::SceneError(SOV_SCENE_ERR_JOINT, names[k],
+                                    "joint '" + std::string(names[k]) + "' is given twice");
+      }
+    }
+    scene->scene->setJointPositions(q);
+    return SOV_OK;
+  });
+}
+
+int sov_scene_min_self_distance(sov_scene_distance* out, sov_scene* scene, char* err,
+                                size_t err_size) {
+  if (!out || !scene) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    const sov::urdf::PairDistance d = scene->scene->minSelfDistance();
+    sov_scene_distance r;
+    int status = copyName(r.link1, d.link1, err, err_size);
+    if (status == SOV_OK) status = copyName(r.link2, d.link2, err, err_size);
+    if (status != SOV_OK) return status;
+    r.collision1 = d.collision1;
+    r.collision2 = d.collision2;
+    r.distance = d.distance;
+    for (int i = 0; i < 3; ++i) {
+      r.p1[i] = d.p1[i];
+      r.p2[i] = d.p2[i];
+    }
+    *out = r;
+    return SOV_OK;
+  });
+}
+
+int sov_scene_self_collision(int* colliding, size_t* pair_count, sov_scene* scene, char* err,
+                             size_t err_size) {
+  if (!colliding || !scene) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    if (!pair_count) {
+      *colliding = scene->scene->selfCollision() ? 1 : 0;
+      return SOV_OK;
+    }
+    std::set<std::pair<std::string, std::string>> pairs;
+    *colliding = scene->scene->selfCollision(&pairs) ? 1 : 0;
+    *pair_count = pairs.size();
+    return SOV_OK;
+  });
+}
+
+int sov_scene_allow_collision(sov_scene* scene, const char* link1, const char* link2, int allowed,
+                              char* err, size_t err_size) {
+  if (!scene || !link1 || !link2) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    if (allowed) {
+      scene->scene->allowCollision(link1, link2);
+    } else {
+      scene->scene->disallowCollision(link1, link2);
+    }
+    return SOV_OK;
+  });
+}
+
+}  // extern "C"
