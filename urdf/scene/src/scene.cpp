@@ -403,6 +403,11 @@ Scene::Scene(const Model& model, const SceneOptions& options)
   updatePoses(forwardKinematics(*model_, q_));
   for (auto& g : geometries_) manager_.registerObject(g->object.get());
   manager_.setup();
+  // An OcTree environment object reaches the callbacks whole (sov::distance
+  // answers it), not as one temporary box object per leaf, which FCL's
+  // default for distance would hand over.
+  manager_.octree_as_geometry_collide = true;
+  manager_.octree_as_geometry_distance = true;
 }
 
 Scene::~Scene() = default;
