@@ -1,0 +1,134 @@
+// Fitting superovoids to link meshes: the convex hull of a point set
+// (qhull), the smallest-volume convex superovoid that contains every point
+// (Levenberg-Marquardt, exact containment checked with the C API), the fit's
+// quality against the hull, and the conversion of a URDF's mesh collisions
+// into superovoids. Library superovoid::fit.
+//
+//   sov::urdf::TriangleMesh m = sov::urdf::loadMesh("link.stl");
+//   sov::urdf::SuperovoidFit f = sov::urdf::fitSuperovoid(m.vertices);
+//   // f.params (a1 a2 a3 eps1 eps2 taper_x taper_y), f.shape, f.pose,
+//   // f.volume_ratio, f.gap, f.seconds
+#ifndef SUPEROVOID_URDF_FIT_H
+#define SUPEROVOID_URDF_FIT_H
+
+#include <superovoid/superovoid.h>
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "superovoid/urdf/fit_export.h"
+
+namespace sov {
+namespace urdf {
+
+using Point3 = std::array<double, 3>;
+
+// Convex hull of a point set: its vertices (a subset of the input), its
+// triangles (indices into vertices, counter-clockwise seen from outside) and
+// its volume.
+struct ConvexHull {
+  std::vector<Point3> vertices;
+  std::vector<std::array<int, 3>> triangles;
+  double volume = 0;
+};
+
+// The convex hull of points by qhull ("Qt": triangulated facets). Throws
+// sov::urdf::Error (SOV_ERR_NONFINITE for a NaN or infinite coordinate,
+// SOV_URDF_ERR_MODEL for fewer than 4 points or a flat set, with qhull's
+// message).
+SOV_FIT_API ConvexHull convexHull(const std::vector<Point3>& points);
+
+// Options of fitSuperovoid. The defaults are what sov-urdf-fit uses.
+struct FitOptions {
+  // Iteration cap of each Levenberg-Marquardt solve.
+  int max_iterations = 60;
+  // The fit starts from each principal axis as the body's z (three
+  // least-squares fits); this many of them, the smallest once inflated, go
+  // through the volume minimisation.
+  int refined_starts = 3;
+  // Penalty weights of the volume-minimisation stage, one LM solve each,
+  // each followed by the exact inflation (see urdf/fit/README.md).
+  std::vector<double> penalties = {1e2, 1e3, 1e4, 1e5};
+  // Exponent bounds: eps1, eps2 in [eps_min, eps_max] (SPEC: (0, 2)).
+  double eps_min = 0.1, eps_max = 1.9;
+  // Taper bound |taper| <= taper_max (the fit also keeps the body convex).
+  double taper_max = 0.9;
+  // Directions sampled for the gap (Hausdorff distance to the hull).
+  int gap_directions = 4000;
+};
+
+// A fitted superovoid and its quality.
+struct SuperovoidFit {
+  double params[7] = {0, 0, 0, 0, 0, 0, 0};  // a1 a2 a3 eps1 eps2 taper_x taper_y
+  sov_shape shape{};                         // sov_shape_init(params)
+  sov_pose pose{};                           // points' frame = R * local + p
+  double volume = 0;                         // of the superovoid
+  double hull_volume = 0;                    // of the points' convex hull
+  double volume_ratio = 0;                   // volume / hull_volume (>= 1)
+  double gap = 0;                            // Hausdorff distance from the superovoid to the hull:
+                   // max over sampled unit u of h_superovoid(u) - h_hull(u)
+  double max_F = 0;               // largest F (SPEC) over the points in the local frame, <= 0
+  std::size_t points = 0;         // input points
+  std::size_t hull_vertices = 0;  // of them, vertices of the hull
+  double seconds = 0;             // wall time of the fit (hull and gap included)
+};
+
+// The superovoid of (locally) smallest volume containing every point, convex
+// (sov_shape_init accepts it). Every hull vertex, hence every point and the
+// whole hull, satisfies F <= 0 in the fit's frame, checked with
+// sov_shape_implicit. Deterministic. Throws sov::urdf::Error as convexHull
+// does, and SOV_URDF_ERR_INTERNAL if no candidate could be made to contain
+// the points (not expected).
+SOV_FIT_API SuperovoidFit fitSuperovoid(const std::vector<Point3>& points,
+                                        const FitOptions& options = FitOptions());
+
+// Hausdorff distance from the posed shape to hull (which it must contain):
+// the largest h_shape(u) - h_hull(u) over `directions` unit vectors spread
+// over the sphere, refined around the best one. A lower bound that the
+// refinement makes tight to about 1e-6 of the body's size.
+SOV_FIT_API double hausdorffGap(const sov_shape& shape, const sov_pose& pose,
+                                const ConvexHull& hull, int directions);
+
+// Options of fitUrdf.
+struct UrdfFitOptions {
+  FitOptions fit;
+  // Links whose mesh collisions are fitted; empty: every link with one.
+  std::vector<std::string> links;
+};
+
+// One fitted <collision>: its link, index among the link's collisions, the
+// mesh file as written in the URDF, and the fit (in the collision's frame).
+struct CollisionFit {
+  std::string link;
+  std::size_t collision = 0;
+  std::string mesh;
+  SuperovoidFit fit;
+};
+
+// Replaces every <mesh> collision of the chosen links of the URDF document
+// xml with its fitted superovoid (the origin becomes the collision origin
+// composed with the fit's pose; a fallback box is written before it, as
+// sov::urdf::addFallbacks does) and declares the superovoid namespace on
+// <robot>. Every other byte is kept. Mesh file names are resolved against
+// base_dir (package:// URIs are refused). The result is checked: sov::urdf::parse
+// loads it with every collision, and every mesh vertex is inside its
+// superovoid as parsed back (F <= 0 through sov_shape_implicit). fits (when
+// not null) gets one entry per fitted collision, in document order. Throws
+// sov::urdf::Error naming source_name: malformed XML, an unknown link in
+// options.links, an unreadable mesh, a fit that fails.
+SOV_FIT_API std::string fitUrdf(const std::string& xml, const std::string& base_dir,
+                                const UrdfFitOptions& options,
+                                std::vector<CollisionFit>* fits = nullptr,
+                                const std::string& source_name = "<string>");
+
+// fitUrdf from the file in_path (meshes relative to its folder) to out_path.
+SOV_FIT_API void fitUrdfFile(const std::string& in_path, const std::string& out_path,
+                             const UrdfFitOptions& options,
+                             std::vector<CollisionFit>* fits = nullptr);
+
+}  // namespace urdf
+}  // namespace sov
+
+#endif  // SUPEROVOID_URDF_FIT_H

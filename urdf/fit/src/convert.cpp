@@ -1,0 +1,280 @@
+// URDF conversion: mesh collisions replaced by fitted superovoids in the text
+// of the document, every other byte kept.
+#include <tinyxml2.h>
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "superovoid/urdf.h"
+#include "superovoid/urdf/error.h"
+#include "superovoid/urdf/fallback.h"
+#include "superovoid/urdf/fit.h"
+#include "superovoid/urdf/mesh.h"
+#include "superovoid/urdf/model.h"
+
+namespace sov {
+namespace urdf {
+namespace {
+
+using Eigen::Isometry3d;
+using Eigen::Matrix3d;
+using Eigen::Vector3d;
+
+// A <collision> to replace: where it is in the element tree and in the text.
+struct Target {
+  std::string link;
+  std::size_t index = 0;
+  int line = 0;
+  std::string mesh;  // filename attribute as written
+  std::array<double, 3> scale{1, 1, 1};
+  Isometry3d origin = Isometry3d::Identity();  // collision frame in the link
+  std::size_t begin = 0, end = 0;              // text range of the element
+};
+
+[[noreturn]] void fail(int status, const std::string& source, int line, const std::string& link,
+                       const std::string& message) {
+  throw Error(status, Location{source, line, link, ""}, message);
+}
+
+// Shortest decimal text that reads back as exactly v.
+std::string number(double v) {
+  char buf[64];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+// Up to three numbers of a space-separated attribute (URDF's xyz, rpy, scale).
+std::array<double, 3> triple(const tinyxml2::XMLElement* e, const char* name,
+                             std::array<double, 3> fallback, const std::string& source,
+                             const std::string& link) {
+  const char* text = e ? e->Attribute(name) : nullptr;
+  if (!text) return fallback;
+  std::istringstream in(text);
+  std::array<double, 3> v{};
+  for (double& x : v)
+    if (!(in >> x) || !std::isfinite(x))
+      fail(SOV_URDF_ERR_ATTRIBUTE, source, e->GetLineNum(), link,
+           std::string("attribute ") + name + "=\"" + text + "\" is not three finite numbers");
+  return v;
+}
+
+// URDF rpy: R = Rz(yaw) Ry(pitch) Rx(roll).
+Matrix3d fromRpy(const std::array<double, 3>& rpy) {
+  return (Eigen::AngleAxisd(rpy[2], Vector3d::UnitZ()) *
+          Eigen::AngleAxisd(rpy[1], Vector3d::UnitY()) *
+          Eigen::AngleAxisd(rpy[0], Vector3d::UnitX()))
+      .toRotationMatrix();
+}
+
+// Offset of the start of line `line` (1-based) in text.
+std::size_t lineStart(const std::string& text, int line) {
+  std::size_t at = 0;
+  for (int l = 1; l < line && at != std::string::npos; ++l) {
+    at = text.find('\n', at);
+    if (at != std::string::npos) ++at;
+  }
+  return at == std::string::npos ? text.size() : at;
+}
+
+// The text range of the k-th "<collision" start tag on the element's line
+// through its "</collision>".
+bool locate(Target& t, const std::string& text, int k) {
+  std::size_t at = lineStart(text, t.line);
+  for (int i = 0; i <= k; ++i) {
+    at = text.find("<collision", i == 0 ? at : at + 1);
+    if (at == std::string::npos) return false;
+  }
+  const std::size_t close = text.find("</collision>", at);
+  if (close == std::string::npos) return false;
+  const std::size_t next = text.find("<collision", at + 1);
+  if (next != std::string::npos && next < close) return false;
+  t.begin = at;
+  t.end = close + std::string("</collision>").size();
+  return true;
+}
+
+// Every <mesh> collision of the chosen links, in document order.
+std::vector<Target> findTargets(const tinyxml2::XMLDocument& doc, const std::string& text,
+                                const std::vector<std::string>& links, const std::string& source) {
+  const tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
+  if (!robot) fail(SOV_URDF_ERR_MODEL, source, 0, "", "no <robot> element");
+  std::set<std::string> wanted(links.begin(), links.end()), seen;
+  std::vector<Target> targets;
+  std::map<int, int> per_line;  // <collision> elements met so far on each line
+  for (const auto* link = robot->FirstChildElement("link"); link;
+       link = link->NextSiblingElement("link")) {
+    const std::string name = link->Attribute("name") ? link->Attribute("name") : "";
+    seen.insert(name);
+    std::size_t index = 0;
+    for (const auto* col = link->FirstChildElement("collision"); col;
+         col = col->NextSiblingElement("collision"), ++index) {
+      const int k = per_line[col->GetLineNum()]++;
+      const auto* geometry = col->FirstChildElement("geometry");
+      const auto* mesh = geometry ? geometry->FirstChildElement() : nullptr;
+      if (!mesh || std::string(mesh->Name()) != "mesh") continue;
+      if (!wanted.empty() && !wanted.count(name)) continue;
+      Target t;
+      t.link = name;
+      t.index = index;
+      t.line = col->GetLineNum();
+      t.mesh = mesh->Attribute("filename") ? mesh->Attribute("filename") : "";
+      t.scale = triple(mesh, "scale", {1, 1, 1}, source, name);
+      const auto* origin = col->FirstChildElement("origin");
+      t.origin.translation() =
+          Eigen::Map<const Vector3d>(triple(origin, "xyz", {0, 0, 0}, source, name).data());
+      t.origin.linear() = fromRpy(triple(origin, "rpy", {0, 0, 0}, source, name));
+      if (!locate(t, text, k))
+        fail(SOV_URDF_ERR_MODEL, source, t.line, name,
+             "cannot find this <collision> in the text (a comment on its line?)");
+      targets.push_back(t);
+    }
+  }
+  for (const std::string& l : wanted)
+    if (!seen.count(l)) fail(SOV_URDF_ERR_MODEL, source, 0, l, "no such link in the document");
+  return targets;
+}
+
+// Path of a URDF mesh filename: relative to base_dir, or file://.
+std::string meshPath(const Target& t, const std::string& base_dir, const std::string& source) {
+  std::string f = t.mesh;
+  if (f.rfind("package://", 0) == 0)
+    fail(SOV_URDF_ERR_IO, source, t.line, t.link,
+         "mesh '" + f + "': package:// URIs are not resolved; give a path relative to the URDF");
+  if (f.rfind("file://", 0) == 0) f = f.substr(7);
+  if (f.empty()) fail(SOV_URDF_ERR_ATTRIBUTE, source, t.line, t.link, "mesh without a filename");
+  if (f[0] == '/' || base_dir.empty()) return f;
+  return base_dir + "/" + f;
+}
+
+// The replacement element: the original start tag, the composed origin and
+// the bare superovoid (addFallbacks writes the box), indented like the input.
+std::string element(const std::string& text, const Target& t, const SuperovoidFit& fit,
+                    const std::string& prefix, const std::string& eol) {
+  const std::size_t tag_end = text.find('>', t.begin) + 1;
+  std::size_t line_begin = text.rfind('\n', t.begin);
+  line_begin = line_begin == std::string::npos ? 0 : line_begin + 1;
+  std::string indent = text.substr(line_begin, t.begin - line_begin);
+  if (indent.find_first_not_of(" \t") != std::string::npos) indent.clear();
+  const std::string in1 = indent + "  ", in2 = indent + "    ";
+  const Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> R(fit.pose.R);
+  Isometry3d local = Isometry3d::Identity();
+  local.linear() = R;
+  local.translation() = Eigen::Map<const Vector3d>(fit.pose.p);
+  const Isometry3d pose = t.origin * local;
+  const Vector3d ypr = pose.linear().eulerAngles(2, 1, 0);
+  const Vector3d p = pose.translation();
+  static const char* names[7] = {"a1", "a2", "a3", "eps1", "eps2", "taper_x", "taper_y"};
+  std::string s = text.substr(t.begin, tag_end - t.begin) + eol;
+  s += in1 + "<origin xyz=\"" + number(p.x()) + " " + number(p.y()) + " " + number(p.z()) +
+       "\" rpy=\"" + number(ypr[2]) + " " + number(ypr[1]) + " " + number(ypr[0]) + "\"/>" + eol;
+  s += in1 + "<geometry>" + eol + in2 + "<" + prefix + ":superovoid";
+  for (int k = 0; k < 7; ++k)
+    s += std::string(" ") + names[k] + "=\"" + number(fit.params[k]) + "\"";
+  s += "/>" + eol + in1 + "</geometry>" + eol + indent + "</collision>";
+  return s;
+}
+
+// The prefix <robot> binds to the superovoid namespace, "" when none.
+std::string boundPrefix(const tinyxml2::XMLElement* robot, const std::string& source) {
+  for (const auto* a = robot->FirstAttribute(); a; a = a->Next()) {
+    const std::string n = a->Name();
+    if (n.rfind("xmlns:", 0) == 0 && std::string(a->Value()) == SOV_URDF_NAMESPACE)
+      return n.substr(6);
+  }
+  if (robot->Attribute("xmlns:sov"))
+    fail(SOV_URDF_ERR_PLACEMENT, source, robot->GetLineNum(), "",
+         "prefix 'sov' is bound to another namespace on <robot>");
+  return "";
+}
+
+// Declares xmlns:sov on the <robot> start tag of text.
+void declareNamespace(std::string& text, const tinyxml2::XMLElement* robot,
+                      const std::string& source) {
+  const std::size_t at = text.find("<robot", lineStart(text, robot->GetLineNum()));
+  if (at == std::string::npos)
+    fail(SOV_URDF_ERR_MODEL, source, robot->GetLineNum(), "", "cannot find <robot in the text");
+  text.insert(at + 6, std::string(" xmlns:sov=\"") + SOV_URDF_NAMESPACE + "\"");
+}
+
+// Every vertex of every fitted mesh inside its superovoid as parsed back.
+void checkContainment(const Model& model, const std::vector<Target>& targets,
+                      const std::vector<TriangleMesh>& meshes, const std::string& source) {
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const Superovoid* s = model.find(targets[i].link, targets[i].index);
+    if (!s) fail(SOV_URDF_ERR_INTERNAL, source, 0, targets[i].link, "fitted collision lost");
+    const Eigen::Quaterniond q(s->quat[0], s->quat[1], s->quat[2], s->quat[3]);
+    const Vector3d xyz(s->xyz[0], s->xyz[1], s->xyz[2]);
+    for (const auto& v : meshes[i].vertices) {
+      const Vector3d y = q.conjugate() * (targets[i].origin * Vector3d(v[0], v[1], v[2]) - xyz);
+      double F = 0;
+      sov_shape_implicit(&F, nullptr, nullptr, &s->shape, y.data());
+      if (!(F <= 0))
+        fail(SOV_URDF_ERR_INTERNAL, source, s->line, s->link,
+             "a mesh vertex is outside the superovoid written (F = " + number(F) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+std::string fitUrdf(const std::string& xml, const std::string& base_dir,
+                    const UrdfFitOptions& options, std::vector<CollisionFit>* fits,
+                    const std::string& source_name) {
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
+    fail(SOV_URDF_ERR_XML, source_name, doc.ErrorLineNum(), "", doc.ErrorStr());
+  const std::vector<Target> targets = findTargets(doc, xml, options.links, source_name);
+  std::vector<TriangleMesh> meshes;
+  std::vector<SuperovoidFit> results;
+  // Every mesh is read before the first (slow) fit, so that a bad path fails at once.
+  for (const Target& t : targets)
+    meshes.push_back(loadMesh(meshPath(t, base_dir, source_name), t.scale));
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    try {
+      results.push_back(fitSuperovoid(meshes[i].vertices, options.fit));
+    } catch (const Error& e) {
+      fail(e.status(), source_name, targets[i].line, targets[i].link,
+           "mesh '" + targets[i].mesh + "': " + e.what());
+    }
+  }
+  const std::string eol = xml.find("\r\n") != std::string::npos ? "\r\n" : "\n";
+  std::string out = xml;
+  const tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
+  const std::string bound = boundPrefix(robot, source_name);
+  // Back to front, so that earlier offsets stay valid; <robot> comes first.
+  for (std::size_t i = targets.size(); i-- > 0;)
+    out.replace(targets[i].begin, targets[i].end - targets[i].begin,
+                element(xml, targets[i], results[i], bound.empty() ? "sov" : bound, eol));
+  if (!targets.empty() && bound.empty()) declareNamespace(out, robot, source_name);
+  out = addFallbacks(out, source_name);
+  checkContainment(parse(out, source_name), targets, meshes, source_name);
+  if (fits)
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      fits->push_back(CollisionFit{targets[i].link, targets[i].index, targets[i].mesh, results[i]});
+  return out;
+}
+
+void fitUrdfFile(const std::string& in_path, const std::string& out_path,
+                 const UrdfFitOptions& options, std::vector<CollisionFit>* fits) {
+  std::ifstream in(in_path, std::ios::binary);
+  if (!in) fail(SOV_URDF_ERR_IO, in_path, 0, "", "cannot read the file");
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t slash = in_path.find_last_of('/');
+  const std::string base = slash == std::string::npos ? "." : in_path.substr(0, slash);
+  const std::string out = fitUrdf(xml, base, options, fits, in_path);
+  std::ofstream o(out_path, std::ios::binary | std::ios::trunc);
+  if (!(o << out) || !o.flush()) fail(SOV_URDF_ERR_IO, out_path, 0, "", "cannot write the file");
+}
+
+}  // namespace urdf
+}  // namespace sov
