@@ -96,6 +96,27 @@ static double evaluate(search *S, double pA[3], double pB[3], const sov_shape *A
   return lb;
 }
 
+/* Points of A and B nearly supporting along unit v and -v: each supports
+ * its body's slice at the height of a nearby support point hA, hB (world),
+ * one evaluation instead of a 1-D search. Returns v . (pA - pB) <= h_D(v):
+ * good enough to grow the inner polytope (its vertices need only be points
+ * of D), never an objective value. */
+static double evaluate_near(double pA[3], double pB[3], const sov_shape *A, const sov_pose *XA,
+                            const sov_shape *B, const sov_pose *XB, const double v[3],
+                            const double hA[3], const double hB[3]) {
+  double vl[3], x[3], xl[3];
+  const double mv[3] = {-v[0], -v[1], -v[2]};
+  sovc_to_local(x, XA, hA);
+  sovc_rotate_t(vl, XA->R, v);
+  sovc_support_slice(xl, A, vl, x[2] / A->a[2]);
+  sovc_to_world(pA, XA, xl);
+  sovc_to_local(x, XB, hB);
+  sovc_rotate_t(vl, XB->R, mv);
+  sovc_support_slice(xl, B, vl, x[2] / B->a[2]);
+  sovc_to_world(pB, XB, xl);
+  return v[0] * (pA[0] - pB[0]) + v[1] * (pA[1] - pB[1]) + v[2] * (pA[2] - pB[2]);
+}
+
 /* Support points of polytope vertex k: A's (aux) and B's (aux - vertex). */
 static void vertex_points(double pA[3], double pB[3], const sovc_polytope *P, int k) {
   for (int i = 0; i < 3; ++i) {
@@ -261,7 +282,14 @@ static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
     const double dist = S->P.dist[f];
     double hA[3], hB[3];
     vertex_points(hA, hB, &S->P, S->P.face[f][0]);
-    const double lb = evaluate(S, pA, pB, A, XA, B, XB, n, hA, hB);
+    /* Where even a near-support point lies well above the threshold, the
+     * face is neither tight nor better than the best (h_D(n) exceeds its
+     * value): it only needs refining, and that point refines it. */
+    if (evaluate_near(pA, pB, A, XA, B, XB, n, hA, hB) >= -cur + kTight * S->size) {
+      if (expand(S, pA, pB) != 1) break;
+      continue;
+    }
+    const double lb = evaluate(S, pA, pB, A, XA, B, XB, n, pA, pB);
     if (lb > 0) return separated(S, best, have, A, XA, B, XB, cfg);
     if (-lb - dist <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, n, kFailedCap)) {
       polish(S, best, have, A, XA, B, XB, n, pA, pB, lb, cfg);

@@ -271,18 +271,23 @@ static double other_side(double x[3], double h, const taper_problem *P,
   return h;
 }
 
+/* The 1-D problem of a tapered shape for direction v. */
+static void taper_setup(taper_problem *P, const sov_shape *shape, const double v[3]) {
+  P->A0 = shape->a[0] * fabs(v[0]);
+  P->B0 = shape->a[1] * fabs(v[1]);
+  P->tx = shape->taper[0];
+  P->ty = shape->taper[1];
+  P->V = v[2] * shape->a[2];
+  P->q = 2 / (2 - shape->eps1);
+  P->m = 2 / shape->eps2;
+  P->mu_var = shape->eps2 >= 1;
+  P->ymax = exp(kLogYmax * (P->mu_var ? (P->m - 1) / P->m : 1 / P->m));
+}
+
 /* Support of a tapered superovoid by the 1-D search; returns h. */
 static double support_tapered(double x[3], const sov_shape *shape, const double v[3], double z0) {
   taper_problem P;
-  P.A0 = shape->a[0] * fabs(v[0]);
-  P.B0 = shape->a[1] * fabs(v[1]);
-  P.tx = shape->taper[0];
-  P.ty = shape->taper[1];
-  P.V = v[2] * shape->a[2];
-  P.q = 2 / (2 - shape->eps1);
-  P.m = 2 / shape->eps2;
-  P.mu_var = shape->eps2 >= 1;
-  P.ymax = exp(kLogYmax * (P.mu_var ? (P.m - 1) / P.m : 1 / P.m));
+  taper_setup(&P, shape, v);
   taper_state t;
   double y0, dy;
   if (isfinite(z0) && fabs(z0) < 1) {
@@ -319,6 +324,61 @@ double sovc_support(double x[3], const sov_shape *shape, const double dir[3], do
   }
   if (shape->taper[0] == 0 && shape->taper[1] == 0) return support_untapered(x, shape, dir);
   return support_tapered(x, shape, dir, z0);
+}
+
+/* Tangent line of f at a state: value f(s) = V s + c N and slope
+ * f'(s) = V - mu N + c N' = -N F. */
+static void taper_tangent(double *f, double *slope, const taper_state *t, const taper_problem *P) {
+  *f = P->V * t->s + t->c * t->slice.n;
+  *slope = -t->slice.n * t->F;
+}
+
+/* Upper bound on the support value (see support.h): f is concave on
+ * [-1, 1] for an exactly convex body, so it lies below its tangents at the
+ * equator and at the first fixed-point step (the search's first two
+ * evaluations), hence below their minimum, a concave piecewise-linear
+ * function whose maximum over [-1, 1] is at an end or where they cross. */
+double sovc_support_bound(const sov_shape *shape, const double dir[3]) {
+  double x[3];
+  if ((dir[0] == 0 && dir[1] == 0) || (shape->taper[0] == 0 && shape->taper[1] == 0) ||
+      shape->dent > 0)
+    return sovc_support(x, shape, dir, NAN);
+  taper_problem P;
+  taper_setup(&P, shape, dir);
+  taper_state t0, t1;
+  taper_eval(&t0, &P, 0.0);
+  const double R0 = -t0.F;
+  const double y1 = P.mu_var ? R0 : sovc_spow(R0, 1 / (P.m - 1));
+  taper_eval(&t1, &P, fmax(-P.ymax, fmin(P.ymax, y1)));
+  double f0, g0, f1, g1;
+  taper_tangent(&f0, &g0, &t0, &P);
+  taper_tangent(&f1, &g1, &t1, &P);
+  double bound = f0 + fabs(g0); /* the equator's tangent alone (t0.s = 0) */
+  if (isfinite(f1 + g1)) {      /* min of both tangents at s = -1, 1 and where they cross */
+    const double ends[2] = {-1, 1};
+    bound = -INFINITY;
+    for (int k = 0; k < 2; ++k)
+      bound = fmax(bound, fmin(f0 + g0 * (ends[k] - t0.s), f1 + g1 * (ends[k] - t1.s)));
+    const double sx = (f1 - f0 + g0 * t0.s - g1 * t1.s) / (g0 - g1);
+    if (sx > -1 && sx < 1) bound = fmax(bound, fmin(f0 + g0 * (sx - t0.s), f1 + g1 * (sx - t1.s)));
+  }
+  return bound + 1e-14 * fabs(bound); /* rounding in the tangents */
+}
+
+/* Slice support at height s (see support.h). */
+double sovc_support_slice(double x[3], const sov_shape *shape, const double dir[3], double s) {
+  if ((dir[0] == 0 && dir[1] == 0) || (shape->taper[0] == 0 && shape->taper[1] == 0) ||
+      !(fabs(s) < 1))
+    return sovc_support(x, shape, dir, s);
+  const double m = 2 / shape->eps2, c = pow(1 - pow(fabs(s), m), 1 / m);
+  const double kx = 1 + shape->taper[0] * s, ky = 1 + shape->taper[1] * s;
+  lp_pair slice;
+  lp_pair_eval(&slice, shape->a[0] * kx * fabs(dir[0]), shape->a[1] * ky * fabs(dir[1]),
+               2 / (2 - shape->eps1));
+  x[0] = copysign(c * shape->a[0] * kx * slice.g[0], dir[0]);
+  x[1] = copysign(c * shape->a[1] * ky * slice.g[1], dir[1]);
+  x[2] = shape->a[2] * s;
+  return dir[0] * x[0] + dir[1] * x[1] + dir[2] * x[2];
 }
 
 /* Untapered support mapped through the taper. */

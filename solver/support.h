@@ -24,4 +24,17 @@ double sovc_support(double x[3], const sov_shape *shape, const double dir[3],
  * one. Exact when untapered; a Newton seed otherwise. */
 void sovc_support_seed(double x[3], const sov_shape *shape, const double dir[3]);
 
+/* A surface point x that supports the slice at height s = z / a3 in dir
+ * (its point farthest along dir): a point of the body for any s, near the
+ * support point when s is near the support's height, at the cost of one
+ * step of the 1-D search. Returns dir . x, at most the support value.
+ * Untapered bodies and |s| >= 1 (or NaN) get the exact support. */
+double sovc_support_slice(double x[3], const sov_shape *shape, const double dir[3],
+                          double s);
+
+/* An upper bound on the support value h(dir) (dir nonzero), cheaper than
+ * sovc_support for tapered, exactly convex bodies (two steps of its 1-D
+ * search); h itself otherwise. Enough to prove a separating plane. */
+double sovc_support_bound(const sov_shape *shape, const double dir[3]);
+
 #endif

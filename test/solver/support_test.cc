@@ -8,6 +8,7 @@
 #include <random>
 
 extern "C" {
+#include "solver/shape.h"
 #include "solver/support.h"
 }
 
@@ -281,6 +282,75 @@ TEST(Support, TinyDentStillGivesGlobalMaximum) {
     }
     EXPECT_GE(h, best - kSameTol) << "v3 " << d[2];
     ExpectSurfaceAndNormal(s, x, d);
+  }
+}
+
+// A random shape accepted by sovc_shape_init (so its dent is known), or
+// none after 100 rejections.
+bool RandomValidShape(sov_shape* s, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> size(0.3, 2.5), eps(0.1, 1.9), tap(-0.6, 0.6);
+  for (int tries = 0; tries < 100; ++tries) {
+    const double p[7] = {size(rng), size(rng), size(rng), eps(rng), eps(rng), tap(rng), tap(rng)};
+    if (sovc_shape_init(s, p) == SOV_OK) return true;
+  }
+  return false;
+}
+
+TEST(SupportBound, BoundsTheSupportFromAbove) {
+  std::mt19937_64 rng(10);
+  int below_exact = 0, tapered_convex = 0;  // convex: every valid shape that is not dented
+  for (int k = 0; k < 150; ++k) {
+    sov_shape s;
+    ASSERT_TRUE(RandomValidShape(&s, rng));
+    for (int j = 0; j < 4; ++j) {
+      double d[3], x[3];
+      RandomDirection(d, rng);
+      if (j == 3) d[2] = 0;  // horizontal directions too
+      const double h = sovc_support(x, &s, d, NAN), u = sovc_support_bound(&s, d);
+      if (j == 0 && k % 3 == 0) {  // the brute force is slow; sovc_support is checked against it
+        EXPECT_GE(u, BruteSupport(s, d) - kValueTol * std::sqrt(Dot(d, d)) * 3) << "shape " << k;
+      }
+      EXPECT_GE(u, h) << "shape " << k;
+      if (s.dent > 0) {
+        EXPECT_EQ(u, h) << "a dented body gets its exact support";
+      } else {
+        ++tapered_convex;
+        below_exact += u < h + 0.1 * std::sqrt(Dot(d, d));
+      }
+    }
+  }
+  // Useful as well as sound: most bounds are within a tenth of the size.
+  EXPECT_GT(below_exact, tapered_convex * 3 / 4);
+}
+
+TEST(SupportBound, ExactWhenUntapered) {
+  std::mt19937_64 rng(11);
+  for (int k = 0; k < 50; ++k) {
+    const sov_shape s = RandomShape(rng, false);
+    double d[3], x[3];
+    RandomDirection(d, rng);
+    EXPECT_EQ(sovc_support_bound(&s, d), sovc_support(x, &s, d, NAN));
+  }
+}
+
+TEST(SupportSlice, SurfacePointBelowTheSupportAndExactAtItsHeight) {
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> height(-0.999, 0.999);
+  for (int k = 0; k < 200; ++k) {
+    sov_shape s;
+    ASSERT_TRUE(RandomValidShape(&s, rng));
+    double d[3], x[3], xs[3];
+    RandomDirection(d, rng);
+    const double h = sovc_support(x, &s, d, NAN);
+    const double v = sovc_support_slice(xs, &s, d, height(rng));
+    EXPECT_LE(v, h + kSameTol * 10 * std::sqrt(Dot(d, d)));
+    EXPECT_NEAR(v, Dot(d, xs), kSameTol * 10 * (std::fabs(v) + 1));
+    long double F, g[3];
+    SpecImplicitLong(&F, g, s, xs);
+    const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    EXPECT_LE(std::fabs((double)(F / gn)), kSurfaceTol) << "shape " << k;
+    // At the support's own height the slice's support is the support.
+    EXPECT_NEAR(sovc_support_slice(xs, &s, d, x[2] / s.a[2]), h, 1e-12 * std::sqrt(Dot(d, d)));
   }
 }
 
