@@ -1,0 +1,338 @@
+// sov-query: distance output against sov_distance called directly, exported
+// meshes on the posed surfaces, and the documented exit statuses.
+#include <gtest/gtest.h>
+#include <superovoid/fcl.h>
+#include <superovoid/urdf/mesh.h>
+#include <superovoid/urdf/model.h>
+#include <superovoid/urdf/scene.h>
+
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "examples_test_util.h"
+
+namespace {
+
+using sov_test::examplePath;
+using sov_test::runQuery;
+using sov_test::scratchDir;
+
+// |F| at vertices written as shortest round-trip decimals (OBJ): the
+// vertices are sov_shape_point's, on the surface to rounding.
+constexpr double kOnSurface = 1e-9;
+// |distance| of a vertex from a primitive's surface (FCL's own meshing).
+constexpr double kOnPrimitive = 1e-12;
+
+// "key = numbers" lines of a query's output.
+std::map<std::string, std::vector<double>> parseOutput(const std::string& out) {
+  std::map<std::string, std::vector<double>> values;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::string key = line.substr(0, eq);
+    key.erase(key.find_last_not_of(' ') + 1);
+    std::istringstream nums(line.substr(eq + 1));
+    double v;
+    while (nums >> v) values[key].push_back(v);
+  }
+  return values;
+}
+
+// "line" of the output starting with key ("" if none).
+std::string outputLine(const std::string& out, const std::string& key) {
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.compare(0, key.size(), key) == 0) return line;
+  return "";
+}
+
+std::string join(const double* v, int n) {
+  std::ostringstream s;
+  s.precision(17);
+  for (int i = 0; i < n; ++i) s << (i ? " " : "") << v[i];
+  return s.str();
+}
+
+// A random valid shape and pose (unit scale, convex: tapers kept small).
+struct Body {
+  double params[7];
+  double q[4];
+  double p[3];
+};
+
+Body randomBody(std::mt19937& rng) {
+  std::uniform_real_distribution<double> size(0.3, 1.2), eps(0.3, 1.6), taper(-0.2, 0.2),
+      pos(-1.5, 1.5), normal(-1, 1);
+  Body b;
+  const double t = taper(rng);
+  const double params[7] = {size(rng), size(rng), size(rng), eps(rng), eps(rng), t, t};
+  std::copy(params, params + 7, b.params);
+  double n = 0;
+  for (double& c : b.q) {
+    c = normal(rng);
+    n += c * c;
+  }
+  for (double& c : b.q) c /= std::sqrt(n);
+  for (double& c : b.p) c = pos(rng);
+  return b;
+}
+
+// The tool prints what sov_distance returns, to the last bit (%.17g).
+TEST(SovQuery, DistanceIsTheCApisAnswer) {
+  std::mt19937 rng(20261122);
+  int answered = 0;
+  for (int k = 0; k < 12; ++k) {
+    const Body a = randomBody(rng), b = randomBody(rng);
+    sov_shape A, B;
+    sov_pose XA, XB;
+    if (sov_shape_init(&A, a.params) || sov_shape_init(&B, b.params)) continue;
+    ASSERT_EQ(sov_pose_from_quat(&XA, a.q, a.p), SOV_OK);
+    ASSERT_EQ(sov_pose_from_quat(&XB, b.q, b.p), SOV_OK);
+    sov_result r;
+    const int status = sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr);
+    const sov_test::ToolRun run = runQuery(
+        "--a '" + join(a.params, 7) + "' --pose-a '" + join(a.p, 3) + " " + join(a.q, 4) +
+        "' --b '" + join(b.params, 7) + "' --pose-b '" + join(b.p, 3) + " " + join(b.q, 4) + "'");
+    if (status != SOV_OK) {
+      EXPECT_EQ(run.status, 3);
+      continue;
+    }
+    ASSERT_EQ(run.status, 0) << run.err;
+    auto v = parseOutput(run.out);
+    ASSERT_EQ(v["d"].size(), 1u);
+    EXPECT_EQ(v["d"][0], r.d);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(v["n"][i], r.n[i]);
+      EXPECT_EQ(v["pA"][i], r.pA[i]);
+      EXPECT_EQ(v["pB"][i], r.pB[i]);
+    }
+    EXPECT_EQ(v["iterations"][0], r.iterations);
+    EXPECT_EQ(outputLine(run.out, "method"),
+              std::string("method     = ") + sov_method_name(r.method));
+    EXPECT_EQ(outputLine(run.out, "status"), "status     = success (0)");
+    ++answered;
+  }
+  EXPECT_GE(answered, 6);
+}
+
+TEST(SovQuery, PairFileAndMethodOption) {
+  const double a[7] = {0.5, 0.4, 0.7, 0.8, 1.0, 0.3, 0.3}, b[7] = {0.8, 0.5, 0.3, 1, 1, 0, 0};
+  const double q[4] = {1, 0, 0, 0}, pa[3] = {0, 0, 0}, pb[3] = {1.5, 0.2, 0};
+  const std::string file = scratchDir("pair") + "/pair.txt";
+  std::ofstream(file) << "# a pair\na " << join(a, 7) << "   # tapered\npose_a 0 0 0\n\nb "
+                      << join(b, 5) << "\npose_b 1.5 0.2 0 1 0 0 0\nmethod implicit\n";
+  sov_shape A, B;
+  sov_pose XA, XB;
+  ASSERT_EQ(sov_shape_init(&A, a), SOV_OK);
+  ASSERT_EQ(sov_shape_init(&B, b), SOV_OK);
+  ASSERT_EQ(sov_pose_from_quat(&XA, q, pa), SOV_OK);
+  ASSERT_EQ(sov_pose_from_quat(&XB, q, pb), SOV_OK);
+  sov_options options;
+  sov_options_default(&options);
+  options.method = SOV_METHOD_IMPLICIT;
+  sov_result r;
+  ASSERT_EQ(sov_distance(&r, &A, &XA, &B, &XB, &options, nullptr), SOV_OK);
+  const sov_test::ToolRun run = runQuery("--file '" + file + "'");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(parseOutput(run.out)["d"][0], r.d);
+  EXPECT_EQ(outputLine(run.out, "method"), "method     = implicit");
+}
+
+// Exit statuses: 1 invalid input (with sov_shape_explain's text for shapes),
+// 2 misuse, 3 solver failure.
+TEST(SovQuery, ErrorsExitWithTheDocumentedStatus) {
+  const double bad[7] = {1, 1, 1, 1, 1.9, 0.5, 0.5};
+  char why[256];
+  ASSERT_EQ(sov_shape_explain(why, sizeof why, bad), SOV_ERR_NONCONVEX);
+  sov_test::ToolRun run = runQuery("--a '" + join(bad, 7) + "' --b '1 1 1 1 1'");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find(why), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--a"), std::string::npos) << run.err;
+  EXPECT_TRUE(run.out.empty());
+
+  run = runQuery("--a '1 1 1 2.5 1' --b '1 1 1 1 1'");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("eps1 = 2.5"), std::string::npos) << run.err;
+  EXPECT_EQ(runQuery("--a '1 1 1 1' --b '1 1 1 1 1'").status, 1);  // 4 numbers
+  EXPECT_EQ(runQuery("--a '1 1 1 1 x' --b '1 1 1 1 1'").status, 1);
+  EXPECT_EQ(runQuery("--a '1 1 1 1 1' --b '1 1 1 1 1' --pose-b '0 0 0 1 0 0 0.1'").status, 1);
+  EXPECT_EQ(runQuery("--a '1 1 1 1 1' --b '1 1 1 1 1' --method newton").status, 1);
+  EXPECT_EQ(runQuery("--file '" + scratchDir("pair") + "/missing.txt'").status, 1);
+
+  EXPECT_EQ(runQuery("").status, 2);
+  EXPECT_EQ(runQuery("--a '1 1 1 1 1'").status, 2);
+  EXPECT_EQ(runQuery("--a '1 1 1 1 1' --b '1 1 1 1 1' --bogus 1").status, 2);
+  EXPECT_EQ(runQuery("--a '1 1 1 1 1' --b '1 1 1 1 1' --export x.obj").status, 2);
+  EXPECT_EQ(runQuery("--shape '1 1 1 1 1'").status, 2);
+  EXPECT_EQ(runQuery("--shape '1 1 1 1 1' --export x.obj --resolution '1 3'").status, 1);
+
+  // Coaxial prolate spheroids at one centre: a documented limitation of the
+  // solver (a continuum of penetration directions).
+  const double prolate[7] = {1, 1, 2, 1, 1, 0, 0};
+  const double q[4] = {1, 0, 0, 0}, p[3] = {0, 0, 0};
+  sov_shape A;
+  sov_pose X;
+  sov_result r;
+  ASSERT_EQ(sov_shape_init(&A, prolate), SOV_OK);
+  ASSERT_EQ(sov_pose_from_quat(&X, q, p), SOV_OK);
+  const int status = sov_distance(&r, &A, &X, &A, &X, nullptr, nullptr);
+  if (status == SOV_OK) GTEST_SKIP() << "the solver now answers coaxial spheroids";
+  run = runQuery("--a '1 1 2 1 1' --b '1 1 2 1 1'");
+  EXPECT_EQ(run.status, 3);
+  EXPECT_NE(run.out.find(sov_status_string(status)), std::string::npos) << run.out;
+}
+
+// An exported shape is the tessellation, every vertex on the posed surface.
+TEST(SovQuery, ShapeExportLiesOnThePosedSurface) {
+  const double params[7] = {0.5, 0.4, 0.7, 0.8, 1.0, 0.3, 0.3};
+  const double q[4] = {0.5, 0.5, -0.5, 0.5}, p[3] = {1, -2, 0.5};
+  sov_shape shape;
+  sov_pose pose;
+  ASSERT_EQ(sov_shape_init(&shape, params), SOV_OK);
+  ASSERT_EQ(sov_pose_from_quat(&pose, q, p), SOV_OK);
+  for (const char* ext : {".obj", ".stl"}) {
+    const std::string file = scratchDir("export") + "/shape" + ext;
+    const sov_test::ToolRun run =
+        runQuery("--shape '" + join(params, 7) + "' --pose '" + join(p, 3) + " " + join(q, 4) +
+                 "' --export '" + file + "' --resolution '10 20'");
+    ASSERT_EQ(run.status, 0) << run.err;
+    const sov::urdf::TriangleMesh mesh = sov::urdf::loadMesh(file);
+    std::size_t nv = 0, nt = 0;
+    ASSERT_EQ(sov_shape_tessellation_size(&nv, &nt, 10, 20), SOV_OK);
+    EXPECT_EQ(mesh.vertices.size(), nv) << ext;
+    EXPECT_EQ(mesh.triangles.size(), nt) << ext;
+    const double tolerance = std::string(ext) == ".obj" ? kOnSurface : 1e-5;  // STL: float32
+    for (const auto& w : mesh.vertices) {
+      double local[3];  // R^T (w - p)
+      for (int i = 0; i < 3; ++i) {
+        local[i] = 0;
+        for (int j = 0; j < 3; ++j) local[i] += pose.R[3 * j + i] * (w[j] - pose.p[j]);
+      }
+      double F = 0;
+      ASSERT_EQ(sov_shape_implicit(&F, nullptr, nullptr, &shape, local), SOV_OK);
+      EXPECT_NEAR(F, 0.0, tolerance) << ext;
+    }
+  }
+}
+
+// Signed distance of a point from the surface of an FCL primitive (local
+// frame): box, sphere, cylinder along z.
+double primitiveSurfaceDistance(const fcl::CollisionGeometry<double>& g, const Eigen::Vector3d& x) {
+  if (const auto* b = dynamic_cast<const fcl::Box<double>*>(&g)) {
+    const Eigen::Vector3d d = x.cwiseAbs() - b->side / 2;
+    return d.maxCoeff();  // 0 on the faces (inside points are not on it)
+  }
+  if (const auto* s = dynamic_cast<const fcl::Sphere<double>*>(&g)) return x.norm() - s->radius;
+  if (const auto* c = dynamic_cast<const fcl::Cylinder<double>*>(&g)) {
+    const double side = std::hypot(x.x(), x.y()) - c->radius;
+    const double cap = std::abs(x.z()) - c->lz / 2;
+    return std::max(side, cap);
+  }
+  return 1.0;
+}
+
+// The posed model: every vertex of the export lies on the surface of one of
+// the model's collision geometries at the given joint positions, each
+// geometry gets its share of vertices, and the moved finger moved.
+TEST(SovQuery, UrdfExportIsThePosedModel) {
+  const std::string file = scratchDir("export") + "/posed.obj";
+  const std::string joints = "index_proximal=0.7,index_middle=0.9,thumb_rotation=-0.3";
+  const sov_test::ToolRun run = runQuery("--urdf '" + examplePath("hand.urdf") + "' --joints '" +
+                                         joints + "' --export '" + file + "' --resolution '6 12'");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const sov::urdf::TriangleMesh mesh = sov::urdf::loadMesh(file);
+
+  // The expected pose of every geometry, from kinematics and the URDF.
+  const sov::urdf::Model m = sov::urdf::parseFile(examplePath("hand.urdf"));
+  const sov::urdf::LinkPoses poses = sov::urdf::forwardKinematics(
+      *m.urdf, {{"index_proximal", 0.7}, {"index_middle", 0.9}, {"thumb_rotation", -0.3}});
+  sov::urdf::Scene scene(m);  // for the FCL primitives of non-superovoid links
+  struct Expected {
+    std::string link;
+    Eigen::Isometry3d pose;
+    const sov::urdf::Superovoid* superovoid;
+    std::shared_ptr<const fcl::CollisionGeometry<double>> primitive;
+    std::size_t hits = 0;
+  };
+  std::vector<Expected> expected;
+  for (const auto& g : scene.geometries()) {
+    const auto& c = *m.urdf->getLink(g.link)->collision_array[g.collision];
+    const Eigen::Isometry3d origin =
+        Eigen::Translation3d(c.origin.position.x, c.origin.position.y, c.origin.position.z) *
+        Eigen::Quaterniond(c.origin.rotation.w, c.origin.rotation.x, c.origin.rotation.y,
+                           c.origin.rotation.z);
+    expected.push_back({g.link, poses.at(g.link) * origin, m.find(g.link, g.collision),
+                        g.object->collisionGeometry()});
+  }
+  std::size_t nv = 0, nt = 0;
+  ASSERT_EQ(sov_shape_tessellation_size(&nv, &nt, 6, 12), SOV_OK);
+  for (const auto& w : mesh.vertices) {
+    int on = 0;
+    for (Expected& e : expected) {
+      const Eigen::Vector3d local = e.pose.inverse() * Eigen::Vector3d(w[0], w[1], w[2]);
+      bool hit = false;
+      if (e.superovoid) {
+        double F = 0;
+        ASSERT_EQ(sov_shape_implicit(&F, nullptr, nullptr, &e.superovoid->shape, local.data()),
+                  SOV_OK);
+        hit = std::abs(F) < kOnSurface;
+      } else {
+        hit = std::abs(primitiveSurfaceDistance(*e.primitive, local)) < kOnPrimitive;
+      }
+      if (hit) {
+        ++e.hits;
+        ++on;
+      }
+    }
+    EXPECT_GE(on, 1) << "vertex " << w[0] << " " << w[1] << " " << w[2] << " is on no surface";
+  }
+  for (const Expected& e : expected) {
+    if (!e.superovoid) continue;
+    EXPECT_GE(e.hits, nv) << e.link << " is not where the kinematics put it";
+  }
+}
+
+// Mesh links are exported as loaded: the mesh twin's export is the
+// tessellated superovoids, posed, plus the cylinder wrist.
+TEST(SovQuery, UrdfExportIncludesMeshLinks) {
+  const std::string file = scratchDir("export") + "/twin.obj";
+  const std::string twin = std::string(SOV_EXAMPLES_BUILD_DIR) + "/hand_mesh/hand_mesh.urdf";
+  const sov_test::ToolRun run =
+      runQuery("--urdf '" + twin + "' --joints 'index_proximal=0.7' --export '" + file + "'");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const sov::urdf::TriangleMesh mesh = sov::urdf::loadMesh(file);
+  const sov::urdf::Model m = sov::urdf::parseFile(examplePath("hand.urdf"));
+  const sov::urdf::LinkPoses poses =
+      sov::urdf::forwardKinematics(*m.urdf, {{"index_proximal", 0.7}});
+  std::size_t nv = 0, nt = 0;
+  ASSERT_EQ(sov_shape_tessellation_size(&nv, &nt, SOV_EXAMPLES_MESH_LAT, SOV_EXAMPLES_MESH_LON),
+            SOV_OK);
+  std::size_t on_superovoids = 0;
+  for (const auto& w : mesh.vertices) {
+    for (const sov::urdf::Superovoid& s : m.superovoids) {
+      const Eigen::Isometry3d frame =
+          poses.at(s.link) * Eigen::Translation3d(s.xyz[0], s.xyz[1], s.xyz[2]) *
+          Eigen::Quaterniond(s.quat[0], s.quat[1], s.quat[2], s.quat[3]);
+      const Eigen::Vector3d local = frame.inverse() * Eigen::Vector3d(w[0], w[1], w[2]);
+      double F = 0;
+      ASSERT_EQ(sov_shape_implicit(&F, nullptr, nullptr, &s.shape, local.data()), SOV_OK);
+      if (std::abs(F) < 1e-5) {  // the twin's STL files hold float32
+        ++on_superovoids;
+        break;
+      }
+    }
+  }
+  EXPECT_GE(on_superovoids, m.superovoids.size() * nv);
+  EXPECT_GE(mesh.triangles.size(), m.superovoids.size() * nt);
+}
+
+}  // namespace

@@ -1,0 +1,422 @@
+// sov-query: one-off signed-distance queries between two superovoids, and
+// triangle meshes (OBJ/STL) of a shape, of a posed URDF model, or of a whole
+// URDF model's superovoid links (its "mesh twin"). See urdf/README.md.
+#include <fcl/geometry/bvh/BVH_model.h>
+#include <fcl/geometry/geometric_shape_to_BVH_model.h>
+#include <superovoid/fcl.h>
+#include <superovoid/urdf/mesh.h>
+#include <superovoid/urdf/model.h>
+#include <superovoid/urdf/scene.h>
+#include <sys/stat.h>
+#include <tinyxml2.h>
+
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Exit statuses (documented in the usage text and urdf/README.md).
+enum Exit { kOk = 0, kBadInput = 1, kMisuse = 2, kSolverFailed = 3 };
+
+const char* kUsageText =
+    "usage:\n"
+    "  sov-query --a \"a1 a2 a3 eps1 eps2 [tx ty]\" [--pose-a \"x y z [qw qx "
+    "qy qz]\"]\n"
+    "            --b \"...\" [--pose-b \"...\"] [--method "
+    "auto|implicit|parametric|ntb]\n"
+    "  sov-query --file PAIR.txt        (lines: a, pose_a, b, pose_b, method; "
+    "'#' comments)\n"
+    "  sov-query --shape \"...\" [--pose \"...\"] --export OUT.obj|OUT.stl "
+    "[--resolution \"LAT LON\"]\n"
+    "  sov-query --urdf ROBOT.urdf [--joints name=value,...] --export "
+    "OUT.obj|OUT.stl\n"
+    "            [--resolution \"LAT LON\"]\n"
+    "  sov-query --mesh-twin ROBOT.urdf --out-dir DIR [--resolution \"LAT "
+    "LON\"]\n"
+    "A query prints d, n, pA, pB, status, method and iterations. Exit status: "
+    "0 success,\n"
+    "1 invalid input (shape, pose, file, URDF, joints; the reason on stderr), "
+    "2 misuse of\n"
+    "the command line, 3 the solver returned an error status (printed).\n";
+
+// A command-line or file input error: exits with kBadInput, or kMisuse.
+struct InputError : std::runtime_error {
+  InputError(const std::string& message, int exit_code = kBadInput)
+      : std::runtime_error(message), code(exit_code) {}
+  int code;
+};
+
+// The numbers of a space-separated list; each must be a finite decimal.
+std::vector<double> numbers(const std::string& text, const std::string& what) {
+  std::istringstream in(text);
+  std::vector<double> out;
+  std::string word;
+  while (in >> word) {
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(word.c_str(), &end);
+    if (end == word.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+      throw InputError(what + ": '" + word + "' is not a finite number");
+    out.push_back(v);
+  }
+  return out;
+}
+
+// A validated shape from "a1 a2 a3 eps1 eps2 [taper_x taper_y]"; an invalid
+// one is refused with sov_shape_explain's reason.
+sov_shape shapeOf(const std::string& text, const std::string& what) {
+  const std::vector<double> v = numbers(text, what);
+  if (v.size() != 5 && v.size() != 7)
+    throw InputError(what + ": wants 5 or 7 numbers (a1 a2 a3 eps1 eps2 [taper_x taper_y]), got " +
+                     std::to_string(v.size()));
+  double p[7] = {0, 0, 0, 0, 0, 0, 0};
+  for (std::size_t i = 0; i < v.size(); ++i) p[i] = v[i];
+  sov_shape shape;
+  if (sov_shape_init(&shape, p) != SOV_OK) {
+    char why[256];
+    const int status = sov_shape_explain(why, sizeof why, p);
+    throw InputError(what + ": invalid shape (" + sov_status_string(status) + "): " + why);
+  }
+  return shape;
+}
+
+// A pose from "x y z" or "x y z qw qx qy qz" (unit quaternion).
+sov_pose poseOf(const std::string& text, const std::string& what) {
+  const std::vector<double> v = numbers(text, what);
+  if (v.size() != 3 && v.size() != 7)
+    throw InputError(what + ": wants 3 or 7 numbers (x y z [qw qx qy qz]), got " +
+                     std::to_string(v.size()));
+  const double p[3] = {v[0], v[1], v[2]};
+  const double q[4] = {v.size() == 7 ? v[3] : 1.0, v.size() == 7 ? v[4] : 0.0,
+                       v.size() == 7 ? v[5] : 0.0, v.size() == 7 ? v[6] : 0.0};
+  sov_pose pose;
+  const int status = sov_pose_from_quat(&pose, q, p);
+  if (status != SOV_OK) throw InputError(what + ": " + sov_status_string(status));
+  return pose;
+}
+
+// Tessellation counts from "LAT LON" (latitude bands >= 2, meridians >= 3).
+std::array<int, 2> resolutionOf(const std::string& text) {
+  const std::vector<double> v = numbers(text, "--resolution");
+  if (v.size() != 2 || v[0] != std::floor(v[0]) || v[1] != std::floor(v[1]) || v[0] < 2 ||
+      v[1] < 3 || v[0] > 4096 || v[1] > 4096)
+    throw InputError(
+        "--resolution: wants two integers LAT >= 2 and LON >= 3 "
+        "(at most 4096), not '" +
+        text + "'");
+  return {static_cast<int>(v[0]), static_cast<int>(v[1])};
+}
+
+// The command line as option -> value (every option takes one value).
+std::map<std::string, std::string> parseArgs(int argc, char** argv) {
+  static const std::set<std::string> known = {
+      "--a",    "--pose-a", "--b",          "--pose-b", "--method", "--file",      "--shape",
+      "--pose", "--export", "--resolution", "--urdf",   "--joints", "--mesh-twin", "--out-dir"};
+  std::map<std::string, std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsageText;
+      std::exit(kOk);
+    }
+    if (!known.count(a)) throw InputError("unknown argument '" + a + "'", kMisuse);
+    if (i + 1 >= argc) throw InputError(a + " needs a value", kMisuse);
+    if (!args.emplace(a, argv[++i]).second) throw InputError(a + " given twice", kMisuse);
+  }
+  return args;
+}
+
+// The pair file's entries (a, pose_a, b, pose_b, method) as option values.
+std::map<std::string, std::string> readPairFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot be read");
+  static const std::map<std::string, std::string> keys = {{"a", "--a"},
+                                                          {"pose_a", "--pose-a"},
+                                                          {"b", "--b"},
+                                                          {"pose_b", "--pose-b"},
+                                                          {"method", "--method"}};
+  std::map<std::string, std::string> args;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const std::size_t hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    std::istringstream words(line);
+    std::string key;
+    if (!(words >> key)) continue;
+    const auto k = keys.find(key);
+    const std::string where = path + ":" + std::to_string(n);
+    if (k == keys.end())
+      throw InputError(where + ": unknown key '" + key + "' (a, pose_a, b, pose_b, method)");
+    std::string rest;
+    std::getline(words, rest);
+    rest.erase(0, rest.find_first_not_of(" \t\r"));
+    rest.erase(rest.find_last_not_of(" \t\r") + 1);
+    if (!args.emplace(k->second, rest).second)
+      throw InputError(where + ": '" + key + "' given twice");
+  }
+  return args;
+}
+
+// Runs the distance query and prints the result; kSolverFailed when the
+// solver returned an error status. file is the pair file ("" for the command
+// line): errors name its keys instead of the options.
+int query(const std::map<std::string, std::string>& args, const std::string& file) {
+  auto get = [&](const std::string& key, const std::string& fallback) {
+    const auto it = args.find(key);
+    return it == args.end() ? fallback : it->second;
+  };
+  auto label = [&](std::string key) {
+    if (file.empty()) return key;
+    key.erase(0, 2);
+    for (char& c : key) c = c == '-' ? '_' : c;
+    return file + ": " + key;
+  };
+  if (!args.count("--a") || !args.count("--b"))
+    throw InputError(
+        file.empty() ? "a query needs --a and --b" : file + ": a query needs both shapes (a and b)",
+        file.empty() ? kMisuse : kBadInput);
+  const sov_shape A = shapeOf(args.at("--a"), label("--a"));
+  const sov_shape B = shapeOf(args.at("--b"), label("--b"));
+  const sov_pose XA = poseOf(get("--pose-a", "0 0 0"), label("--pose-a"));
+  const sov_pose XB = poseOf(get("--pose-b", "0 0 0"), label("--pose-b"));
+  sov_options options;
+  sov_options_default(&options);
+  const std::string method = get("--method", "auto");
+  if (sov_method_from_name(&options.method, method.c_str()) != SOV_OK)
+    throw InputError(label("--method") + ": unknown method '" + method +
+                     "' (auto, implicit, parametric, ntb)");
+  sov_result r;
+  const int status = sov_distance(&r, &A, &XA, &B, &XB, &options, nullptr);
+  if (status != SOV_OK) {
+    std::printf("status     = %s (%d)\nmethod     = %s\n", sov_status_string(status), status,
+                method.c_str());
+    return kSolverFailed;
+  }
+  std::printf("d          = %.17g\n", r.d);
+  std::printf("n          = %.17g %.17g %.17g\n", r.n[0], r.n[1], r.n[2]);
+  std::printf("pA         = %.17g %.17g %.17g\n", r.pA[0], r.pA[1], r.pA[2]);
+  std::printf("pB         = %.17g %.17g %.17g\n", r.pB[0], r.pB[1], r.pB[2]);
+  std::printf("status     = %s (%d)\n", sov_status_string(status), status);
+  std::printf("method     = %s\n", sov_method_name(r.method));
+  std::printf("iterations = %d\n", r.iterations);
+  return kOk;
+}
+
+// Appends mesh (local coordinates) placed by tf to out.
+void append(sov::urdf::TriangleMesh& out, const sov::urdf::TriangleMesh& mesh,
+            const fcl::Transform3<double>& tf) {
+  const int base = static_cast<int>(out.vertices.size());
+  for (const auto& v : mesh.vertices) {
+    const fcl::Vector3<double> w = tf * fcl::Vector3<double>(v[0], v[1], v[2]);
+    out.vertices.push_back({w.x(), w.y(), w.z()});
+  }
+  for (const auto& t : mesh.triangles)
+    out.triangles.push_back({base + t[0], base + t[1], base + t[2]});
+}
+
+// The triangles of an FCL triangle-mesh model, in its own frame.
+template <class BV>
+sov::urdf::TriangleMesh trianglesOf(const fcl::BVHModel<BV>& model) {
+  sov::urdf::TriangleMesh mesh;
+  for (int i = 0; i < model.num_vertices; ++i)
+    mesh.vertices.push_back({model.vertices[i].x(), model.vertices[i].y(), model.vertices[i].z()});
+  for (int i = 0; i < model.num_tris; ++i)
+    mesh.triangles.push_back({static_cast<int>(model.tri_indices[i][0]),
+                              static_cast<int>(model.tri_indices[i][1]),
+                              static_cast<int>(model.tri_indices[i][2])});
+  return mesh;
+}
+
+// Surface mesh of one scene geometry in its local frame: superovoids through
+// sov::urdf::tessellate, FCL primitives through FCL's generateBVHModel, mesh
+// links as loaded.
+sov::urdf::TriangleMesh meshOf(const fcl::CollisionGeometry<double>& g,
+                               const std::array<int, 2>& res, const std::string& name) {
+  using Model = fcl::BVHModel<fcl::OBBRSS<double>>;
+  if (const auto* s = dynamic_cast<const sov::Superovoid*>(&g))
+    return sov::urdf::tessellate(s->shape(), res[0], res[1]);
+  if (const auto* m = dynamic_cast<const Model*>(&g)) return trianglesOf(*m);  // mesh links
+  const fcl::Transform3<double> id = fcl::Transform3<double>::Identity();
+  Model model;
+  if (const auto* b = dynamic_cast<const fcl::Box<double>*>(&g)) {
+    fcl::generateBVHModel(model, *b, id);
+  } else if (const auto* s = dynamic_cast<const fcl::Sphere<double>*>(&g)) {
+    fcl::generateBVHModel(model, *s, id, res[1], res[0]);
+  } else if (const auto* c = dynamic_cast<const fcl::Cylinder<double>*>(&g)) {
+    fcl::generateBVHModel(model, *c, id, res[1], 1);
+  } else {
+    throw InputError(name + ": geometry of an unsupported FCL type");
+  }
+  return trianglesOf(model);
+}
+
+// Parses "name=value,name=value".
+sov::urdf::JointPositions jointsOf(const std::string& text) {
+  sov::urdf::JointPositions q;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("--joints: '" + item + "' is not name=value");
+    const std::vector<double> v = numbers(item.substr(eq + 1), "--joints " + item.substr(0, eq));
+    if (v.size() != 1) throw InputError("--joints: '" + item + "' wants one number");
+    if (!q.emplace(item.substr(0, eq), v[0]).second)
+      throw InputError("--joints: '" + item.substr(0, eq) + "' given twice");
+  }
+  return q;
+}
+
+// Writes the posed model's collision geometry as one mesh.
+int exportUrdf(const std::map<std::string, std::string>& args, const std::array<int, 2>& res) {
+  sov::urdf::Scene scene(args.at("--urdf"));  // mesh files relative to its folder
+  if (args.count("--joints")) scene.setJointPositions(jointsOf(args.at("--joints")));
+  sov::urdf::TriangleMesh out;
+  const auto geometries = scene.geometries();
+  for (const auto& g : geometries)
+    append(out, meshOf(*g.object->collisionGeometry(), res, g.link), g.object->getTransform());
+  sov::urdf::saveMesh(args.at("--export"), out);
+  std::printf("wrote %s: %zu collision geometries, %zu vertices, %zu triangles\n",
+              args.at("--export").c_str(), geometries.size(), out.vertices.size(),
+              out.triangles.size());
+  return kOk;
+}
+
+// Writes one shape's mesh.
+int exportShape(const std::map<std::string, std::string>& args, const std::array<int, 2>& res) {
+  const sov_shape shape = shapeOf(args.at("--shape"), "--shape");
+  const sov_pose pose = poseOf(args.count("--pose") ? args.at("--pose") : "0 0 0", "--pose");
+  const sov::urdf::TriangleMesh mesh =
+      sov::urdf::transformed(sov::urdf::tessellate(shape, res[0], res[1]), pose);
+  sov::urdf::saveMesh(args.at("--export"), mesh);
+  std::printf("wrote %s: %zu vertices, %zu triangles\n", args.at("--export").c_str(),
+              mesh.vertices.size(), mesh.triangles.size());
+  return kOk;
+}
+
+// A file-name-safe form of a link name.
+std::string fileStem(const std::string& name) {
+  std::string out = name;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
+  return out;
+}
+
+// Writes the mesh twin of a URDF: every superovoid collision replaced by a
+// <mesh> of its tessellation (binary STL in DIR/meshes/, in the collision's
+// frame), every other element kept; DIR/<name>_mesh.urdf refers to the
+// meshes by relative paths.
+int meshTwin(const std::string& urdf_path, const std::string& dir, const std::array<int, 2>& res) {
+  const sov::urdf::Model model = sov::urdf::parseFile(urdf_path);
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(model.loaded_xml.c_str()) != tinyxml2::XML_SUCCESS)
+    throw InputError(urdf_path + ": " + doc.ErrorStr());
+  const std::string meshes = dir + "/meshes";
+  for (const std::string& d : {dir, meshes})
+    if (mkdir(d.c_str(), 0777) != 0 && errno != EEXIST)
+      throw InputError(d + ": cannot create the folder");
+  std::set<std::string> files;
+  tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
+  for (tinyxml2::XMLElement* link = robot ? robot->FirstChildElement("link") : nullptr; link;
+       link = link->NextSiblingElement("link")) {
+    std::size_t index = 0;
+    for (tinyxml2::XMLElement* c = link->FirstChildElement("collision"); c;
+         c = c->NextSiblingElement("collision"), ++index) {
+      const sov::urdf::Superovoid* s = model.find(link->Attribute("name"), index);
+      if (!s) continue;
+      const std::string file = "meshes/" + fileStem(s->link) + "_" + std::to_string(index) + ".stl";
+      if (!files.insert(file).second)
+        throw InputError(urdf_path + ": links '" + s->link + "' and another map to " + file);
+      sov::urdf::saveMesh(dir + "/" + file, sov::urdf::tessellate(s->shape, res[0], res[1]));
+      tinyxml2::XMLElement* geometry = c->FirstChildElement("geometry");
+      geometry->DeleteChildren();
+      tinyxml2::XMLElement* mesh = doc.NewElement("mesh");
+      mesh->SetAttribute("filename", file.c_str());
+      geometry->InsertEndChild(mesh);
+    }
+  }
+  std::string stem = urdf_path.substr(urdf_path.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.rfind('.'));
+  const std::string out = dir + "/" + stem + "_mesh.urdf";
+  tinyxml2::XMLComment* note =
+      doc.NewComment((" Mesh twin of " + stem +
+                      ".urdf written by sov-query --mesh-twin: every superovoid "
+                      "collision tessellated (" +
+                      std::to_string(res[0]) + " latitude bands, " + std::to_string(res[1]) +
+                      " meridians; vertices on the surface). ")
+                         .c_str());
+  // The source's comments describe the source; the twin gets its own.
+  while (robot && robot->PreviousSibling() && robot->PreviousSibling()->ToComment())
+    doc.DeleteNode(robot->PreviousSibling());
+  if (robot && robot->PreviousSibling())
+    doc.InsertAfterChild(robot->PreviousSibling(), note);  // after <?xml ...?>
+  else
+    doc.InsertFirstChild(note);
+  if (doc.SaveFile(out.c_str()) != tinyxml2::XML_SUCCESS)
+    throw InputError(out + ": cannot be written");
+  std::printf("wrote %s and %zu meshes in %s\n", out.c_str(), files.size(), meshes.c_str());
+  return kOk;
+}
+
+// Refuses options that do not belong to the mode.
+void onlyThese(const std::map<std::string, std::string>& args, const std::string& mode,
+               const std::set<std::string>& allowed) {
+  for (const auto& kv : args)
+    if (!allowed.count(kv.first)) throw InputError(kv.first + " does not go with " + mode, kMisuse);
+}
+
+int run(int argc, char** argv) {
+  const std::map<std::string, std::string> args = parseArgs(argc, argv);
+  if (args.empty()) throw InputError("nothing to do", kMisuse);
+  const std::array<int, 2> res =
+      resolutionOf(args.count("--resolution") ? args.at("--resolution") : "32 64");
+  if (args.count("--mesh-twin")) {
+    onlyThese(args, "--mesh-twin", {"--mesh-twin", "--out-dir", "--resolution"});
+    if (!args.count("--out-dir")) throw InputError("--mesh-twin needs --out-dir", kMisuse);
+    return meshTwin(args.at("--mesh-twin"), args.at("--out-dir"), res);
+  }
+  if (args.count("--urdf")) {
+    onlyThese(args, "--urdf", {"--urdf", "--joints", "--export", "--resolution"});
+    if (!args.count("--export")) throw InputError("--urdf needs --export", kMisuse);
+    return exportUrdf(args, res);
+  }
+  if (args.count("--shape")) {
+    onlyThese(args, "--shape", {"--shape", "--pose", "--export", "--resolution"});
+    if (!args.count("--export")) throw InputError("--shape needs --export", kMisuse);
+    return exportShape(args, res);
+  }
+  if (args.count("--file")) {
+    onlyThese(args, "--file", {"--file"});
+    return query(readPairFile(args.at("--file")), args.at("--file"));
+  }
+  onlyThese(args, "a query (--a, --b)", {"--a", "--pose-a", "--b", "--pose-b", "--method"});
+  return query(args, "");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const InputError& e) {
+    std::cerr << "sov-query: " << e.what() << "\n";
+    if (e.code == kMisuse) std::cerr << kUsageText;
+    return e.code;
+  } catch (const std::exception& e) {  // sov::urdf::Error, SceneError, sov::Error
+    std::cerr << "sov-query: " << e.what() << "\n";
+    return kBadInput;
+  }
+}
