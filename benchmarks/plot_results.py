@@ -129,11 +129,11 @@ def plot_mesh_resolution(out, md):
         ea.plot(xs, [num(x["err_median"]) for x in r], style, label=meth + " (median)")
         ta.plot(xs, [num(x["time_us_median"]) for x in r], style, label=meth)
     ours = [x for x in rows if x["method"] == "superovoid auto"]
+    dashes = [(0, (1, 1)), (0, (4, 2)), (0, (6, 2, 1, 2)), (0, (8, 4))]
     for k, x in enumerate(ours):
-        err = max(num(x["err_max"]), 1e-16)
-        ea.axhline(err, color="C{}".format(k + 2), lw=1, ls=":", label="superovoid, tol {} (max)".format(x["x"]))
-        ta.axhline(num(x["time_us_median"]), color="C{}".format(k + 2), lw=1, ls=":",
-                   label="superovoid, tol {}".format(x["x"]))
+        style = dict(color="C{}".format(k + 2), lw=1.2, ls=dashes[k % len(dashes)])
+        ea.axhline(max(num(x["err_max"]), 1e-16), label="superovoid, tol {} (max)".format(x["x"]), **style)
+        ta.axhline(num(x["time_us_median"]), label="superovoid, tol {} (median)".format(x["x"]), **style)
     for ax in (ea, ta):
         ax.set_xscale("log")
         ax.set_yscale("log")

@@ -147,7 +147,7 @@ Outcome RunCore(const Method &m, const PairBodies &b, int repeat) {
     opt.certify = 0; // the scheme as the study ran it
   }
   Outcome o;
-  sov_result r;
+  sov_result r{};
   int st = SOV_OK;
   o.total_us = bench::MedianUs(repeat, [&] {
     st = sov_distance(&r, &b.A, &b.XA, &b.B, &b.XB, &opt, nullptr);
@@ -188,7 +188,7 @@ Outcome RunOct(const PairBodies &b, int repeat) {
   } else {
     opt.seed = SOV_SEED_CENTERS;
   }
-  sov_result r;
+  sov_result r{};
   const double newton = bench::MedianUs(repeat, [&] {
     sov_cache c = cache;
     sov_distance(&r, &b.A, &b.XA, &b.B, &b.XB, &opt, &c);

@@ -110,7 +110,7 @@ double MinDistance(const std::vector<Part> &up, const std::vector<Part> &low,
     if (lb > best)
       break;
     const size_t i = k / low.size(), j = k % low.size();
-    sov_result r;
+    sov_result r{};
     const int st =
         sov_distance(&r, &up[i].shape, &up[i].local, &low[j].shape, &XL[j],
                      nullptr, caches ? &(*caches)[k] : nullptr);

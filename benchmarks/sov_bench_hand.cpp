@@ -4,9 +4,10 @@
 // links that are not parent and child is queried. Models: the hand as
 // written (superovoid), the same links untapered (superellipsoid), tapered
 // fingertips only on the thumb, index and ring (mixed), each warm-started
-// from the pair's previous frame as in the study, and cold; and the same
-// motion with 290-vertex mesh links, FCL fcl::distance (OBBRSS) and FCL's
-// boolean fcl::collide for reference.
+// from the pair's previous frame as in the study, and cold, plus the
+// superovoid model's boolean sov_collide; and the same motion with 290-vertex
+// mesh links, FCL fcl::distance (OBBRSS) and FCL's boolean fcl::collide for
+// reference.
 #include <superovoid/urdf/model.h>
 #include <superovoid/urdf/scene.h>
 #include <tinyxml2.h>
@@ -171,7 +172,7 @@ int Run(int argc, char **argv) {
   std::ofstream f(args.out + "/hand.csv");
   f << "model,queries,us_median,us_mean,us_p99,iterations_mean,frame_us_median,"
        "min_d,colliding_pair_frames\n";
-  bench::Progress progress("hand motion", 3 * 2 + 2);
+  bench::Progress progress("hand motion", 3 * 2 + 3);
   bool wrong = false;
   std::vector<std::vector<double>> d_superovoid(
       frames, std::vector<double>(pairs.size()));
@@ -235,6 +236,41 @@ int Run(int argc, char **argv) {
         << a.colliding << '\n';
       progress.Step();
     }
+  }
+  // The superovoid model's boolean query (sov_collide, warm), the counterpart
+  // of FCL's boolean mesh collide; it must agree with the sign of d.
+  {
+    Acc a;
+    std::vector<sov_cache> caches(n);
+    for (auto &c : caches)
+      sov_cache_reset(&c);
+    const Model &m = models[1];
+    for (int fr = 0; fr < frames; ++fr) {
+      double frame = 0;
+      for (size_t k = 0; k < n; ++k) {
+        const auto [i, j] = pairs[k];
+        int hit = 0, st = SOV_OK;
+        const double us = bench::MedianUs(repeat, [&] {
+          st = sov_collide(&hit, &m.shapes[i], &poses[fr][i], &m.shapes[j],
+                           &poses[fr][j], nullptr, &caches[k]);
+        });
+        if (st != SOV_OK || hit != (d_superovoid[fr][k] <= 0))
+          wrong = true;
+        frame += us;
+        a.us.push_back(us);
+        a.colliding += hit;
+        qcsv << "superovoid collide," << fr << ',' << k << ',' << bench::Num(us)
+             << ",-1,nan\n";
+      }
+      a.frame_us.push_back(frame);
+    }
+    const bench::Stats s = bench::Summarize(a.us),
+                       fs = bench::Summarize(a.frame_us);
+    f << "superovoid collide warm," << a.us.size() << ','
+      << bench::Num(s.median) << ',' << bench::Num(s.mean) << ','
+      << bench::Num(s.p99) << ",nan," << bench::Num(fs.median) << ",nan,"
+      << a.colliding << '\n';
+    progress.Step();
   }
   // Mesh links (the superovoid model tessellated): distance and boolean
   // collide.

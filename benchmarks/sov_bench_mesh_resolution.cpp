@@ -120,7 +120,7 @@ int Run(int argc, char **argv) {
     opt.tolerance = tol;
     std::vector<double> t, e;
     for (const Sel &p : pairs) {
-      sov_result r;
+      sov_result r{};
       int st = SOV_OK;
       t.push_back(bench::MedianUs(repeat, [&] {
         st = sov_distance(&r, &p.A, &p.XA, &p.B, &p.XB, &opt, nullptr);
