@@ -233,6 +233,16 @@ def urdf():
     )
 
 
+def adjacent_links():
+    """(parent, child) of every joint, in the order urdf() writes them."""
+    pairs = [("forearm", "palm")]
+    chains = [(name, len(lengths)) for name, _, lengths in FINGERS] + [("thumb", len(THUMB_LENGTHS))]
+    for name, n in chains:
+        links = ["palm"] + ["%s_%d" % (name, i) for i in range(n)]
+        pairs += list(zip(links, links[1:]))
+    return pairs
+
+
 def srdf():
     names, grasp = [], []
     for name, _, _ in FINGERS:
@@ -250,14 +260,20 @@ def srdf():
     group = '  <group name="hand">\n'
     group += "".join('    <joint name="%s"/>\n' % n for n in names)
     group += "  </group>\n"
+    disabled = "".join(
+        '  <disable_collisions link1="%s" link2="%s" reason="Adjacent"/>\n' % pair
+        for pair in adjacent_links()
+    )
     return (
         '<?xml version="1.0"?>\n'
         "<!-- Semantic description of the example hand (MoveIt's SRDF): the hand\n"
-        "     group and its open and grasp states. Written by make_hand.py. -->\n"
+        "     group, its open and grasp states, and the adjacent links (parent and\n"
+        "     child of a joint), which are never checked. Written by make_hand.py. -->\n"
         '<robot name="sov_hand">\n'
         + group
         + state("open", [0.0] * len(names))
         + state("grasp", grasp)
+        + disabled
         + "</robot>\n"
     )
 

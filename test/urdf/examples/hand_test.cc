@@ -124,6 +124,27 @@ TEST(ExampleHand, SrdfStatesCoverEveryMovableJointWithinLimits) {
   }
 }
 
+// MoveIt's allowed-collision matrix from the SRDF holds the pairs the
+// scene allows by default: parent and child of every joint.
+TEST(ExampleHand, SrdfDisablesExactlyTheAdjacentLinks) {
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.LoadFile(examplePath("hand.srdf").c_str()), tinyxml2::XML_SUCCESS);
+  std::set<std::pair<std::string, std::string>> disabled;
+  for (const tinyxml2::XMLElement* d =
+           doc.FirstChildElement("robot")->FirstChildElement("disable_collisions");
+       d; d = d->NextSiblingElement("disable_collisions"))
+    disabled.insert(ordered(d->Attribute("link1"), d->Attribute("link2")));
+  const sov::urdf::Model m = sov::urdf::parseFile(examplePath("hand.urdf"));
+  const sov::urdf::Scene scene(m);
+  const std::vector<std::string> links = scene.linkNames();
+  for (std::size_t i = 0; i < links.size(); ++i)
+    for (std::size_t j = i + 1; j < links.size(); ++j)
+      EXPECT_EQ(scene.isCollisionAllowed(links[i], links[j]),
+                disabled.count(ordered(links[i], links[j])) == 1)
+          << links[i] << " " << links[j];
+  EXPECT_EQ(disabled.size(), m.urdf->joints_.size());
+}
+
 // Signed distance of two scene geometries, answered directly by the core
 // (superovoids) or by sov::distance.
 double pairDistance(const sov::urdf::Scene::GeometryRef& a,
