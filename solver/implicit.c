@@ -79,15 +79,16 @@ static double scaled_tolerance(double tol, const double pA[3], const double pB[3
   return tol * L;
 }
 
-/* Evaluate both bodies with Hessians at (pA, pB) and the residual in the
- * Householder frame of A; returns |r| (INFINITY if anything is not finite).
- * |r| does not depend on which axis the frame uses. */
+/* Evaluate both bodies with local Hessians at (pA, pB) and the residual in
+ * the Householder frame of A; returns |r| (INFINITY if anything is not
+ * finite). |r| does not depend on which axis the frame uses. The world
+ * Hessians wait for world_hessians: the last point needs none. */
 static double evaluate(double r[6], sovc_implicit_eval *a, sovc_implicit_eval *b,
                        sovc_frame *F, const sov_shape *A, const sov_pose *XA,
                        const sov_shape *B, const sov_pose *XB, const double pA[3],
                        const double pB[3], int normalized) {
-  sovc_posed_implicit(a, A, XA, pA, normalized, 1);
-  sovc_posed_implicit(b, B, XB, pB, normalized, 1);
+  sovc_posed_implicit(a, A, XA, pA, normalized, SOVC_LOCAL_HESSIAN);
+  sovc_posed_implicit(b, B, XB, pB, normalized, SOVC_LOCAL_HESSIAN);
   if (!(a->gnorm > 0) || !(b->gnorm > 0)) return INFINITY;
   sovc_frame_make(F, a->n);
   residual(r, a, b, F, pA, pB);
@@ -103,7 +104,11 @@ double sovc_implicit_system(double r[6], double J[36], const sov_shape *A,
   sovc_implicit_eval a, b;
   sovc_frame F;
   const double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, pA, pB, normalized);
-  if (J && isfinite(rn)) jacobian(J, &a, &b, &F, pA, pB);
+  if (J && isfinite(rn)) {
+    sovc_posed_hessian(&a, XA);
+    sovc_posed_hessian(&b, XB);
+    jacobian(J, &a, &b, &F, pA, pB);
+  }
   return rn;
 }
 
@@ -121,6 +126,8 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
   double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, p, p + 3, cfg->normalized);
   for (int it = 0; it < cfg->max_iterations && isfinite(rn); ++it) {
     if (rn < scaled_tolerance(cfg->tolerance, p, p + 3)) break;
+    sovc_posed_hessian(&a, XA);
+    sovc_posed_hessian(&b, XB);
     jacobian(J, &a, &b, &F, p, p + 3);
     for (int i = 0; i < 6; ++i) step[i] = -r[i];
     res->iterations = it + 1;

@@ -19,7 +19,7 @@ typedef struct mixed_state {
 /* Evaluate the residual at st->p; returns |r| (INFINITY if undefined). */
 static double evaluate(mixed_state *st, const sov_shape *P, const sov_pose *XP,
                        const sov_shape *S, const sov_pose *XS) {
-  sovc_posed_implicit(&st->e, P, XP, st->p, 1, 1);
+  sovc_posed_implicit(&st->e, P, XP, st->p, 1, SOVC_WORLD_HESSIAN);
   if (!(st->e.gnorm > 0)) return st->rn = INFINITY;
   const double w[3] = {-st->e.n[0], -st->e.n[1], -st->e.n[2]};
   sovc_posed_support(&st->s, S, XS, w);

@@ -22,23 +22,28 @@ static void rotate_matrix(double out[9], const double R[9], const double M[9]) {
 void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
                          const sov_pose *X, const double p[3], int normalized,
                          int want_hessian) {
-  double x[3], gl[3], Hl[9];
+  double x[3], gl[3];
   sovc_to_local(x, X, p);
   if (normalized)
-    sovc_implicit_norm(&e->f, gl, want_hessian ? Hl : NULL, S, x);
+    sovc_implicit_norm(&e->f, gl, want_hessian ? e->Hl : NULL, S, x);
   else
-    sovc_implicit(&e->f, gl, want_hessian ? Hl : NULL, S, x);
+    sovc_implicit(&e->f, gl, want_hessian ? e->Hl : NULL, S, x);
   sovc_rotate(e->g, X->R, gl);
   e->gnorm = sqrt(e->g[0] * e->g[0] + e->g[1] * e->g[1] + e->g[2] * e->g[2]);
   const double inv = e->gnorm > 0 ? 1 / e->gnorm : 0;
   for (int i = 0; i < 3; ++i) e->n[i] = e->g[i] * inv;
-  if (want_hessian) rotate_matrix(e->H, X->R, Hl);
+  if (want_hessian == SOVC_WORLD_HESSIAN) rotate_matrix(e->H, X->R, e->Hl);
+}
+
+/* World Hessian from the local one. */
+void sovc_posed_hessian(sovc_implicit_eval *e, const sov_pose *X) {
+  rotate_matrix(e->H, X->R, e->Hl);
 }
 
 /* |G| / |grad G| at a world point. */
 double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]) {
   sovc_implicit_eval e;
-  sovc_posed_implicit(&e, S, X, p, 1, 0);
+  sovc_posed_implicit(&e, S, X, p, 1, SOVC_NO_HESSIAN);
   return e.gnorm > 0 ? fabs(e.f) / e.gnorm : INFINITY;
 }
 
@@ -67,7 +72,7 @@ int sovc_support_derivative(sovc_support_eval *e, const sov_shape *S,
                             const sov_pose *X, const double v[3]) {
   sovc_implicit_eval ie;
   sovc_frame fr;
-  sovc_posed_implicit(&ie, S, X, e->p, 0, 1);
+  sovc_posed_implicit(&ie, S, X, e->p, 0, SOVC_WORLD_HESSIAN);
   sovc_frame_make(&fr, v);
   double Ht[3], Hb[3];
   sovc_rotate(Ht, ie.H, fr.t); /* H symmetric: row-major product is H t */

@@ -7,15 +7,25 @@
 #include "superovoid/superovoid.h"
 
 /* Implicit F (or normalised G) at a world point, world gradient, unit
- * outward normal, |gradient| and (optionally) world Hessian. */
+ * outward normal, |gradient| and (optionally) the Hessian, local (Hl) and
+ * world (H). */
 typedef struct sovc_implicit_eval {
-  double f, g[3], H[9], n[3], gnorm;
+  double f, g[3], H[9], Hl[9], n[3], gnorm;
 } sovc_implicit_eval;
+
+/* want_hessian of sovc_posed_implicit: none, local and world, or local
+ * only (world later by sovc_posed_hessian, when a Newton step needs it:
+ * not at the point that turns out converged). */
+enum { SOVC_NO_HESSIAN = 0, SOVC_WORLD_HESSIAN = 1, SOVC_LOCAL_HESSIAN = 2 };
 
 /* Evaluate e at world point p; normalized selects G over F. */
 void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
                          const sov_pose *X, const double p[3], int normalized,
                          int want_hessian);
+
+/* e->H = R e->Hl R^T: the world Hessian after a SOVC_LOCAL_HESSIAN
+ * evaluation. */
+void sovc_posed_hessian(sovc_implicit_eval *e, const sov_pose *X);
 
 /* Distance of world point p from the posed body's surface to first order:
  * |G| / |grad G| with the normalised implicit function (INFINITY where the
