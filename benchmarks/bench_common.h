@@ -40,10 +40,11 @@ inline double ElapsedNs(Clock::time_point t0) {
 
 // Runs f once untimed (warm-up), then `repeat` timed calls; returns the
 // median time of one call in microseconds.
-template <class F> double MedianUs(int repeat, F &&f) {
+template <class F>
+double MedianUs(int repeat, F&& f) {
   f();
   std::vector<double> t(static_cast<size_t>(repeat));
-  for (double &x : t) {
+  for (double& x : t) {
     const auto t0 = Clock::now();
     f();
     x = ElapsedNs(t0) * 1e-3;
@@ -60,22 +61,16 @@ struct Stats {
 
 // Order statistics of v (copied; NaNs dropped).
 inline Stats Summarize(std::vector<double> v) {
-  v.erase(std::remove_if(v.begin(), v.end(),
-                         [](double x) { return std::isnan(x); }),
-          v.end());
+  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
   Stats s;
   s.n = v.size();
-  if (v.empty())
-    return s;
+  if (v.empty()) return s;
   std::sort(v.begin(), v.end());
   double sum = 0;
-  for (double x : v)
-    sum += x;
+  for (double x : v) sum += x;
   s.median = v[v.size() / 2];
   s.mean = sum / static_cast<double>(v.size());
-  s.p99 =
-      v[static_cast<size_t>(std::ceil(0.99 * static_cast<double>(v.size()))) -
-        1];
+  s.p99 = v[static_cast<size_t>(std::ceil(0.99 * static_cast<double>(v.size()))) - 1];
   s.max = v.back();
   return s;
 }
@@ -96,8 +91,7 @@ inline std::string CpuModel() {
     if (line.rfind("model name", 0) == 0) {
       std::string m = line.substr(line.find(':') + 1);
       m.erase(0, m.find_first_not_of(' '));
-      return m + " (" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) +
-             " cores)";
+      return m + " (" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + " cores)";
     }
   return "unknown CPU";
 }
@@ -115,35 +109,30 @@ inline std::string UtcNow() {
 // Conditions of one experiment's run, written as key,value rows to
 // DIR/NAME_meta.csv: what ran, when, on which CPU, under which load.
 class Meta {
-public:
-  Meta(std::string dir, std::string name, int argc, char **argv)
+ public:
+  Meta(std::string dir, std::string name, int argc, char** argv)
       : dir_(std::move(dir)), name_(std::move(name)) {
     std::string cmd;
-    for (int i = 0; i < argc; ++i)
-      cmd += (i ? " " : "") + std::string(argv[i]);
+    for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
     Add("command", cmd);
     Add("start_utc", UtcNow());
     Add("cpu", CpuModel());
     Add("load_before", std::to_string(LoadAverage()));
-    std::fprintf(stderr, "%s: %s, load %.2f\n", name_.c_str(),
-                 CpuModel().c_str(), LoadAverage());
+    std::fprintf(stderr, "%s: %s, load %.2f\n", name_.c_str(), CpuModel().c_str(), LoadAverage());
   }
   // Records one more fact.
-  void Add(const std::string &key, const std::string &value) {
-    rows_.push_back({key, value});
-  }
+  void Add(const std::string& key, const std::string& value) { rows_.push_back({key, value}); }
   // Adds the end time and load and writes the file; returns false on error.
   bool Write() {
     Add("end_utc", UtcNow());
     Add("load_after", std::to_string(LoadAverage()));
     std::ofstream f(dir_ + "/" + name_ + "_meta.csv");
     f << "key,value\n";
-    for (const auto &r : rows_)
-      f << r.first << ",\"" << r.second << "\"\n";
+    for (const auto& r : rows_) f << r.first << ",\"" << r.second << "\"\n";
     return static_cast<bool>(f);
   }
 
-private:
+ private:
   std::string dir_, name_;
   std::vector<std::pair<std::string, std::string>> rows_;
 };
@@ -151,25 +140,22 @@ private:
 // A progress bar on stderr: redrawn every 2 % on a terminal, a line at every
 // quarter otherwise (logs stay short).
 class Progress {
-public:
+ public:
   Progress(std::string what, size_t total)
-      : what_(std::move(what)), total_(total ? total : 1),
-        tty_(isatty(STDERR_FILENO)) {}
+      : what_(std::move(what)), total_(total ? total : 1), tty_(isatty(STDERR_FILENO)) {}
   // Marks one more unit done.
   void Step() {
     const size_t pct = 100 * ++done_ / total_;
     const size_t step = tty_ ? 2 : 25;
-    if (pct / step == shown_ / step && done_ != total_)
-      return;
+    if (pct / step == shown_ / step && done_ != total_) return;
     shown_ = pct;
     const int bar = static_cast<int>(pct / 5);
-    std::fprintf(stderr, "%s  %-28s [%-20.*s] %3zu%%%s", tty_ ? "\r" : "",
-                 what_.c_str(), bar, "####################", pct,
-                 tty_ && done_ < total_ ? "" : "\n");
+    std::fprintf(stderr, "%s  %-28s [%-20.*s] %3zu%%%s", tty_ ? "\r" : "", what_.c_str(), bar,
+                 "####################", pct, tty_ && done_ < total_ ? "" : "\n");
     std::fflush(stderr);
   }
 
-private:
+ private:
   std::string what_;
   size_t total_, done_ = 0, shown_ = 0;
   bool tty_;
@@ -184,36 +170,30 @@ struct PairRow {
 
 // Reference answer of one pair: d, n, pA, pB.
 struct RefRow {
-  double d = NAN, n[3] = {NAN, NAN, NAN}, pA[3] = {NAN, NAN, NAN},
-         pB[3] = {NAN, NAN, NAN};
+  double d = NAN, n[3] = {NAN, NAN, NAN}, pA[3] = {NAN, NAN, NAN}, pB[3] = {NAN, NAN, NAN};
 };
 
 // Parses a CSV of numbers with a header; throws std::runtime_error naming the
 // file and line on a malformed row.
-inline std::vector<std::vector<double>> ReadNumbers(const std::string &path,
-                                                    size_t cols) {
+inline std::vector<std::vector<double>> ReadNumbers(const std::string& path, size_t cols) {
   std::ifstream in(path);
-  if (!in)
-    throw std::runtime_error("cannot open " + path);
+  if (!in) throw std::runtime_error("cannot open " + path);
   std::vector<std::vector<double>> rows;
   std::string line;
   std::getline(in, line);
   for (long lineno = 2; std::getline(in, line); ++lineno) {
-    if (line.empty() || line == "\r")
-      continue;
+    if (line.empty() || line == "\r") continue;
     std::vector<double> r;
-    const char *s = line.c_str();
-    char *end = nullptr;
+    const char* s = line.c_str();
+    char* end = nullptr;
     for (size_t k = 0; k < cols; ++k) {
       r.push_back(std::strtod(s, &end));
-      if (end == s || (k + 1 < cols && *end != ','))
-        break;
+      if (end == s || (k + 1 < cols && *end != ',')) break;
       s = end + 1;
     }
     if (r.size() != cols || end == nullptr)
-      throw std::runtime_error(path + ":" + std::to_string(lineno) +
-                               ": expected " + std::to_string(cols) +
-                               " numbers");
+      throw std::runtime_error(path + ":" + std::to_string(lineno) + ": expected " +
+                               std::to_string(cols) + " numbers");
     rows.push_back(std::move(r));
   }
   return rows;
@@ -227,20 +207,18 @@ struct Battery {
 };
 
 // Reads FILE.csv and FILE.ref.csv; limit > 0 keeps the first `limit` pairs.
-inline Battery ReadBattery(const std::string &path, const std::string &name,
-                           size_t limit) {
+inline Battery ReadBattery(const std::string& path, const std::string& name, size_t limit) {
   Battery b;
   b.name = name;
-  for (const auto &r : ReadNumbers(path, 29)) {
-    if (limit && b.pairs.size() >= limit)
-      break;
+  for (const auto& r : ReadNumbers(path, 29)) {
+    if (limit && b.pairs.size() >= limit) break;
     PairRow p;
     p.id = static_cast<long>(r[0]);
     std::copy(r.begin() + 1, r.end(), p.v.begin());
     b.pairs.push_back(p);
   }
   const std::string ref = path.substr(0, path.size() - 4) + ".ref.csv";
-  for (const auto &r : ReadNumbers(ref, 11)) {
+  for (const auto& r : ReadNumbers(ref, 11)) {
     RefRow x;
     x.d = r[1];
     for (int i = 0; i < 3; ++i) {
@@ -257,37 +235,29 @@ inline Battery ReadBattery(const std::string &path, const std::string &name,
 // folder when it holds them, else the committed subsets under test/data. A
 // folder holds either battery_paper.csv (full) or paper_subset.csv (subset,
 // which sets *subset); throws when neither is there.
-inline std::string DataDir(const std::string &given, bool *subset) {
+inline std::string DataDir(const std::string& given, bool* subset) {
   const std::vector<std::string> dirs =
-      given.empty()
-          ? std::vector<std::string>{SOV_SHARED_DATA_DIR, SOV_TEST_DATA_DIR}
-          : std::vector<std::string>{given};
-  for (const std::string &dir : dirs) {
+      given.empty() ? std::vector<std::string>{SOV_SHARED_DATA_DIR, SOV_TEST_DATA_DIR}
+                    : std::vector<std::string>{given};
+  for (const std::string& dir : dirs) {
     *subset = false;
-    if (std::ifstream(dir + "/battery_paper.csv"))
-      return dir;
+    if (std::ifstream(dir + "/battery_paper.csv")) return dir;
     *subset = true;
-    if (std::ifstream(dir + "/paper_subset.csv"))
-      return dir;
+    if (std::ifstream(dir + "/paper_subset.csv")) return dir;
   }
-  throw std::runtime_error("no battery_paper.csv or paper_subset.csv in " +
-                           dirs.front());
+  throw std::runtime_error("no battery_paper.csv or paper_subset.csv in " + dirs.front());
 }
 
 // Path of a battery (paper or stress) in the data directory.
-inline std::string BatteryPath(const std::string &dir, bool subset,
-                               const std::string &which) {
-  return dir +
-         (subset ? "/" + which + "_subset.csv" : "/battery_" + which + ".csv");
+inline std::string BatteryPath(const std::string& dir, bool subset, const std::string& which) {
+  return dir + (subset ? "/" + which + "_subset.csv" : "/battery_" + which + ".csv");
 }
 
 // A validated shape; throws on invalid parameters.
 inline sov_shape MakeShape(const double p[7]) {
   sov_shape s;
   const int st = sov_shape_init(&s, p);
-  if (st != SOV_OK)
-    throw std::runtime_error(std::string("bad shape: ") +
-                             sov_status_string(st));
+  if (st != SOV_OK) throw std::runtime_error(std::string("bad shape: ") + sov_status_string(st));
   return s;
 }
 
@@ -295,28 +265,24 @@ inline sov_shape MakeShape(const double p[7]) {
 inline sov_pose MakePose(const double q[4], const double p[3]) {
   sov_pose X;
   const int st = sov_pose_from_quat(&X, q, p);
-  if (st != SOV_OK)
-    throw std::runtime_error(std::string("bad pose: ") + sov_status_string(st));
+  if (st != SOV_OK) throw std::runtime_error(std::string("bad pose: ") + sov_status_string(st));
   return X;
 }
 
 // FCL transform of a sov_pose.
-inline fcl::Transform3d ToFcl(const sov_pose &X) {
+inline fcl::Transform3d ToFcl(const sov_pose& X) {
   fcl::Transform3d tf = fcl::Transform3d::Identity();
   for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j)
-      tf.linear()(i, j) = X.R[3 * i + j];
+    for (int j = 0; j < 3; ++j) tf.linear()(i, j) = X.R[3 * i + j];
     tf.translation()[i] = X.p[i];
   }
   return tf;
 }
 
 // sov_pose of a rotation about a unit axis by angle, and a position.
-inline sov_pose AxisAnglePose(const double axis[3], double angle,
-                              const double p[3]) {
+inline sov_pose AxisAnglePose(const double axis[3], double angle, const double p[3]) {
   const double s = std::sin(angle / 2);
-  const double q[4] = {std::cos(angle / 2), s * axis[0], s * axis[1],
-                       s * axis[2]};
+  const double q[4] = {std::cos(angle / 2), s * axis[0], s * axis[1], s * axis[2]};
   return MakePose(q, p);
 }
 
@@ -327,58 +293,50 @@ struct Mesh {
 };
 
 // sov_shape_tessellate with n_lat bands and n_lon segments; throws on error.
-inline Mesh Tessellate(const sov_shape &s, int n_lat, int n_lon) {
+inline Mesh Tessellate(const sov_shape& s, int n_lat, int n_lon) {
   size_t nv = 0, nt = 0;
   int st = sov_shape_tessellation_size(&nv, &nt, n_lat, n_lon);
   std::vector<double> v(3 * nv);
   std::vector<int> t(3 * nt);
   if (st == SOV_OK)
-    st = sov_shape_tessellate(v.data(), v.size(), t.data(), t.size(), &s, n_lat,
-                              n_lon);
-  if (st != SOV_OK)
-    throw std::runtime_error(std::string("tessellate: ") +
-                             sov_status_string(st));
+    st = sov_shape_tessellate(v.data(), v.size(), t.data(), t.size(), &s, n_lat, n_lon);
+  if (st != SOV_OK) throw std::runtime_error(std::string("tessellate: ") + sov_status_string(st));
   Mesh m;
-  for (size_t i = 0; i < nv; ++i)
-    m.vertices.emplace_back(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
-  for (size_t i = 0; i < nt; ++i)
-    m.triangles.emplace_back(t[3 * i], t[3 * i + 1], t[3 * i + 2]);
+  for (size_t i = 0; i < nv; ++i) m.vertices.emplace_back(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+  for (size_t i = 0; i < nt; ++i) m.triangles.emplace_back(t[3 * i], t[3 * i + 1], t[3 * i + 2]);
   return m;
 }
 
 // Appends m moved by X (local to the body's frame) to out.
-inline void AppendMesh(Mesh *out, const Mesh &m, const sov_pose &X) {
+inline void AppendMesh(Mesh* out, const Mesh& m, const sov_pose& X) {
   const size_t base = out->vertices.size();
-  for (const auto &v : m.vertices) {
+  for (const auto& v : m.vertices) {
     fcl::Vector3d w;
     for (int i = 0; i < 3; ++i)
-      w[i] = X.R[3 * i] * v[0] + X.R[3 * i + 1] * v[1] + X.R[3 * i + 2] * v[2] +
-             X.p[i];
+      w[i] = X.R[3 * i] * v[0] + X.R[3 * i + 1] * v[1] + X.R[3 * i + 2] * v[2] + X.p[i];
     out->vertices.push_back(w);
   }
-  for (const auto &t : m.triangles)
+  for (const auto& t : m.triangles)
     out->triangles.emplace_back(t[0] + base, t[1] + base, t[2] + base);
 }
 
 // An OBBRSS tree over a mesh (FCL's best tree for distance).
-inline std::shared_ptr<fcl::BVHModel<fcl::OBBRSSd>> MeshBvh(const Mesh &m) {
+inline std::shared_ptr<fcl::BVHModel<fcl::OBBRSSd>> MeshBvh(const Mesh& m) {
   auto bvh = std::make_shared<fcl::BVHModel<fcl::OBBRSSd>>();
-  bvh->beginModel(static_cast<int>(m.triangles.size()),
-                  static_cast<int>(m.vertices.size()));
+  bvh->beginModel(static_cast<int>(m.triangles.size()), static_cast<int>(m.vertices.size()));
   bvh->addSubModel(m.vertices, m.triangles);
   bvh->endModel();
   return bvh;
 }
 
 // FCL Convex polytope on a mesh's vertices and triangles.
-inline std::shared_ptr<fcl::Convexd> MeshConvex(const Mesh &m) {
+inline std::shared_ptr<fcl::Convexd> MeshConvex(const Mesh& m) {
   auto v = std::make_shared<std::vector<fcl::Vector3d>>(m.vertices);
   auto f = std::make_shared<std::vector<int>>();
-  for (const auto &t : m.triangles)
-    f->insert(f->end(), {3, static_cast<int>(t[0]), static_cast<int>(t[1]),
-                         static_cast<int>(t[2])});
-  return std::make_shared<fcl::Convexd>(v, static_cast<int>(m.triangles.size()),
-                                        f);
+  for (const auto& t : m.triangles)
+    f->insert(f->end(),
+              {3, static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])});
+  return std::make_shared<fcl::Convexd>(v, static_cast<int>(m.triangles.size()), f);
 }
 
 // Formats a double for CSV output (full precision, "nan" for NaN).
@@ -389,7 +347,7 @@ inline std::string Num(double x) {
 }
 
 // Exits with status 2 after printing a usage message.
-[[noreturn]] inline void Usage(const char *text) {
+[[noreturn]] inline void Usage(const char* text) {
   std::fprintf(stderr, "%s", text);
   std::exit(2);
 }
@@ -402,7 +360,7 @@ struct Args {
 };
 
 // Parses the common options; unknown ones are kept in rest.
-inline Args ParseArgs(int argc, char **argv, const char *usage) {
+inline Args ParseArgs(int argc, char** argv, const char* usage) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const std::string s = argv[i];
@@ -418,21 +376,20 @@ inline Args ParseArgs(int argc, char **argv, const char *usage) {
     } else
       a.rest.push_back(s);
   }
-  if (a.out.empty())
-    Usage(usage);
+  if (a.out.empty()) Usage(usage);
   return a;
 }
 
 // Runs a program's body, turning an exception into a message and exit 1.
-inline int Guard(int (*run)(int, char **), int argc, char **argv) {
+inline int Guard(int (*run)(int, char**), int argc, char** argv) {
   try {
     return run(argc, argv);
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return 1;
   }
 }
 
-} // namespace bench
+}  // namespace bench
 
-#endif // BENCHMARKS_BENCH_COMMON_H
+#endif  // BENCHMARKS_BENCH_COMMON_H
