@@ -112,7 +112,16 @@ double sovc_implicit_system(double r[6], double J[36], const sov_shape *A,
   return rn;
 }
 
-/* Damped or plain Newton on Eq. 15 from (pA0, pB0). */
+/* A chord step (the last Jacobian's factors again) is taken when Newton's
+ * own convergence predicts it lands within the tolerance: after a Newton
+ * step from residual r0 to r1 the next Newton residual is about r1^2 / r0^2
+ * times r1, and the chord's error adds the Jacobian's change along the last
+ * step, about twice that times r0 / r1: 2 r1^2 / r0. Asked to land within
+ * this fraction of the tolerance. Its result is checked like any step's. */
+static const double kChordMargin = 0.5;
+
+/* Damped or plain Newton on Eq. 15 from (pA0, pB0); the small-LU
+ * configuration may finish with a chord step (see kChordMargin). */
 int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB,
                         const double pA0[3], const double pB0[3],
@@ -120,18 +129,43 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
   double p[6], r[6], J[36], step[6], tp[6], tr[6];
   sovc_implicit_eval a, b, ta, tb;
   sovc_frame F, tF;
+  sovc_lu lu;
+  int lu_k = -1;          /* frame axis of the factored Jacobian; -1: none */
+  double r_factored = 0;  /* residual where it was factored */
   memcpy(p, pA0, 3 * sizeof(double));
   memcpy(p + 3, pB0, 3 * sizeof(double));
   res->iterations = 0;
   double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, p, p + 3, cfg->normalized);
   for (int it = 0; it < cfg->max_iterations && isfinite(rn); ++it) {
-    if (rn < scaled_tolerance(cfg->tolerance, p, p + 3)) break;
+    const double tol = scaled_tolerance(cfg->tolerance, p, p + 3);
+    if (rn < tol) break;
+    res->iterations = it + 1;
+    for (int i = 0; i < 6; ++i) step[i] = -r[i];
+    /* The residual's components follow the frame's axis: a chord needs the
+     * same axis. */
+    const int chord = !cfg->lapack && lu_k == F.k && 2 * rn * rn < kChordMargin * tol * r_factored;
+    if (chord) {
+      sovc_lu_solve(&lu, step);
+      lu_k = -1; /* one chord step per factorisation */
+      for (int i = 0; i < 6; ++i) tp[i] = p[i] + step[i];
+      const double trn = evaluate(tr, &ta, &tb, &tF, A, XA, B, XB, tp, tp + 3, cfg->normalized);
+      if (trn <= (1 - 1e-4) * rn) {
+        memcpy(p, tp, sizeof p);
+        memcpy(r, tr, sizeof r);
+        a = ta, b = tb, F = tF, rn = trn;
+      }
+      continue; /* accepted, or a Newton step from the same point next */
+    }
     sovc_posed_hessian(&a, XA);
     sovc_posed_hessian(&b, XB);
     jacobian(J, &a, &b, &F, p, p + 3);
-    for (int i = 0; i < 6; ++i) step[i] = -r[i];
-    res->iterations = it + 1;
-    const int st = cfg->lapack ? sovc_solve(6, J, step) : sovc_solve_small(6, J, step);
+    int st;
+    if (cfg->lapack) {
+      st = sovc_solve(6, J, step);
+    } else {
+      st = sovc_lu_factor(&lu, 6, J);
+      if (st == SOV_OK) sovc_lu_solve(&lu, step), lu_k = F.k, r_factored = rn;
+    }
     if (st != SOV_OK) return st;
     double alpha = 1, trn = INFINITY;
     for (int ls = 0; ls < (cfg->damped ? 30 : 1); ++ls, alpha *= 0.5) {
@@ -141,6 +175,8 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     }
     /* A failed line search means Newton has stalled: stop, unconverged. */
     if (!isfinite(trn) || (cfg->damped && !(trn < rn))) break;
+    /* A damped step does not converge quadratically: no chord after it. */
+    if (alpha < 1) lu_k = -1;
     memcpy(p, tp, sizeof p);
     memcpy(r, tr, sizeof r);
     a = ta;
