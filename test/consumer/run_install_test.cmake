@@ -1,8 +1,10 @@
 # Install test, run by ctest as `cmake -P` (see test/CMakeLists.txt):
 #  1. install the build tree into SOV_WORK_DIR/prefix;
-#  2. build test/consumer with find_package(superovoid) and with pkg-config;
+#  2. build test/consumer with find_package(superovoid) and with pkg-config,
+#     and, when superovoid::scene was installed, a C consumer of its C API
+#     with find_package(superovoid COMPONENTS scene);
 #  3. compile consumer.c with a plain `cc ... $(pkg-config --cflags --libs)`;
-#  4. run the three programs;
+#  4. run the programs;
 #  5. (shared library) check that only sov_* symbols are exported and that
 #     LAPACKE stays private.
 # Inputs: SOV_BUILD_DIR SOV_WORK_DIR SOV_CONSUMER_DIR SOV_CONFIG SOV_SHARED
@@ -56,13 +58,21 @@ if(SOV_SHARED)
 else()
   set(static ON)
 endif()
+# The scene component is checked when its export set was installed.
+file(GLOB_RECURSE scene_targets ${prefix}/*/superovoidSceneTargets.cmake)
+if(scene_targets)
+  set(scene ON)
+else()
+  set(scene OFF)
+endif()
 sov_run("configure consumer" ${CMAKE_COMMAND}
   -S ${SOV_CONSUMER_DIR} -B ${SOV_WORK_DIR}/build -G ${SOV_GENERATOR}
   -DCMAKE_BUILD_TYPE=${SOV_CONFIG}
   -DCMAKE_C_COMPILER=${SOV_C_COMPILER}
   -DCMAKE_PREFIX_PATH=${prefix}
   -DPKG_CONFIG_EXECUTABLE=${PKG_CONFIG_EXECUTABLE}
-  -DSOV_STATIC=${static})
+  -DSOV_STATIC=${static}
+  -DSOV_CONSUMER_SCENE=${scene})
 sov_run("build consumer" ${CMAKE_COMMAND} --build ${SOV_WORK_DIR}/build
   --config ${SOV_CONFIG})
 
@@ -74,6 +84,13 @@ sov_run("run consumer (find_package)" ${exe_cmake})
 string(STRIP "${SOV_LAST_OUTPUT}" consumer_output)
 message(STATUS "  ${consumer_output}")
 sov_run("run consumer (pkg-config, CMake)" ${exe_pc})
+if(scene)
+  file(GLOB_RECURSE exe_scene ${SOV_WORK_DIR}/build/consumer_scene
+    ${SOV_WORK_DIR}/build/consumer_scene.exe)
+  sov_run("run scene consumer (find_package COMPONENTS scene)" ${exe_scene})
+  string(STRIP "${SOV_LAST_OUTPUT}" consumer_output)
+  message(STATUS "  ${consumer_output}")
+endif()
 
 # Plain compiler line, as a Makefile user would write it.
 if(SOV_SHARED)

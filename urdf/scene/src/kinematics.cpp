@@ -156,7 +156,10 @@ LinkPoses forwardKinematics(const ::urdf::ModelInterface& model, const JointPosi
   ::urdf::LinkConstSharedPtr root = model.getRoot();
   if (!root) throw SceneError(SOV_SCENE_ERR_LINK, "", "the model has no root link");
   poses[root->name] = Eigen::Isometry3d::Identity();
-  std::vector<::urdf::LinkConstSharedPtr> stack{root};
+  // Filled by push_back: GCC 12 at -O3 warns falsely (-Wfree-nonheap-object)
+  // about the initializer-list constructor here.
+  std::vector<::urdf::LinkConstSharedPtr> stack;
+  stack.push_back(root);
   while (!stack.empty()) {
     ::urdf::LinkConstSharedPtr link = stack.back();
     stack.pop_back();

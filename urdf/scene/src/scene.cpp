@@ -273,11 +273,11 @@ class MeshLoader {
       const std::string rest = uri.substr(kPackage.size());
       const std::size_t slash = rest.find('/');
       const std::string package = rest.substr(0, slash);
-      auto found = options_.package_paths.find(package);
       if (slash == std::string::npos || package.empty()) {
         throw SceneError(SOV_SCENE_ERR_GEOMETRY, link,
                          where + ": a package URI reads package://name/path");
       }
+      auto found = options_.package_paths.find(package);
       if (found == options_.package_paths.end()) {
         throw SceneError(
             SOV_SCENE_ERR_GEOMETRY, link,

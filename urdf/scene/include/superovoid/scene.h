@@ -60,8 +60,9 @@ typedef struct sov_scene_distance {
   size_t collision1;              /* its <collision> index in the link */
   char link2[SOV_URDF_NAME_SIZE]; /* link of the second geometry */
   size_t collision2;
-  double distance; /* signed: < 0 overlap (-1 for a mesh pair, which has no
-                      depth); +infinity when every pair is allowed */
+  double distance; /* signed: < 0 overlap; an overlapping pair with a mesh
+                      has no depth (FCL: -1 mesh vs shape, 0 mesh vs mesh);
+                      +infinity when every pair is allowed */
   double p1[3];    /* witness point on the first geometry (root frame) */
   double p2[3];    /* and on the second */
 } sov_scene_distance;
@@ -93,7 +94,9 @@ SOV_SCENE_API int sov_scene_set_joint_positions(sov_scene *scene, const char *co
                                                 size_t err_size);
 
 /* The smallest signed distance over the geometry pairs of links that may
- * collide, with its links and witness points. */
+ * collide, with its links and witness points; SOV_URDF_ERR_NAME (out
+ * untouched) when a link name of the answer does not fit
+ * SOV_URDF_NAME_SIZE. */
 SOV_SCENE_API int sov_scene_min_self_distance(sov_scene_distance *out, sov_scene *scene, char *err,
                                               size_t err_size);
 

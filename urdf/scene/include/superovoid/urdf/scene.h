@@ -152,8 +152,9 @@ class SOV_SCENE_API Scene {
   // The smallest signed distance over the geometry pairs of links that may
   // not collide, with its pair and witness points. Overlaps are exact
   // (-depth) for superovoid, sphere pairs; EPA's for GJK pairs; FCL's for
-  // primitive pairs; -1 (no depth, FCL's) for pairs with a mesh. distance is
-  // +infinity if every pair is allowed.
+  // primitive pairs; without depth for pairs with a mesh (FCL's -1 for mesh
+  // vs shape, 0 for mesh vs mesh). distance is +infinity if every pair is
+  // allowed.
   PairDistance minSelfDistance();
 
   // True when any link geometry touches an environment object; pairs gets
