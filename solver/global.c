@@ -96,9 +96,9 @@ static double evaluate(search *S, double pA[3], double pB[3], const sov_shape *A
   return lb;
 }
 
-/* Points of A and B nearly supporting along unit v and -v: each supports
- * its body's slice at the height of a nearby support point hA, hB (world),
- * one evaluation instead of a 1-D search. Returns v . (pA - pB) <= h_D(v):
+/* Points of A and B nearly supporting along unit v and -v: one step of
+ * each support's 1-D search from the height of a nearby support point hA,
+ * hB (world) instead of the whole search. Returns v . (pA - pB) <= h_D(v):
  * good enough to grow the inner polytope (its vertices need only be points
  * of D), never an objective value. */
 static double evaluate_near(double pA[3], double pB[3], const sov_shape *A, const sov_pose *XA,
@@ -108,11 +108,11 @@ static double evaluate_near(double pA[3], double pB[3], const sov_shape *A, cons
   const double mv[3] = {-v[0], -v[1], -v[2]};
   sovc_to_local(x, XA, hA);
   sovc_rotate_t(vl, XA->R, v);
-  sovc_support_slice(xl, A, vl, x[2] / A->a[2]);
+  sovc_support_steps(xl, A, vl, x[2] / A->a[2], 1);
   sovc_to_world(pA, XA, xl);
   sovc_to_local(x, XB, hB);
   sovc_rotate_t(vl, XB->R, mv);
-  sovc_support_slice(xl, B, vl, x[2] / B->a[2]);
+  sovc_support_steps(xl, B, vl, x[2] / B->a[2], 1);
   sovc_to_world(pB, XB, xl);
   return v[0] * (pA[0] - pB[0]) + v[1] * (pA[1] - pB[1]) + v[2] * (pA[2] - pB[2]);
 }

@@ -365,20 +365,29 @@ double sovc_support_bound(const sov_shape *shape, const double dir[3]) {
   return bound + 1e-14 * fabs(bound); /* rounding in the tangents */
 }
 
-/* Slice support at height s (see support.h). */
-double sovc_support_slice(double x[3], const sov_shape *shape, const double dir[3], double s) {
+/* The 1-D search cut short (see support.h): Halley steps from the hint's
+ * height without the bracket (any height gives a surface point), each kept
+ * only if it raises f, so a step from far away cannot make it worse. */
+double sovc_support_steps(double x[3], const sov_shape *shape, const double dir[3], double s,
+                          int steps) {
   if ((dir[0] == 0 && dir[1] == 0) || (shape->taper[0] == 0 && shape->taper[1] == 0) ||
       !(fabs(s) < 1))
     return sovc_support(x, shape, dir, s);
-  const double m = 2 / shape->eps2, c = pow(1 - pow(fabs(s), m), 1 / m);
-  const double kx = 1 + shape->taper[0] * s, ky = 1 + shape->taper[1] * s;
-  lp_pair slice;
-  lp_pair_eval(&slice, shape->a[0] * kx * fabs(dir[0]), shape->a[1] * ky * fabs(dir[1]),
-               2 / (2 - shape->eps1));
-  x[0] = copysign(c * shape->a[0] * kx * slice.g[0], dir[0]);
-  x[1] = copysign(c * shape->a[1] * ky * slice.g[1], dir[1]);
-  x[2] = shape->a[2] * s;
-  return dir[0] * x[0] + dir[1] * x[1] + dir[2] * x[2];
+  taper_problem P;
+  taper_setup(&P, shape, dir);
+  taper_state t, next;
+  taper_eval(&t, &P, taper_y_of_s(&P, s));
+  for (int k = 0; k < steps && t.F != 0 && t.F_y > 0; ++k) {
+    const double y = t.y + taper_step(&t);
+    if (!(fabs(y) <= P.ymax)) break;
+    taper_eval(&next, &P, y);
+    double f, fn, slope;
+    taper_tangent(&f, &slope, &t, &P);
+    taper_tangent(&fn, &slope, &next, &P);
+    if (!isfinite(next.F) || !(fn > f)) break;
+    t = next;
+  }
+  return taper_point(x, &t, &P, shape, dir, 0);
 }
 
 /* Untapered support mapped through the taper. */

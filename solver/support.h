@@ -24,13 +24,14 @@ double sovc_support(double x[3], const sov_shape *shape, const double dir[3],
  * one. Exact when untapered; a Newton seed otherwise. */
 void sovc_support_seed(double x[3], const sov_shape *shape, const double dir[3]);
 
-/* A surface point x that supports the slice at height s = z / a3 in dir
- * (its point farthest along dir): a point of the body for any s, near the
- * support point when s is near the support's height, at the cost of one
- * step of the 1-D search. Returns dir . x, at most the support value.
+/* A surface point x near the support point in dir, cheaply: the point of
+ * the slice at height s = z / a3 farthest along dir after `steps` steps of
+ * the support's 1-D search (Halley, no bracket) from height s. A point of
+ * the body for any s and steps >= 0; returns dir . x, at most the support
+ * value, usually close to it after one step from a nearby height.
  * Untapered bodies and |s| >= 1 (or NaN) get the exact support. */
-double sovc_support_slice(double x[3], const sov_shape *shape, const double dir[3],
-                          double s);
+double sovc_support_steps(double x[3], const sov_shape *shape, const double dir[3], double s,
+                          int steps);
 
 /* An upper bound on the support value h(dir) (dir nonzero), cheaper than
  * sovc_support for tapered, exactly convex bodies (two steps of its 1-D

@@ -333,25 +333,40 @@ TEST(SupportBound, ExactWhenUntapered) {
   }
 }
 
-TEST(SupportSlice, SurfacePointBelowTheSupportAndExactAtItsHeight) {
+TEST(SupportSteps, SurfacePointsBelowTheSupportApproachingItStepByStep) {
   std::mt19937_64 rng(12);
-  std::uniform_real_distribution<double> height(-0.999, 0.999);
+  std::uniform_real_distribution<double> height(-0.999, 0.999), nudge(-0.05, 0.05);
+  double gap0 = 0, gap1 = 0;
   for (int k = 0; k < 200; ++k) {
     sov_shape s;
     ASSERT_TRUE(RandomValidShape(&s, rng));
-    double d[3], x[3], xs[3];
+    double d[3], x[3];
     RandomDirection(d, rng);
     const double h = sovc_support(x, &s, d, NAN);
-    const double v = sovc_support_slice(xs, &s, d, height(rng));
-    EXPECT_LE(v, h + kSameTol * 10 * std::sqrt(Dot(d, d)));
-    EXPECT_NEAR(v, Dot(d, xs), kSameTol * 10 * (std::fabs(v) + 1));
-    long double F, g[3];
-    SpecImplicitLong(&F, g, s, xs);
-    const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-    EXPECT_LE(std::fabs((double)(F / gn)), kSurfaceTol) << "shape " << k;
+    // A random height, and one near the support's (as a neighbour's hint).
+    const double z_near = std::max(-0.999, std::min(0.999, x[2] / s.a[2] + nudge(rng)));
+    for (double z : {height(rng), z_near}) {
+      double previous = -HUGE_VAL;
+      for (int steps : {0, 1, 3}) {
+        double xs[3];
+        const double v = sovc_support_steps(xs, &s, d, z, steps);
+        EXPECT_LE(v, h + kSameTol * 10 * std::sqrt(Dot(d, d)));
+        EXPECT_GE(v, previous) << "a step never lowers the value";
+        previous = v;
+        EXPECT_NEAR(v, Dot(d, xs), kSameTol * 10 * (std::fabs(v) + 1));
+        long double F, g[3];
+        SpecImplicitLong(&F, g, s, xs);
+        const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        EXPECT_LE(std::fabs((double)(F / gn)), kSurfaceTol) << "shape " << k << " steps " << steps;
+        if (z == z_near && steps == 0) gap0 += h - v;
+        if (z == z_near && steps == 1) gap1 += h - v;
+      }
+    }
     // At the support's own height the slice's support is the support.
-    EXPECT_NEAR(sovc_support_slice(xs, &s, d, x[2] / s.a[2]), h, 1e-12 * std::sqrt(Dot(d, d)));
+    double xs[3];
+    EXPECT_NEAR(sovc_support_steps(xs, &s, d, x[2] / s.a[2], 0), h, 1e-12 * std::sqrt(Dot(d, d)));
   }
+  EXPECT_LT(gap1, 0.1 * gap0) << "one step from a nearby height closes most of the gap";
 }
 
 }  // namespace
