@@ -112,6 +112,90 @@ double sovc_implicit_system(double r[6], double J[36], const sov_shape *A,
   return rn;
 }
 
+/* Inverse of the row-major 3 x 3 M by its adjugate; 0 where M is nearly
+ * singular (|det| below 1e-12 of the product of its row lengths, the
+ * largest |det| could be) or not finite. */
+static int inverse3(double Mi[9], const double M[9]) {
+  const double c0 = M[4] * M[8] - M[5] * M[7], c1 = M[5] * M[6] - M[3] * M[8],
+               c2 = M[3] * M[7] - M[4] * M[6];
+  const double det = M[0] * c0 + M[1] * c1 + M[2] * c2;
+  double scale = 1;
+  for (int i = 0; i < 3; ++i)
+    scale *= sqrt(M[3 * i] * M[3 * i] + M[3 * i + 1] * M[3 * i + 1] + M[3 * i + 2] * M[3 * i + 2]);
+  if (!(fabs(det) > 1e-12 * scale) || !isfinite(det)) return 0;
+  const double id = 1 / det;
+  Mi[0] = c0 * id, Mi[3] = c1 * id, Mi[6] = c2 * id;
+  Mi[1] = (M[2] * M[7] - M[1] * M[8]) * id, Mi[4] = (M[0] * M[8] - M[2] * M[6]) * id;
+  Mi[7] = (M[1] * M[6] - M[0] * M[7]) * id;
+  Mi[2] = (M[1] * M[5] - M[2] * M[4]) * id, Mi[5] = (M[2] * M[3] - M[0] * M[5]) * id;
+  Mi[8] = (M[0] * M[4] - M[1] * M[3]) * id;
+  return 1;
+}
+
+/* C = A B for row-major 3 x 3 matrices. */
+static void mul3(double C[9], const double A[9], const double B[9]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+/* y = M x (row-major 3 x 3). */
+static void apply3(double y[3], const double M[9], const double x[3]) {
+  for (int i = 0; i < 3; ++i) y[i] = M[3 * i] * x[0] + M[3 * i + 1] * x[1] + M[3 * i + 2] * x[2];
+}
+
+/* Factors of the Jacobian for one or more Newton steps. Rows 0, 3, 4 of
+ * Eq. 15 (F_A and the tangential offsets) against pA form the block P:
+ * A's gradient and, to first order, its two tangents, well conditioned
+ * wherever the normal is defined. With Q (their pB part), R and S (rows
+ * 1, 2, 5) the Schur complement S - R P^-1 Q is a 3 x 3 as well: two
+ * dependent divisions instead of the six of a 6 x 6 LU's pivots. A nearly
+ * singular block falls back to the pivoted LU. */
+typedef struct step_factors {
+  int blocks;
+  double Pi[9], Q[9], RPi[9], Si[9];
+  sovc_lu lu;
+} step_factors;
+
+static const int kTopRows[3] = {0, 3, 4}, kBottomRows[3] = {1, 2, 5};
+
+/* Factor the column-major 6 x 6 J. */
+static int factor_step(step_factors *f, const double J[36]) {
+  double P[9], R[9], S[9], RPiQ[9], Sc[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      P[3 * i + j] = J[6 * j + kTopRows[i]];
+      f->Q[3 * i + j] = J[6 * (j + 3) + kTopRows[i]];
+      R[3 * i + j] = J[6 * j + kBottomRows[i]];
+      S[3 * i + j] = J[6 * (j + 3) + kBottomRows[i]];
+    }
+  f->blocks = inverse3(f->Pi, P);
+  if (f->blocks) {
+    mul3(f->RPi, R, f->Pi);
+    mul3(RPiQ, f->RPi, f->Q);
+    for (int i = 0; i < 9; ++i) Sc[i] = S[i] - RPiQ[i];
+    f->blocks = inverse3(f->Si, Sc);
+  }
+  return f->blocks ? SOV_OK : sovc_lu_factor(&f->lu, 6, J);
+}
+
+/* Overwrite b (6 entries, Eq. 15's row order) with J^-1 b. */
+static void solve_step(const step_factors *f, double b[6]) {
+  if (!f->blocks) {
+    sovc_lu_solve(&f->lu, b);
+    return;
+  }
+  const double top[3] = {b[0], b[3], b[4]}, bottom[3] = {b[1], b[2], b[5]};
+  double t[3], y[3], xA[3], xB[3];
+  apply3(t, f->RPi, top);
+  for (int i = 0; i < 3; ++i) y[i] = bottom[i] - t[i];
+  apply3(xB, f->Si, y);
+  apply3(t, f->Q, xB);
+  for (int i = 0; i < 3; ++i) y[i] = top[i] - t[i];
+  apply3(xA, f->Pi, y);
+  for (int i = 0; i < 3; ++i) b[i] = xA[i], b[3 + i] = xB[i];
+}
+
 /* A chord step (the last Jacobian's factors again) is taken when Newton's
  * own convergence predicts it lands within the tolerance: after a Newton
  * step from residual r0 to r1 the next Newton residual is about r1^2 / r0^2
@@ -129,7 +213,7 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
   double p[6], r[6], J[36], step[6], tp[6], tr[6];
   sovc_implicit_eval a, b, ta, tb;
   sovc_frame F, tF;
-  sovc_lu lu;
+  step_factors lu;
   int lu_k = -1;          /* frame axis of the factored Jacobian; -1: none */
   double r_factored = 0;  /* residual where it was factored */
   memcpy(p, pA0, 3 * sizeof(double));
@@ -145,7 +229,7 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
      * same axis. */
     const int chord = !cfg->lapack && lu_k == F.k && 2 * rn * rn < kChordMargin * tol * r_factored;
     if (chord) {
-      sovc_lu_solve(&lu, step);
+      solve_step(&lu, step);
       lu_k = -1; /* one chord step per factorisation */
       for (int i = 0; i < 6; ++i) tp[i] = p[i] + step[i];
       const double trn = evaluate(tr, &ta, &tb, &tF, A, XA, B, XB, tp, tp + 3, cfg->normalized);
@@ -163,8 +247,8 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     if (cfg->lapack) {
       st = sovc_solve(6, J, step);
     } else {
-      st = sovc_lu_factor(&lu, 6, J);
-      if (st == SOV_OK) sovc_lu_solve(&lu, step), lu_k = F.k, r_factored = rn;
+      st = factor_step(&lu, J);
+      if (st == SOV_OK) solve_step(&lu, step), lu_k = F.k, r_factored = rn;
     }
     if (st != SOV_OK) return st;
     double alpha = 1, trn = INFINITY;
