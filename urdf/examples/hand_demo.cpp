@@ -45,8 +45,7 @@ const char* kUsage =
     "usage: sov_hand_demo [--steps N] [--short] [--out-dir DIR] [--urdf FILE]\n"
     "                     [--srdf FILE] [--mesh-urdf FILE] [--no-plot]\n"
     "Closes the example hand on a bar in N steps (default 40; --short: 5) and\n"
-    "prints a table per step; writes DIR/hand_demo.csv and "
-    "DIR/hand_demo.png.\n";
+    "prints a table per step; writes DIR/hand_demo.csv and DIR/hand_demo.png.\n";
 
 // Parses the command line; exits with status 2 on misuse.
 Options parseArgs(int argc, char** argv) {
@@ -156,17 +155,14 @@ std::string pairName(const sov::urdf::PairDistance& d) {
 
 void printHeader() {
   std::printf(
-      "                    | hand vs bar                                   | "
-      "hand vs itself\n"
-      "step  q_fing q_thum | nearest link  d_sov(mm) d_mesh(mm)  us_sov "
-      "us_mesh | "
+      "                    | hand vs bar                                        | hand vs itself\n"
+      "step  q_fing q_thum | nearest link  d_sov(mm) d_mesh(mm)  us_sov us_mesh | "
       "nearest pair          d_sov(mm) d_mesh(mm)  us_sov us_mesh\n");
 }
 
 void printRow(const Row& r) {
   std::printf(
-      "%4d  %6.3f %6.3f | %-12s %9.3f %10.3f %7.1f %7.1f | %-20s %9.3f "
-      "%10.3f %7.1f %7.1f\n",
+      "%4d  %6.3f %6.3f | %-12s %9.3f %10.3f %7.1f %8.1f | %-20s %9.3f %10.3f %7.1f %8.1f\n",
       r.step, r.q_finger, r.q_thumb, pairName(r.obj).c_str(), 1e3 * r.obj.distance,
       1e3 * r.obj_mesh.distance, r.us_obj, r.us_obj_mesh, pairName(r.self).c_str(),
       1e3 * r.self.distance, 1e3 * r.self_mesh.distance, r.us_self, r.us_self_mesh);
@@ -175,8 +171,7 @@ void printRow(const Row& r) {
 void writeCsv(const std::string& path, const std::vector<Row>& rows) {
   std::ofstream f(path);
   f.precision(12);
-  f << "step,t,q_finger,q_thumb,object_link,object_d,object_d_mesh,object_us,"
-       "object_us_mesh,"
+  f << "step,t,q_finger,q_thumb,object_link,object_d,object_d_mesh,object_us,object_us_mesh,"
        "self_link1,self_link2,self_d,self_d_mesh,self_us,self_us_mesh\n";
   for (const Row& r : rows)
     f << r.step << ',' << r.t << ',' << r.q_finger << ',' << r.q_thumb << ',' << r.obj.link1 << ','
@@ -229,15 +224,11 @@ int run(const Options& o) {
   for (const auto& g : mesh_scene.geometries()) meshes += g.object->getObjectType() == fcl::OT_BVH;
   std::printf("sov_hand_demo: %s (%zu superovoids) and its mesh twin %s (%zu meshes)\n",
               o.urdf.c_str(), superovoids, o.mesh_urdf.c_str(), meshes);
-  std::printf(
-      "closing from the 'open' to the 'grasp' state of %s in %d steps, "
-      "on a bar\n",
-      o.srdf.c_str(), o.steps);
-  std::printf(
-      "(superovoid %g %g %g %g %g at %g %g %g, along x); distances are "
-      "signed:\n",
-      kBar[0], kBar[1], kBar[2], kBar[3], kBar[4], kBarPosition.x(), kBarPosition.y(),
-      kBarPosition.z());
+  std::printf("closing from the 'open' to the 'grasp' state of %s in %d steps, on a bar\n",
+              o.srdf.c_str(), o.steps);
+  std::printf("(superovoid %g %g %g %g %g at %g %g %g, along x); distances are signed:\n", kBar[0],
+              kBar[1], kBar[2], kBar[3], kBar[4], kBarPosition.x(), kBarPosition.y(),
+              kBarPosition.z());
   std::printf("< 0 is overlap depth, which FCL's mesh-mesh distance reports as 0\n\n");
   printHeader();
   std::vector<Row> rows;

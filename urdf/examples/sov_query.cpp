@@ -33,23 +33,16 @@ enum Exit { kOk = 0, kBadInput = 1, kMisuse = 2, kSolverFailed = 3 };
 
 const char* kUsageText =
     "usage:\n"
-    "  sov-query --a \"a1 a2 a3 eps1 eps2 [tx ty]\" [--pose-a \"x y z [qw qx "
-    "qy qz]\"]\n"
-    "            --b \"...\" [--pose-b \"...\"] [--method "
-    "auto|implicit|parametric|ntb]\n"
-    "  sov-query --file PAIR.txt        (lines: a, pose_a, b, pose_b, method; "
-    "'#' comments)\n"
-    "  sov-query --shape \"...\" [--pose \"...\"] --export OUT.obj|OUT.stl "
-    "[--resolution \"LAT LON\"]\n"
-    "  sov-query --urdf ROBOT.urdf [--joints name=value,...] --export "
-    "OUT.obj|OUT.stl\n"
+    "  sov-query --a \"a1 a2 a3 eps1 eps2 [tx ty]\" [--pose-a \"x y z [qw qx qy qz]\"]\n"
+    "            --b \"...\" [--pose-b \"...\"] [--method auto|implicit|parametric|ntb]\n"
+    "  sov-query --file PAIR.txt    (lines: a, pose_a, b, pose_b, method; '#' comments)\n"
+    "  sov-query --shape \"...\" [--pose \"...\"] --export OUT.obj|OUT.stl\n"
     "            [--resolution \"LAT LON\"]\n"
-    "  sov-query --mesh-twin ROBOT.urdf --out-dir DIR [--resolution \"LAT "
-    "LON\"]\n"
-    "A query prints d, n, pA, pB, status, method and iterations. Exit status: "
-    "0 success,\n"
-    "1 invalid input (shape, pose, file, URDF, joints; the reason on stderr), "
-    "2 misuse of\n"
+    "  sov-query --urdf ROBOT.urdf [--joints name=value,...] --export OUT.obj|OUT.stl\n"
+    "            [--resolution \"LAT LON\"]\n"
+    "  sov-query --mesh-twin ROBOT.urdf --out-dir DIR [--resolution \"LAT LON\"]\n"
+    "A query prints d, n, pA, pB, status, method and iterations. Exit status: 0 success,\n"
+    "1 invalid input (shape, pose, file, URDF, joints; the reason on stderr), 2 misuse of\n"
     "the command line, 3 the solver returned an error status (printed).\n";
 
 // A command-line or file input error: exits with kBadInput, or kMisuse.
