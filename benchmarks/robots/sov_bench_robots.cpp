@@ -1,0 +1,553 @@
+// Fitted superovoids against the original meshes on two real robots (issue 7):
+//
+//   sov_bench_robots icub  DATA_DIR OUT_DIR [--steps N]
+//   sov_bench_robots panda DATA_DIR OUT_DIR [--configs N]
+//
+// DATA_DIR is ../shared/data/robots. Each run fits the robot's link meshes
+// with sov::urdf::fitUrdf (the sov-urdf-fit path), writes the fitted URDF and
+// the fit table to OUT_DIR, builds a sov::urdf::Scene of the original model
+// (meshes as OBBRSS trees, FCL) and one of the fitted model, and compares:
+//  - icub: the two hands of iCub_hands_collision.urdf, palms facing, the
+//    right hand moving through the left along the palm normal with its
+//    fingers between the left hand's; every right-hand geometry against
+//    every left-hand one at every step: per-query time (mesh: fcl::distance,
+//    fcl::collide; fitted: sov_distance cold and warm, sov_collide), and the
+//    colliding-or-not verdicts.
+//  - panda: random joint configurations within the limits (fixed seed):
+//    self-collision (link pairs) and minimum self-distance with the scene,
+//    pairs allowed as documented in benchmarks/RESULTS.md.
+// Writes OUT_DIR/<robot>_*.csv for the plots (plot_robots.py) and prints a
+// summary. Not part of ctest.
+#include <fcl/narrowphase/collision.h>
+#include <fcl/narrowphase/distance.h>
+#include <superovoid/fcl/superovoid.h>
+#include <superovoid/superovoid.h>
+#include <superovoid/urdf/fit.h>
+#include <superovoid/urdf/model.h>
+#include <superovoid/urdf/scene.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Eigen::Isometry3d;
+using Eigen::Vector3d;
+
+double micros(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::micro>(b - a).count();
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const std::size_t i = std::min(v.size() - 1, static_cast<std::size_t>(p * (v.size() - 1) + 0.5));
+  return v[i];
+}
+
+void printTimes(const char* what, const std::vector<double>& t) {
+  double sum = 0;
+  for (double x : t) sum += x;
+  std::printf("  %-34s median %9.2f  p99 %9.2f  mean %9.2f us  (%zu queries)\n", what,
+              percentile(t, 0.5), percentile(t, 0.99), t.empty() ? NAN : sum / t.size(), t.size());
+}
+
+// Fits the mesh collisions of links (all when empty) of the URDF at path,
+// writes the fitted URDF and the fit table into out_dir; returns the text.
+std::string fitAndRecord(const std::string& dir, const std::string& file,
+                         const std::vector<std::string>& links, const std::string& out_dir,
+                         const std::string& tag) {
+  std::ifstream in(dir + "/" + file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + dir + "/" + file);
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  sov::urdf::UrdfFitOptions o;
+  o.links = links;
+  std::vector<sov::urdf::CollisionFit> fits;
+  const auto t0 = Clock::now();
+  const std::string out = sov::urdf::fitUrdf(xml, dir, o, &fits, dir + "/" + file);
+  const double seconds = micros(t0, Clock::now()) * 1e-6;
+  std::ofstream(out_dir + "/" + tag + "_fit.urdf", std::ios::binary) << out;
+  std::ofstream table(out_dir + "/" + tag + "_fit.csv");
+  table << "link,collision,vertices,hull_vertices,a1,a2,a3,eps1,eps2,taper_x,taper_y,"
+           "volume,hull_volume,volume_ratio,gap,seconds\n";
+  double worst_ratio = 0, worst_gap = 0, sum_ratio = 0;
+  for (const auto& f : fits) {
+    table << f.link << "," << f.collision << "," << f.fit.points << "," << f.fit.hull_vertices;
+    for (double p : f.fit.params) table << "," << p;
+    table << "," << f.fit.volume << "," << f.fit.hull_volume << "," << f.fit.volume_ratio << ","
+          << f.fit.gap << "," << f.fit.seconds << "\n";
+    worst_ratio = std::max(worst_ratio, f.fit.volume_ratio);
+    worst_gap = std::max(worst_gap, f.fit.gap);
+    sum_ratio += f.fit.volume_ratio;
+  }
+  std::printf(
+      "%s: fitted %zu mesh collisions in %.1f s; volume ratio mean %.3f, max %.3f; "
+      "largest gap %.2f mm\n",
+      tag.c_str(), fits.size(), seconds, sum_ratio / fits.size(), worst_ratio, 1e3 * worst_gap);
+  return out;
+}
+
+// Links of the subtree rooted at link (link included).
+void subtree(const urdf::ModelInterface& model, const std::string& link,
+             std::vector<std::string>& out) {
+  out.push_back(link);
+  for (const auto& child : model.getLink(link)->child_links) subtree(model, child->name, out);
+}
+
+// One collision geometry of a hand, with its pose relative to the palm.
+struct HandPart {
+  std::string link;
+  const fcl::CollisionGeometry<double>* geometry = nullptr;
+  const sov::Superovoid* superovoid = nullptr;  // null for a mesh
+  Isometry3d in_palm = Isometry3d::Identity();
+};
+
+std::vector<HandPart> handParts(const sov::urdf::Scene& scene, const std::set<std::string>& links,
+                                const std::string& palm) {
+  std::vector<HandPart> parts;
+  const Isometry3d palm_inv = scene.linkPose(palm).inverse();
+  for (const auto& g : scene.geometries()) {
+    if (!links.count(g.link)) continue;
+    HandPart p;
+    p.link = g.link;
+    p.geometry = g.object->collisionGeometry().get();
+    p.superovoid = dynamic_cast<const sov::Superovoid*>(p.geometry);
+    p.in_palm = palm_inv * Isometry3d(g.object->getTransform().matrix());
+    parts.push_back(p);
+  }
+  return parts;
+}
+
+sov_pose toPose(const Isometry3d& T) {
+  sov_pose X;
+  double R[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) R[3 * i + j] = T.linear()(i, j);
+  const Vector3d p = T.translation();
+  if (sov_pose_from_matrix(&X, R, p.data()) != SOV_OK) throw std::runtime_error("bad pose");
+  return X;
+}
+
+// Every superovoid of the scene, parameters and world pose at full precision.
+void dumpSuperovoids(const sov::urdf::Scene& scene, const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return;
+  for (const auto& g : scene.geometries()) {
+    const auto* s = dynamic_cast<const sov::Superovoid*>(g.object->collisionGeometry().get());
+    if (!s) continue;
+    std::fprintf(f, "%s", g.link.c_str());
+    for (double p : s->params()) std::fprintf(f, " %.17g", p);
+    const auto& T = g.object->getTransform();
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) std::fprintf(f, " %.17g", T.linear()(i, j));
+    for (int i = 0; i < 3; ++i) std::fprintf(f, " %.17g", T.translation()(i));
+    std::fprintf(f, "\n");
+  }
+  std::fclose(f);
+}
+
+// A failing pair: status, then each shape's parameters and pose (row-major
+// R, p) at full precision.
+void dumpPair(const std::string& path, const sov_shape& A, const sov_pose& XA, const sov_shape& B,
+              const sov_pose& XB, int status) {
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return;
+  std::fprintf(f, "%s\n", sov_status_string(status));
+  const std::pair<const sov_shape*, const sov_pose*> bodies[2] = {{&A, &XA}, {&B, &XB}};
+  for (const auto& b : bodies) {
+    const sov_shape& s = *b.first;
+    const double p[7] = {s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1]};
+    for (double v : p) std::fprintf(f, " %.17g", v);
+    for (double v : b.second->R) std::fprintf(f, " %.17g", v);
+    for (double v : b.second->p) std::fprintf(f, " %.17g", v);
+    std::fprintf(f, "\n");
+  }
+  std::fclose(f);
+}
+
+// The palm's thin axis (its fitted superovoid's shortest semi-axis) and its
+// centre, in the palm frame.
+void palmFrame(const HandPart& palm, Vector3d& normal, Vector3d& centre) {
+  const double* a = palm.superovoid->shape().a;
+  const int k = a[0] <= a[1] && a[0] <= a[2] ? 0 : (a[1] <= a[2] ? 1 : 2);
+  normal = palm.in_palm.linear().col(k);
+  centre = palm.in_palm.translation();
+}
+
+Vector3d linkOrigin(const sov::urdf::Scene& s, const std::string& link, const std::string& palm) {
+  return (s.linkPose(palm).inverse() * s.linkPose(link)).translation();
+}
+
+int runIcub(const std::string& data, const std::string& out_dir, int steps) {
+  const std::string dir = data + "/icub", file = "iCub_hands_collision.urdf";
+  const sov::urdf::Model original = sov::urdf::parseFile(dir + "/" + file);
+  std::vector<std::string> right_links, left_links;
+  subtree(*original.urdf, "right_palm", right_links);
+  subtree(*original.urdf, "left_palm", left_links);
+  std::vector<std::string> hand_links = right_links;
+  hand_links.insert(hand_links.end(), left_links.begin(), left_links.end());
+  std::vector<std::string> with_mesh;
+  for (const auto& l : hand_links)
+    if (!original.urdf->getLink(l)->collision_array.empty()) with_mesh.push_back(l);
+  const std::string fitted_xml = fitAndRecord(dir, file, with_mesh, out_dir, "icub_hands");
+
+  sov::urdf::SceneOptions so;
+  so.mesh_directory = dir;
+  sov::urdf::Scene mesh_scene(original, so), fit_scene(sov::urdf::parse(fitted_xml), so);
+  const std::set<std::string> right(right_links.begin(), right_links.end()),
+      left(left_links.begin(), left_links.end());
+  const auto mesh_R = handParts(mesh_scene, right, "right_palm");
+  const auto mesh_L = handParts(mesh_scene, left, "left_palm");
+  const auto fit_R = handParts(fit_scene, right, "right_palm");
+  const auto fit_L = handParts(fit_scene, left, "left_palm");
+  if (mesh_R.size() != fit_R.size() || mesh_L.size() != fit_L.size())
+    throw std::runtime_error("the two models have different hand geometries");
+  for (const auto& p : fit_R)
+    if (!p.superovoid) throw std::runtime_error("hand link not fitted: " + p.link);
+  for (const auto& p : fit_L)
+    if (!p.superovoid) throw std::runtime_error("hand link not fitted: " + p.link);
+
+  // Palms facing: R maps the right palm's normal onto minus the left's and
+  // its finger direction onto the left's.
+  const auto palmPart = [](const std::vector<HandPart>& parts, const std::string& palm) {
+    for (const auto& p : parts)
+      if (p.link == palm) return p;
+    throw std::runtime_error("no geometry on " + palm);
+  };
+  Vector3d nL, cL, nR, cR;
+  palmFrame(palmPart(fit_L, "left_palm"), nL, cL);
+  palmFrame(palmPart(fit_R, "right_palm"), nR, cR);
+  const auto fingerDir = [&](const std::string& palm, const std::string& tip, const Vector3d& n,
+                             const Vector3d& c) {
+    const Vector3d d = linkOrigin(fit_scene, tip, palm) - c;
+    return (d - d.dot(n) * n).normalized();
+  };
+  const Vector3d fL = fingerDir("left_palm", "lml3", nL, cL);
+  const Vector3d fR = fingerDir("right_palm", "ml3", nR, cR);
+  Eigen::Matrix3d FL, FR;
+  FL << fL, nL, fL.cross(nL);
+  FR << fR, -nR, fR.cross(-nR);
+  const Eigen::Matrix3d Rrel = FL * FR.transpose();
+  const Vector3d side = fL.cross(nL);
+  // Half the spacing of the index and middle fingers: the right fingers run
+  // between the left ones.
+  const double spacing = std::fabs(
+      (linkOrigin(fit_scene, "lml1", "left_palm") - linkOrigin(fit_scene, "lail1", "left_palm"))
+          .dot(side));
+  const double D = 0.08;  // start and end: palm centres 80 mm apart
+  std::printf(
+      "icub: palm normal (left palm frame) %.3f %.3f %.3f, finger spacing %.1f mm, "
+      "%zu x %zu geometry pairs, %d steps\n",
+      nL.x(), nL.y(), nL.z(), 1e3 * spacing, fit_R.size(), fit_L.size(), steps);
+
+  std::vector<double> t_mesh_dist, t_mesh_coll, t_fit_cold, t_fit_warm, t_fit_coll;
+  std::vector<double> t_mesh_dist_apart, t_fit_cold_apart;
+  long both = 0, fit_only = 0, mesh_only = 0, neither = 0, fit_failures = 0;
+  long collide_failures = 0, unanswered = 0;
+  std::vector<sov_cache> caches(fit_R.size() * fit_L.size());
+  for (auto& c : caches) sov_cache_reset(&c);
+  std::ofstream csv(out_dir + "/icub_motion.csv");
+  csv << "step,offset,mesh_colliding_pairs,fit_colliding_pairs,mesh_min_distance,"
+         "fit_min_distance,mesh_distance_us,fit_distance_us\n";
+  const Isometry3d TL = Isometry3d::Identity();
+  for (int s = 0; s <= steps; ++s) {
+    const double offset = D - 2 * D * s / steps;
+    Isometry3d TR = Isometry3d::Identity();
+    TR.linear() = Rrel;
+    TR.translation() = cL + offset * nL + 0.5 * spacing * side - Rrel * cR;
+    int n_mesh = 0, n_fit = 0;
+    double dmin_mesh = INFINITY, dmin_fit = INFINITY, step_mesh = 0, step_fit = 0;
+    for (std::size_t i = 0; i < fit_R.size(); ++i)
+      for (std::size_t j = 0; j < fit_L.size(); ++j) {
+        const Isometry3d Ti = TR * fit_R[i].in_palm, Tj = TL * fit_L[j].in_palm;
+        const Isometry3d Mi = TR * mesh_R[i].in_palm, Mj = TL * mesh_L[j].in_palm;
+        // Mesh model, FCL.
+        fcl::CollisionRequest<double> creq;
+        fcl::CollisionResult<double> cres;
+        auto t0 = Clock::now();
+        fcl::collide(mesh_R[i].geometry, fcl::Transform3d(Mi.matrix()), mesh_L[j].geometry,
+                     fcl::Transform3d(Mj.matrix()), creq, cres);
+        auto t1 = Clock::now();
+        fcl::DistanceRequest<double> dreq;
+        fcl::DistanceResult<double> dres;
+        fcl::distance(mesh_R[i].geometry, fcl::Transform3d(Mi.matrix()), mesh_L[j].geometry,
+                      fcl::Transform3d(Mj.matrix()), dreq, dres);
+        auto t2 = Clock::now();
+        const bool mesh_hit = cres.isCollision();
+        t_mesh_coll.push_back(micros(t0, t1));
+        t_mesh_dist.push_back(micros(t1, t2));
+        step_mesh += micros(t1, t2);
+        // Fitted model, the C core.
+        const sov_pose Xi = toPose(Ti), Xj = toPose(Tj);
+        const sov_shape &A = fit_R[i].superovoid->shape(), &B = fit_L[j].superovoid->shape();
+        sov_result cold, warm;
+        int hit = 0;
+        bool failed_pair = false;
+        t0 = Clock::now();
+        const int st = sov_distance(&cold, &A, &Xi, &B, &Xj, nullptr, nullptr);
+        t1 = Clock::now();
+        const int st2 =
+            sov_distance(&warm, &A, &Xi, &B, &Xj, nullptr, &caches[i * fit_L.size() + j]);
+        t2 = Clock::now();
+        const int st3 = sov_collide(&hit, &A, &Xi, &B, &Xj, nullptr, nullptr);
+        const auto t3 = Clock::now();
+        // Failures are counted, the first written out for a reproducer, and
+        // left out of the figures they concern.
+        if (st3 == SOV_OK) t_fit_coll.push_back(micros(t2, t3));
+        if (st || st2) {
+          if (fit_failures++ == 0)
+            dumpPair(out_dir + "/icub_failure.txt", A, Xi, B, Xj, st ? st : st2);
+          failed_pair = true;
+        } else {
+          t_fit_cold.push_back(micros(t0, t1));
+          t_fit_warm.push_back(micros(t1, t2));
+          step_fit += micros(t0, t1);
+          if (st3 == SOV_OK && (hit != 0) != (cold.d <= 0))
+            throw std::runtime_error("sov_collide disagrees with sov_distance");
+        }
+        collide_failures += st3 != SOV_OK;
+        if (st3 != SOV_OK && failed_pair) {
+          ++unanswered;
+          continue;
+        }
+        const bool fit_hit = st3 == SOV_OK ? hit != 0 : cold.d <= 0;
+        if (!mesh_hit && !failed_pair) {
+          t_mesh_dist_apart.push_back(t_mesh_dist.back());
+          t_fit_cold_apart.push_back(t_fit_cold.back());
+        }
+        both += mesh_hit && fit_hit;
+        fit_only += !mesh_hit && fit_hit;
+        mesh_only += mesh_hit && !fit_hit;
+        neither += !mesh_hit && !fit_hit;
+        n_mesh += mesh_hit;
+        n_fit += fit_hit;
+        dmin_mesh = std::min(dmin_mesh, mesh_hit ? 0.0 : dres.min_distance);
+        if (!failed_pair) dmin_fit = std::min(dmin_fit, cold.d);
+      }
+    csv << s << "," << offset << "," << n_mesh << "," << n_fit << "," << dmin_mesh << ","
+        << dmin_fit << "," << step_mesh << "," << step_fit << "\n";
+  }
+  std::ofstream times(out_dir + "/icub_query_times.csv");
+  times << "query,us\n";
+  const std::pair<const char*, const std::vector<double>*> series[] = {
+      {"mesh_distance", &t_mesh_dist},
+      {"mesh_collide", &t_mesh_coll},
+      {"fit_distance_cold", &t_fit_cold},
+      {"fit_distance_warm", &t_fit_warm},
+      {"fit_collide", &t_fit_coll}};
+  for (const auto& sr : series)
+    for (double t : *sr.second) times << sr.first << "," << t << "\n";
+  std::printf(
+      "icub: sov_distance failed on %ld pair queries, sov_collide on %ld, both on %ld "
+      "(left out of the figures they concern)\n",
+      fit_failures, collide_failures, unanswered);
+  std::printf("icub per-query times:\n");
+  printTimes("mesh  fcl::distance (OBBRSS)", t_mesh_dist);
+  printTimes("mesh  fcl::distance, pairs apart", t_mesh_dist_apart);
+  printTimes("mesh  fcl::collide", t_mesh_coll);
+  printTimes("fit   sov_distance cold", t_fit_cold);
+  printTimes("fit   sov_distance cold, pairs apart", t_fit_cold_apart);
+  printTimes("fit   sov_distance warm (motion)", t_fit_warm);
+  printTimes("fit   sov_collide", t_fit_coll);
+  std::printf(
+      "icub verdicts over %ld pair queries: both colliding %ld, neither %ld, "
+      "fit only (conservative) %ld, mesh only (missed by the fit) %ld\n",
+      both + fit_only + mesh_only + neither, both, neither, fit_only, mesh_only);
+  return mesh_only == 0 ? 0 : 1;
+}
+
+// Links rigidly attached through fixed joints share a body; returns each
+// link's body (the topmost link of its rigid group).
+std::map<std::string, std::string> rigidBodies(const urdf::ModelInterface& model) {
+  std::map<std::string, std::string> body;
+  for (const auto& l : model.links_) {
+    auto link = l.second;
+    while (link->parent_joint && link->parent_joint->type == urdf::Joint::FIXED)
+      link = link->getParent();
+    body[l.first] = link->name;
+  }
+  return body;
+}
+
+// Number of movable joints between two bodies in the tree.
+int jointsBetween(const urdf::ModelInterface& model, const std::map<std::string, std::string>& body,
+                  const std::string& a, const std::string& b) {
+  const auto chain = [&](std::string l) {
+    std::vector<std::string> up;
+    for (auto link = model.getLink(l); link; link = link->getParent()) {
+      const std::string bl = body.at(link->name);
+      if (up.empty() || up.back() != bl) up.push_back(bl);
+    }
+    return up;
+  };
+  const auto ca = chain(a), cb = chain(b);
+  for (std::size_t i = 0; i < ca.size(); ++i)
+    for (std::size_t j = 0; j < cb.size(); ++j)
+      if (ca[i] == cb[j]) return static_cast<int>(i + j);
+  return 1 << 20;
+}
+
+int runPanda(const std::string& data, const std::string& out_dir, int configs) {
+  const std::string dir = data + "/panda", file = "panda.urdf";
+  const sov::urdf::Model original = sov::urdf::parseFile(dir + "/" + file);
+  const std::string fitted_xml = fitAndRecord(dir, file, {}, out_dir, "panda");
+  sov::urdf::SceneOptions so;
+  so.mesh_directory = dir;
+  so.warm_start = false;  // random configurations: nothing to warm-start from
+  sov::urdf::Scene mesh_scene(original, so), fit_scene(sov::urdf::parse(fitted_xml), so);
+
+  // SRDF-style allowed pairs: bodies (links merged over fixed joints) at most
+  // two movable joints apart.
+  const auto body = rigidBodies(*original.urdf);
+  std::vector<std::string> geo_links;
+  for (const auto& l : original.urdf->links_)
+    if (!l.second->collision_array.empty()) geo_links.push_back(l.first);
+  int checked = 0;
+  for (std::size_t i = 0; i < geo_links.size(); ++i)
+    for (std::size_t j = i + 1; j < geo_links.size(); ++j) {
+      if (jointsBetween(*original.urdf, body, geo_links[i], geo_links[j]) <= 2) {
+        mesh_scene.allowCollision(geo_links[i], geo_links[j]);
+        fit_scene.allowCollision(geo_links[i], geo_links[j]);
+      } else {
+        std::printf("  checked pair: %s - %s\n", geo_links[i].c_str(), geo_links[j].c_str());
+        ++checked;
+      }
+    }
+  std::printf("panda: %zu links with geometry, %d link pairs checked\n", geo_links.size(), checked);
+
+  struct Limit {
+    std::string joint;
+    double lo, hi;
+  };
+  std::vector<Limit> limits;
+  for (const auto& j : original.urdf->joints_)
+    if ((j.second->type == urdf::Joint::REVOLUTE || j.second->type == urdf::Joint::PRISMATIC) &&
+        !j.second->mimic)
+      limits.push_back({j.first, j.second->limits->lower, j.second->limits->upper});
+  std::mt19937_64 rng(20261122);
+  std::vector<double> t_mesh_coll, t_mesh_dist, t_fit_coll, t_fit_dist, margins;
+  long agree = 0, fit_only = 0, mesh_only = 0, pair_misses = 0, mesh_pairs = 0, fit_pairs = 0;
+  long fit_failures = 0, collide_failures = 0;
+  std::ofstream csv(out_dir + "/panda_configs.csv");
+  csv << "config,mesh_colliding,fit_colliding,mesh_pairs,fit_pairs,mesh_min_distance,"
+         "fit_min_distance,mesh_collide_us,mesh_distance_us,fit_collide_us,fit_distance_us\n";
+  for (int c = 0; c < configs; ++c) {
+    sov::urdf::JointPositions q;
+    for (const auto& l : limits)
+      q[l.joint] = std::uniform_real_distribution<double>(l.lo, l.hi)(rng);
+    mesh_scene.setJointPositions(q);
+    fit_scene.setJointPositions(q);
+    std::set<std::pair<std::string, std::string>> pm, pf;
+    auto t0 = Clock::now();
+    const bool hm = mesh_scene.selfCollision(&pm);
+    auto t1 = Clock::now();
+    bool hf = false, answered = true;
+    try {
+      hf = fit_scene.selfCollision(&pf);
+    } catch (const std::exception& e) {
+      // Counted, written out once, and left out of the verdicts.
+      if (collide_failures++ == 0) {
+        std::printf("panda: configuration %d, selfCollision: %s\n", c, e.what());
+        dumpSuperovoids(fit_scene, out_dir + "/panda_collide_failure.txt");
+      }
+      answered = false;
+    }
+    auto t2 = Clock::now();
+    t_mesh_coll.push_back(micros(t0, t1));
+    if (answered) {
+      t_fit_coll.push_back(micros(t1, t2));
+      agree += hm == hf;
+      fit_only += hf && !hm;
+      mesh_only += hm && !hf;
+      mesh_pairs += pm.size();
+      fit_pairs += pf.size();
+      for (const auto& p : pm) pair_misses += !pf.count(p);
+    }
+    t0 = Clock::now();
+    const sov::urdf::PairDistance dm = mesh_scene.minSelfDistance();
+    t1 = Clock::now();
+    sov::urdf::PairDistance df;
+    try {
+      df = fit_scene.minSelfDistance();
+    } catch (const std::exception& e) {
+      // A solver failure is counted and the superovoids written out for a
+      // reproducer; the configuration leaves the distance figures.
+      if (fit_failures++ == 0) {
+        std::printf("panda: configuration %d: %s\n", c, e.what());
+        dumpSuperovoids(fit_scene, out_dir + "/panda_failure.txt");
+      }
+      continue;
+    }
+    t2 = Clock::now();
+    t_mesh_dist.push_back(micros(t0, t1));
+    t_fit_dist.push_back(micros(t1, t2));
+    if (!hm) margins.push_back(dm.distance - df.distance);
+    csv << c << "," << hm << "," << (answered ? int(hf) : -1) << "," << pm.size() << ","
+        << (answered ? double(pf.size()) : NAN) << "," << (hm ? NAN : dm.distance) << ","
+        << df.distance << "," << t_mesh_coll.back() << "," << t_mesh_dist.back() << ","
+        << (answered ? t_fit_coll.back() : NAN) << "," << t_fit_dist.back() << "\n";
+  }
+  std::printf(
+      "panda: fitted selfCollision failed in %ld, minSelfDistance in %ld of %d "
+      "configurations (left out of the figures they concern)\n",
+      collide_failures, fit_failures, configs);
+  std::printf(
+      "panda per-configuration times (selfCollision: %d configurations; "
+      "minSelfDistance: the %zu where both models answered):\n",
+      configs, t_fit_dist.size());
+  printTimes("mesh  selfCollision (all pairs)", t_mesh_coll);
+  printTimes("mesh  minSelfDistance", t_mesh_dist);
+  printTimes("fit   selfCollision (all pairs)", t_fit_coll);
+  printTimes("fit   minSelfDistance", t_fit_dist);
+  const double min_margin =
+      margins.empty() ? NAN : *std::min_element(margins.begin(), margins.end());
+  std::printf(
+      "panda verdicts: agree %ld of %d; fit only (conservative) %ld; mesh only (missed) %ld;"
+      " colliding link pairs: mesh %ld, fit %ld, mesh pairs the fit missed %ld\n",
+      agree, configs - static_cast<int>(collide_failures), fit_only, mesh_only, mesh_pairs,
+      fit_pairs, pair_misses);
+  std::printf(
+      "panda margin d_mesh - d_fit over %zu mesh-free configurations: min %.2f, median "
+      "%.2f, p99 %.2f mm\n",
+      margins.size(), 1e3 * min_margin, 1e3 * percentile(margins, 0.5),
+      1e3 * percentile(margins, 0.99));
+  return mesh_only == 0 && pair_misses == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr,
+                 "usage: %s icub|panda DATA_DIR OUT_DIR [--steps N | --configs N]\n"
+                 "DATA_DIR: ../shared/data/robots\n",
+                 argv[0]);
+    return 2;
+  }
+  const std::string robot = argv[1], data = argv[2], out = argv[3];
+  int n = robot == "icub" ? 200 : 10000;
+  if (argc == 6 && (std::string(argv[4]) == "--steps" || std::string(argv[4]) == "--configs"))
+    n = std::atoi(argv[5]);
+  if (n <= 0) return 2;
+  try {
+    if (robot == "icub") return runIcub(data, out, n);
+    if (robot == "panda") return runPanda(data, out, n);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+    return 1;
+  }
+  std::fprintf(stderr, "%s: unknown robot '%s'\n", argv[0], robot.c_str());
+  return 2;
+}
