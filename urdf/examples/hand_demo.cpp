@@ -13,6 +13,7 @@
 #include <superovoid/urdf/scene.h>
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -181,6 +182,45 @@ void writeCsv(const std::string& path, const std::vector<Row>& rows) {
   if (!f) throw std::runtime_error(path + ": could not be written");
 }
 
+// Median of the values.
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// What the table shows, in three lines: first contact with the bar, deepest
+// overlap on both models, and median query times.
+void printSummary(const std::vector<Row>& rows) {
+  const Row* contact = nullptr;
+  const Row* deepest = &rows.front();
+  for (const Row& r : rows) {
+    if (!contact && r.obj.distance <= 0) contact = &r;
+    if (r.obj.distance < deepest->obj.distance) deepest = &r;
+  }
+  if (contact) {
+    std::printf(
+        "first contact with the bar at step %d (%s): superovoids %.3f mm, mesh twin %.3f mm\n",
+        contact->step, contact->obj.link1.c_str(), 1e3 * contact->obj.distance,
+        1e3 * contact->obj_mesh.distance);
+    std::printf("deepest overlap at step %d (%s): superovoids %.3f mm, mesh twin %.3f mm\n",
+                deepest->step, deepest->obj.link1.c_str(), 1e3 * deepest->obj.distance,
+                1e3 * deepest->obj_mesh.distance);
+  } else {
+    std::printf("the hand does not reach the bar (nearest %.3f mm)\n", 1e3 * deepest->obj.distance);
+  }
+  auto times = [&](double Row::*field) {
+    std::vector<double> v;
+    for (const Row& r : rows) v.push_back(r.*field);
+    return median(v);
+  };
+  std::printf(
+      "median time per query: hand vs bar %.0f us (superovoids) / %.0f us (mesh twin), "
+      "self %.0f us / %.0f us\n",
+      times(&Row::us_obj), times(&Row::us_obj_mesh), times(&Row::us_self),
+      times(&Row::us_self_mesh));
+}
+
 // Single-quoted for the shell.
 std::string quoted(const std::string& s) {
   std::string out = "'";
@@ -255,8 +295,10 @@ int run(const Options& o) {
   }
   const std::string csv = o.out_dir + "/hand_demo.csv";
   const std::string png = o.out_dir + "/hand_demo.png";
+  std::printf("\n");
+  printSummary(rows);
   writeCsv(csv, rows);
-  std::printf("\nwrote %s\n", csv.c_str());
+  std::printf("wrote %s\n", csv.c_str());
   if (o.plot) plot(csv, png);
   return 0;
 }
