@@ -174,6 +174,13 @@ TEST(SovQuery, ErrorsExitWithTheDocumentedStatus) {
   EXPECT_EQ(runQuery("--a '1 1 1 1 1' --b '1 1 1 1 1' --export x.obj").status, 2);
   EXPECT_EQ(runQuery("--shape '1 1 1 1 1'").status, 2);
   EXPECT_EQ(runQuery("--shape '1 1 1 1 1' --export x.obj --resolution '1 3'").status, 1);
+  EXPECT_EQ(runQuery("--mesh-twin '" + examplePath("hand.urdf") + "'").status, 2);  // no --out-dir
+  EXPECT_EQ(runQuery("--urdf '" + examplePath("hand.urdf") + "'").status, 2);       // no --export
+  EXPECT_EQ(runQuery("--urdf '" + examplePath("missing.urdf") + "' --export x.stl").status, 1);
+  run = runQuery("--urdf '" + examplePath("hand.urdf") +
+                 "' --joints 'index_middle=9' --export x.stl");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("index_middle"), std::string::npos) << run.err;
 
   // Coaxial prolate spheroids at one centre: a documented limitation of the
   // solver (a continuum of penetration directions).
