@@ -107,8 +107,9 @@ def plot_battery(out, md):
     for k, battery in enumerate(["paper", "stress"]):
         vals = [100 * num(next((r["share_surface_n"] for r in cs if r["battery"] == battery and r["method"] == n),
                                "nan")) for n in names]
-        ax.bar([i + (0.2 if k else -0.2) for i in range(len(names))], vals, width=0.38, label=battery + " battery")
-    ax.axhspan(92, 99.9, color="0.85", label="Ruan 2022 published range")
+        ax.bar([i + (0.2 if k else -0.2) for i in range(len(names))], vals, width=0.38, label=battery + " battery",
+               zorder=2)
+    ax.axhspan(92, 99.9, color="0.85", zorder=0, label="Ruan 2022 published range (92-99.9 %)")
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=15, fontsize=8)
     ax.set_ylabel("pairs with |n x (pA - pB)| < 1e-5 (%)")
