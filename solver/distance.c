@@ -107,16 +107,18 @@ int sovc_distance(sov_result *res, const sov_shape *A, const sov_pose *XA,
 }
 
 /* 1 if the plane normal to world direction v (not necessarily unit)
- * separates the bodies: -(h_A(v) + h_B(-v)) > 0, tried first with upper
- * bounds on the supports (cheaper, and enough for a clear gap). */
+ * separates the bodies: -(h_A(v) + h_B(-v)) > 0, decided by bounds on the
+ * supports where they suffice (a clear gap, or a clear overlap along v),
+ * by the supports themselves otherwise. */
 static int separating(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
                       const sov_pose *XB, const double v[3]) {
-  double vlA[3], vlB[3], x[3], mv[3] = {-v[0], -v[1], -v[2]};
+  double vlA[3], vlB[3], x[3], lowA, lowB, mv[3] = {-v[0], -v[1], -v[2]};
   const double off = v[0] * (XB->p[0] - XA->p[0]) + v[1] * (XB->p[1] - XA->p[1]) +
                      v[2] * (XB->p[2] - XA->p[2]);
   sovc_rotate_t(vlA, XA->R, v);
   sovc_rotate_t(vlB, XB->R, mv);
-  if (off - sovc_support_bound(A, vlA) - sovc_support_bound(B, vlB) > 0) return 1;
+  if (off - sovc_support_bound(&lowA, A, vlA) - sovc_support_bound(&lowB, B, vlB) > 0) return 1;
+  if (off - lowA - lowB <= 0) return 0;
   return off - sovc_support(x, A, vlA, NAN) - sovc_support(x, B, vlB, NAN) > 0;
 }
 

@@ -333,16 +333,17 @@ static void taper_tangent(double *f, double *slope, const taper_state *t, const 
   *slope = -t->slice.n * t->F;
 }
 
-/* Upper bound on the support value (see support.h): f is concave on
- * [-1, 1] for an exactly convex body, so it lies below its tangents at the
- * equator and at the first fixed-point step (the search's first two
- * evaluations), hence below their minimum, a concave piecewise-linear
- * function whose maximum over [-1, 1] is at an end or where they cross. */
-double sovc_support_bound(const sov_shape *shape, const double dir[3]) {
+/* Bounds on the support value (see support.h): f is concave on [-1, 1]
+ * for an exactly convex body, so it lies below its tangents at the equator
+ * and at the first fixed-point step (the search's first two evaluations),
+ * hence below their minimum, a concave piecewise-linear function whose
+ * maximum over [-1, 1] is at an end or where they cross; and the values
+ * there are values of surface points. */
+double sovc_support_bound(double *lower, const sov_shape *shape, const double dir[3]) {
   double x[3];
   if ((dir[0] == 0 && dir[1] == 0) || (shape->taper[0] == 0 && shape->taper[1] == 0) ||
       shape->dent > 0)
-    return sovc_support(x, shape, dir, NAN);
+    return *lower = sovc_support(x, shape, dir, NAN);
   taper_problem P;
   taper_setup(&P, shape, dir);
   taper_state t0, t1;
@@ -353,6 +354,7 @@ double sovc_support_bound(const sov_shape *shape, const double dir[3]) {
   double f0, g0, f1, g1;
   taper_tangent(&f0, &g0, &t0, &P);
   taper_tangent(&f1, &g1, &t1, &P);
+  *lower = isfinite(f1) ? fmax(f0, f1) : f0;
   double bound = f0 + fabs(g0); /* the equator's tangent alone (t0.s = 0) */
   if (isfinite(f1 + g1)) {      /* min of both tangents at s = -1, 1 and where they cross */
     const double ends[2] = {-1, 1};

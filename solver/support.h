@@ -33,9 +33,11 @@ void sovc_support_seed(double x[3], const sov_shape *shape, const double dir[3])
 double sovc_support_steps(double x[3], const sov_shape *shape, const double dir[3], double s,
                           int steps);
 
-/* An upper bound on the support value h(dir) (dir nonzero), cheaper than
- * sovc_support for tapered, exactly convex bodies (two steps of its 1-D
- * search); h itself otherwise. Enough to prove a separating plane. */
-double sovc_support_bound(const sov_shape *shape, const double dir[3]);
+/* Upper and lower bounds on the support value h(dir) (dir nonzero),
+ * cheaper than sovc_support for tapered, exactly convex bodies (two steps
+ * of its 1-D search); h itself otherwise. Returns the upper bound, enough
+ * to prove a separating plane; *lower (the value of a surface point) can
+ * rule one out. */
+double sovc_support_bound(double *lower, const sov_shape *shape, const double dir[3]);
 
 #endif

@@ -306,7 +306,10 @@ TEST(SupportBound, BoundsTheSupportFromAbove) {
       double d[3], x[3];
       RandomDirection(d, rng);
       if (j == 3) d[2] = 0;  // horizontal directions too
-      const double h = sovc_support(x, &s, d, NAN), u = sovc_support_bound(&s, d);
+      double lower;
+      const double h = sovc_support(x, &s, d, NAN), u = sovc_support_bound(&lower, &s, d);
+      EXPECT_LE(lower, h + kSameTol * 10 * std::sqrt(Dot(d, d))) << "shape " << k;
+      EXPECT_LE(lower, u) << "shape " << k;
       if (j == 0 && k % 3 == 0) {  // the brute force is slow; sovc_support is checked against it
         EXPECT_GE(u, BruteSupport(s, d) - kValueTol * std::sqrt(Dot(d, d)) * 3) << "shape " << k;
       }
@@ -329,7 +332,9 @@ TEST(SupportBound, ExactWhenUntapered) {
     const sov_shape s = RandomShape(rng, false);
     double d[3], x[3];
     RandomDirection(d, rng);
-    EXPECT_EQ(sovc_support_bound(&s, d), sovc_support(x, &s, d, NAN));
+    double lower;
+    EXPECT_EQ(sovc_support_bound(&lower, &s, d), sovc_support(x, &s, d, NAN));
+    EXPECT_EQ(lower, sovc_support(x, &s, d, NAN));
   }
 }
 
