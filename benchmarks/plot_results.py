@@ -55,23 +55,60 @@ def finish(fig, out, name, m):
     plt.close(fig)
 
 
-def fmt(x):
-    """A table cell: 3 significant digits for numbers, text as is."""
+def g3(x):
+    """A time or count: 3 significant digits, thousands separated; '-' for nan."""
     v = num(x)
     if math.isnan(v):
-        return x if x not in ("nan", "") else "-"
-    if v == int(v) and abs(v) < 1e7:
-        return str(int(v))
+        return "-"
+    if abs(v) >= 1000:
+        return "{:,.0f}".format(float("{:.3g}".format(v)))
     return "{:.3g}".format(v)
 
 
-def table(rows, cols=None):
-    """Markdown table of rows (dicts)."""
-    cols = cols or list(rows[0].keys())
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for r in rows:
-        lines.append("| " + " | ".join(fmt(r[c]) for c in cols) + " |")
+def e2(x):
+    """An error: 2 significant digits, scientific below 0.01; '-' for nan."""
+    v = num(x)
+    if math.isnan(v):
+        return "-"
+    return "{:.2g}".format(v) if v == 0 or abs(v) >= 0.01 else "{:.1e}".format(v).replace("e-0", "e-")
+
+
+def pct(x):
+    """A share as a percentage with 3 significant digits."""
+    v = num(x)
+    return "-" if math.isnan(v) else "{:.3g} %".format(100 * v)
+
+
+def md_table(header, rows):
+    """Markdown table from a header list and rows of cell strings."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
+
+
+def method_label(name, n, full):
+    """Table label of a battery method; subsampled methods show their pair count."""
+    label = {"auto (default)": "**auto**", "FCL mesh 290v OBBRSS": "FCL mesh 290 v"}.get(name, name)
+    return label if n == full else "{} ({})".format(label, n)
+
+
+def battery_table(rows):
+    """Experiment 1 in the RESULTS.md layout."""
+    out, last = [], None
+    rows = sorted(rows, key=lambda r: (r["battery"], r["split"] != "separated"))  # stable: method order kept
+    for r in rows:
+        key = (r["battery"], r["split"])
+        full = max(int(x["pairs"]) for x in rows if (x["battery"], x["split"]) == key)
+        head = ["", ""] if key == last else [r["battery"], "{} {}".format(
+            "apart" if r["split"] == "separated" else "overlap", full)]
+        last = key
+        out.append(head + [method_label(r["method"], int(r["pairs"]), full), g3(r["guess_us_median"]),
+                           g3(r["total_us_median"]), g3(r["total_us_mean"]), g3(r["total_us_p99"]),
+                           g3(r["iterations_mean"]), g3(r["us_per_iteration_median"]), pct(r["converged_share"]),
+                           r["wrong_ok"], "{:.2g}".format(num(r["share_d_nonpositive"])), e2(r["err_median"]),
+                           e2(r["err_max"])])
+    return md_table(["battery", "pairs", "method", "guess", "median", "mean", "p99", "Newton its", "us/it",
+                     "converged", "wrong OK", "d <= 0", "error median", "error max"], out)
 
 
 def plot_battery(out, md):
@@ -99,7 +136,8 @@ def plot_battery(out, md):
     axes[1].legend(loc="lower right", fontsize=8)
     fig.suptitle("Study Tables 1-2: signed distance per query, superovoid schemes vs FCL 0.7")
     finish(fig, out, "battery", m)
-    md.append("## Experiment 1: randomized battery (study Tables 1 and 2)\n\n" + conditions(m) + "\n\n" + table(rows))
+    md.append("## Experiment 1: randomized battery (study Tables 1 and 2)\n\n" + conditions(m) + "\n\n" +
+              battery_table(rows))
 
     cs = read(os.path.join(out, "contact_metric.csv"))
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -117,7 +155,12 @@ def plot_battery(out, md):
     ax.set_title("Contact-space metric (Ruan 2022 Table III), n = surface normal at pA")
     ax.legend(fontsize=8, loc="lower left")
     finish(fig, out, "contact_metric", m)
-    md.append("## Experiment 6: contact-space metric (Ruan 2022, Table III)\n\n" + conditions(m) + "\n\n" + table(cs))
+    full = max(int(r["pairs"]) for r in cs)
+    body = [[r["battery"], method_label(r["method"], int(r["pairs"]), full),
+             pct(num(r["converged"]) / num(r["pairs"])), pct(r["share_returned_n"]), pct(r["share_surface_n"]),
+             g3(r["total_us_median"])] for r in cs]
+    md.append("## Experiment 6: contact-space metric (Ruan 2022, Table III)\n\n" + conditions(m) + "\n\n" +
+              md_table(["battery", "method", "converged", "returned n", "surface normal at pA", "median us"], body))
 
 
 def plot_mesh_resolution(out, md):
@@ -147,8 +190,18 @@ def plot_mesh_resolution(out, md):
     ea.legend(fontsize=7)
     ta.legend(fontsize=7)
     finish(fig, out, "mesh_resolution", m)
+    mesh = [r for r in rows if r["method"] == "FCL mesh OBBRSS"]
+    body = []
+    for r in mesh:
+        c = next(x for x in rows if x["method"] == "FCL Convex GJK" and x["x"] == r["x"])
+        body.append([r["x"], e2(r["err_median"]) + " / " + e2(r["err_max"]), g3(r["time_us_median"]),
+                     e2(c["err_median"]) + " / " + e2(c["err_max"]), g3(c["time_us_median"])])
+    ours_body = [[x["x"], e2(x["err_median"]) + " / " + e2(x["err_max"]),
+                  g3(x["time_us_median"]) + " / " + g3(x["time_us_p99"])] for x in ours]
     md.append("## Experiment 2: accuracy vs mesh resolution (study Figs. 9 and 10)\n\n" + conditions(m) + "\n\n" +
-              table(rows))
+              md_table(["vertices per body", "FCL mesh: error median / max", "us",
+                        "FCL Convex GJK: error median / max", "us"], body) + "\n\n" +
+              md_table(["superovoid `auto`, tolerance", "error median / max", "us median / p99"], ours_body))
 
 
 def plot_hand(out, md):
@@ -164,7 +217,10 @@ def plot_hand(out, md):
     ax.set_title("Hand case (study Table 4, Fig. 11): per-query time")
     ax.grid(axis="x", alpha=0.3)
     finish(fig, out, "hand", m)
-    md.append("## Experiment 3: hand case (study Table 4, Fig. 11)\n\n" + conditions(m) + "\n\n" + table(rows))
+    body = [[r["model"], g3(r["us_median"]), g3(r["us_mean"]), g3(r["us_p99"]), g3(r["iterations_mean"]),
+             g3(r["frame_us_median"]), e2(r["min_d"]), r["colliding_pair_frames"]] for r in rows]
+    md.append("## Experiment 3: hand case (study Table 4, Fig. 11)\n\n" + conditions(m) + "\n\n" +
+              md_table(["model", "median", "mean", "p99", "Newton its", "per frame", "min d", "colliding"], body))
 
 
 def plot_bite(out, md):
@@ -191,7 +247,10 @@ def plot_bite(out, md):
         ax.grid(alpha=0.3)
     finish(fig, out, "bite", m)
     s = read(os.path.join(out, "bite_summary.csv"))
-    md.append("## Experiment 4: bite sequence (study Figs. 13 and 14)\n\n" + conditions(m) + "\n\n" + table(s))
+    body = [[r["method"], g3(r["us_per_frame_median"]), g3(r["us_per_frame_mean"]), g3(r["us_per_frame_p99"]),
+             g3(r["total_ms"])] for r in s]
+    md.append("## Experiment 4: bite sequence (study Figs. 13 and 14)\n\n" + conditions(m) + "\n\n" +
+              md_table(["method", "per frame: median", "mean", "p99", "181 frames (ms)"], body))
 
 
 def plot_motion(out, md):
@@ -212,8 +271,12 @@ def plot_motion(out, md):
     axes[0].legend(fontsize=8)
     fig.suptitle("Prescribed motion (Lopes 2010 Tables 5-6): 200 rotation steps")
     finish(fig, out, "motion", m)
+    body = [[r["pair"], r["mode"], g3(r["total_us_median"]), g3(r["us_per_step_median"]),
+             g3(r["iterations_mean"]) + " / " + r["iterations_max"], e2(r["max_diff_vs_cold"]),
+             e2(r["max_err_vs_fcl_ellipsoid"])] for r in rows]
     md.append("## Experiment 5: prescribed motion (Lopes 2010, Tables 5 and 6)\n\n" + conditions(m) + "\n\n" +
-              table(rows))
+              md_table(["pair", "mode", "total (us)", "us per step", "Newton its mean / max", "max vs cold",
+                        "max vs FCL Ellipsoid"], body))
 
 
 def plot_scaling(out, md):
@@ -245,7 +308,18 @@ def plot_scaling(out, md):
     ta.set_title("Same batch of narrowphase distances, 1 vs 2 threads")
     ta.legend(fontsize=8)
     finish(fig, out, "scaling", m)
-    md.append("## Experiment 7: scaling\n\n" + conditions(m) + "\n\n" + table(rows) + "\n\nThreads:\n\n" + table(th))
+    body = [["{:,}".format(int(num(r["n"]))), g3(r["setup_ms"]), g3(r["collide_ms_median"]), r["colliding_pairs"],
+             g3(r["distance_ms_median"]), "yes" if r["brute_force_checked"] == "yes" else "not run"] for r in rows]
+    tbody = []
+    for x in ns:
+        one = next(r for r in th if r["n"] == x and r["threads"] == "1")
+        two = next(r for r in th if r["n"] == x and r["threads"] == "2")
+        tbody.append(["{:,}".format(int(x)), one["pairs"], g3(one["ms_median"]) + " / " + g3(one["cpu_ms_median"]),
+                      g3(two["ms_median"]) + " / " + g3(two["cpu_ms_median"]), "{:.2f}".format(num(two["speedup"]))])
+    md.append("## Experiment 7: scaling\n\n" + conditions(m) + "\n\n" +
+              md_table(["N", "setup (ms)", "full collision check (ms)", "colliding pairs",
+                        "full minimum distance (ms)", "checked by brute force"], body) + "\n\n" +
+              md_table(["N", "pairs", "1 thread: wall / CPU (ms)", "2 threads: wall / CPU (ms)", "speed-up"], tbody))
 
 
 EXPERIMENTS = [
