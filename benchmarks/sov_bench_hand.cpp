@@ -1,7 +1,8 @@
 // sov_bench_hand: experiment 3 of the benchmark issue (study Table 4, Fig.
 // 11). The example hand (urdf/examples/hand.urdf) closes from its SRDF
-// "open" state to its "grasp" state; at every frame each pair of superovoid
-// links that are not parent and child is queried. Models: the hand as
+// "open" state to its "grasp" state, then keeps closing to the joint limits,
+// where links interpenetrate; at every frame each pair of superovoid links
+// that are not parent and child is queried. Models: the hand as
 // written (superovoid), the same links untapered (superellipsoid), tapered
 // fingertips only on the thumb, index and ring (mixed), each warm-started
 // from the pair's previous frame as in the study, and cold, plus the
@@ -25,7 +26,8 @@ const char kUsage[] =
     "distance\n"
     "of a separated pair is below ours (the mesh lies inside the body).\n";
 
-constexpr int kFrames = 121;
+constexpr int kClosingFrames = 121;  // open -> grasp
+constexpr int kFrames = 181;         // then 60 frames squeezing on to the joint limits
 constexpr int kLat = 13, kLon = 24;  // 290 vertices per link, as experiment 1
 constexpr double kSame = 1e-9;
 
@@ -109,7 +111,8 @@ int Run(int argc, char** argv) {
     else
       bench::Usage(kUsage);
   if (srdf_path.empty()) srdf_path = urdf_path.substr(0, urdf_path.size() - 5) + ".srdf";
-  const int repeat = args.quick ? 1 : 5, frames = args.quick ? 21 : kFrames;
+  const int repeat = args.quick ? 1 : 5, frames = args.quick ? 31 : kFrames,
+            closing_frames = args.quick ? 21 : kClosingFrames;
   bench::Meta meta(args.out, "hand", argc, argv);
   meta.Add("model", urdf_path);
   meta.Add("repeat",
@@ -138,15 +141,27 @@ int Run(int argc, char** argv) {
         pairs.emplace_back(i, j);
   meta.Add("links", std::to_string(links.size()) + " superovoid collisions, " +
                         std::to_string(pairs.size()) + " non-adjacent pairs a frame, " +
-                        std::to_string(frames) + " frames open -> grasp");
+                        std::to_string(closing_frames) + " frames open -> grasp, " +
+                        std::to_string(frames - closing_frames) + " squeezing to the joint limits");
 
-  // Poses of every link at every frame (joint values interpolated).
+  // Poses of every link at every frame: the first closing_frames interpolate
+  // open -> grasp, the rest keep closing every joint that grasp moves, on to
+  // its limit (squeeze), where links press into each other.
   std::vector<std::vector<sov_pose>> poses(frames);
   for (int f = 0; f < frames; ++f) {
-    const double t = static_cast<double>(f) / (frames - 1);
     sov::urdf::JointPositions q;
-    for (const auto& [joint, v] : grasp)
-      q[joint] = (1 - t) * (open.count(joint) ? open.at(joint) : 0.0) + t * v;
+    for (const auto& [joint, v] : grasp) {
+      const double from = open.count(joint) ? open.at(joint) : 0.0;
+      if (f < closing_frames) {
+        const double t = static_cast<double>(f) / (closing_frames - 1);
+        q[joint] = (1 - t) * from + t * v;
+      } else {
+        const auto& limits = model.urdf->getJoint(joint)->limits;
+        const double end = !limits || v == from ? v : v > from ? limits->upper : limits->lower;
+        const double t = static_cast<double>(f - closing_frames + 1) / (frames - closing_frames);
+        q[joint] = (1 - t) * v + t * end;
+      }
+    }
     const sov::urdf::LinkPoses lp = sov::urdf::forwardKinematics(*model.urdf, q);
     for (const Link& l : links) poses[f].push_back(ToPose(lp.at(l.name) * l.origin));
   }
