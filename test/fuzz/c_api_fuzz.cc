@@ -28,6 +28,8 @@ constexpr double kMinCheckedExponent = 0.05;
 // matrix goes to 1000): the witness points' offsets from a body thinner than
 // the rounding of world coordinates cannot be measured.
 constexpr double kMaxCheckedAspect = 1e4;
+// Positions beyond this are left out (known bugs 3 and 4).
+constexpr double kMaxPosition = 1e150;
 // The C API's own bound on a quaternion's norm (superovoid.h), with rounding.
 constexpr double kQuatNormTol = 1e-6 + 1e-12;
 
@@ -296,12 +298,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (MakeShape(&q.A, in) || MakeShape(&q.B, in)) return 0;
   const int pose_status = MakePose(&q.XA, in, spread) | MakePose(&q.XB, in, spread);
   if (pose_status != SOV_OK) return 0;
+  // KNOWN BUGS 3 and 4 (docs/RELIABILITY.md, tests DISABLED_HugePositions*
+  // and DISABLED_FarApart*): positions whose squares overflow make the
+  // overlap search read out of bounds, or give SOV_OK with d = inf. Left
+  // out until the solver refuses or answers them.
+  for (const double x : {q.XA.p[0], q.XA.p[1], q.XA.p[2], q.XB.p[0], q.XB.p[1], q.XB.p[2]})
+    if (std::fabs(x) > kMaxPosition) return 0;
   q.scale = Scale(q, nullptr);
   q.unchecked = (q.A.dent > 0 && q.A.eps2 < 0.2) || (q.B.dent > 0 && q.B.eps2 < 0.2) ||
                 std::fmin(std::fmin(q.A.eps1, q.A.eps2), std::fmin(q.B.eps1, q.B.eps2)) <
                     kMinCheckedExponent ||
                 Aspect(q.A) > kMaxCheckedAspect || Aspect(q.B) > kMaxCheckedAspect;
 
+  // SOV_FUZZ_DUMP=1 prints every query first: the inputs of a crash that
+  // happens inside the library.
+  static const bool dump = std::getenv("SOV_FUZZ_DUMP") != nullptr;
+  if (dump) Dump(q, sov_result{});
   sov_result cold{};
   const int st = sov_distance(&cold, &q.A, &q.XA, &q.B, &q.XB, nullptr, nullptr);
   if (st > 0) Fail("sov_distance returned positive status %d", st);
@@ -310,18 +322,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     CheckAnswer(cold, q, "AUTO cold", true);
   }
 
-  int colliding = -1;
-  const int cst = sov_collide(&colliding, &q.A, &q.XA, &q.B, &q.XB, nullptr, nullptr);
-  if (cst == SOV_OK && colliding != 0 && colliding != 1) Fail("colliding = %d", colliding);
-  if (cst == SOV_OK && st == SOV_OK && std::fabs(cold.d) > kRelTol * q.scale &&
-      colliding != (cold.d <= 0))
-    Fail("sov_collide says %d but d = %.17g", colliding, cold.d);
+  // One more call of each kind per input would halve the executions a
+  // second; the input picks the collision test, the warm start or both.
+  const uint8_t extra = in.ConsumeIntegral<uint8_t>();
+  if (extra & 1) {
+    int colliding = -1;
+    const int cst = sov_collide(&colliding, &q.A, &q.XA, &q.B, &q.XB, nullptr, nullptr);
+    if (cst == SOV_OK && colliding != 0 && colliding != 1) Fail("colliding = %d", colliding);
+    if (cst == SOV_OK && st == SOV_OK && std::fabs(cold.d) > kRelTol * q.scale &&
+        colliding != (cold.d <= 0))
+      Fail("sov_collide says %d but d = %.17g", colliding, cold.d);
+  }
 
   // Warm start from the cold answer (sov_cache_set), then a study method or
   // a bad option through the same cache, from the same or a nudged pose.
   sov_cache cache;
   sov_cache_reset(&cache);
-  if (st == SOV_OK && sov_cache_set(&cache, &q.XA, &q.XB, cold.pA, cold.pB) == SOV_OK) {
+  if ((extra & 2) && st == SOV_OK &&
+      sov_cache_set(&cache, &q.XA, &q.XB, cold.pA, cold.pB) == SOV_OK) {
     sov_result warm{};
     const int wst = sov_distance(&warm, &q.A, &q.XA, &q.B, &q.XB, nullptr, &cache);
     if (wst == SOV_OK) {
@@ -335,8 +353,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int rst = st;
   if (in.ConsumeBool()) {
     for (double &x : q.XB.p) x += sov_fuzz::Value(in, -1e-3, 1e-3) * q.scale;
-    if (!Finite(q.XB.p, 3)) return 0;
+    for (const double x : q.XB.p)
+      if (!(std::fabs(x) <= kMaxPosition)) return 0;
     q.scale = Scale(q, nullptr);
+    if (dump) Dump(q, sov_result{});
     rst = sov_distance(&ref, &q.A, &q.XA, &q.B, &q.XB, nullptr, nullptr);
   }
   sov_result r{};

@@ -86,4 +86,54 @@ TEST(HardeningRegression, DISABLED_FlatCylinderWithTinyTaperOverlap) {
   EXPECT_LE(sov_test::SurfaceOffset(B.shape, B.pose, r.pB), tol) << "pB is not on B";
 }
 
+// BUG (c_api_fuzz under ASan; solver/polytope.c): with positions near
+// DBL_MAX the support points overflow, every distance in farthest() is NaN,
+// it returns -1 and sovc_polytope_init reads pts[-1] (stack-buffer-overflow
+// under ASan). Expected: a status, never an out-of-bounds read.
+TEST(HardeningRegression, DISABLED_HugePositionsNoOutOfBoundsRead) {
+  const double pa[7] = {0.99999999900000003, 4.072886000834659,  0.025401273661143253,
+                        0.87880321566592967, 1.1788081919927595, 0.48769862927674634,
+                        -0.16038195948649608};
+  const double pb[7] = {3.9006130153508072,
+                        2.2606663803172968,
+                        9.0053130504816762e-28,
+                        1.6188493351522484,
+                        1.3438220216062648,
+                        -0.49389804247766733,
+                        0};
+  const double RA[9] = {-0.063027294777014076, 0.63311453047087973,  0.77148788157671633,
+                        -0.98849503718151988,  -0.14610120414098593, 0.039140766676958538,
+                        0.13749589659548916,   -0.76014500554512099, 0.63503893499864295};
+  const double RB[9] = {0.98291770452383331,  0.12945729076507295,   -0.1308189435875616,
+                        -0.12945729076507295, -0.018914632660746555, -0.99140458266999965,
+                        -0.1308189435875616,  0.99140458266999965,   -0.0018323371845798686};
+  const double PA[3] = {-0.0, 1.7976931348623157e+308, -0.73886620750608301};
+  const double PB[3] = {3.7312907692904229e+304, -1.461945455178715e+305, 6.3960031448638337e+303};
+  sov_shape A, B;
+  sov_pose XA, XB;
+  ASSERT_EQ(sov_shape_init(&A, pa), SOV_OK);
+  ASSERT_EQ(sov_shape_init(&B, pb), SOV_OK);
+  ASSERT_EQ(sov_pose_from_matrix(&XA, RA, PA), SOV_OK);
+  ASSERT_EQ(sov_pose_from_matrix(&XB, RB, PB), SOV_OK);
+  sov_result r{};
+  const int st = sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr);
+  EXPECT_TRUE(st != SOV_OK || std::isfinite(r.d)) << "OK with d = " << r.d;
+}
+
+// BUG (found beside the one above): two unit spheres 1e300 apart give
+// SOV_OK with d = inf. Expected: d = 1e300 - 2 (representable) or a
+// refusal; never a non-finite d with SOV_OK.
+TEST(HardeningRegression, DISABLED_FarApartIsFiniteOrRefused) {
+  const double sphere[7] = {1, 1, 1, 1, 1, 0, 0};
+  const double q[4] = {1, 0, 0, 0}, pa[3] = {0, 0, 0}, pb[3] = {0, 1e300, 0};
+  sov_shape A;
+  sov_pose XA, XB;
+  ASSERT_EQ(sov_shape_init(&A, sphere), SOV_OK);
+  ASSERT_EQ(sov_pose_from_quat(&XA, q, pa), SOV_OK);
+  ASSERT_EQ(sov_pose_from_quat(&XB, q, pb), SOV_OK);
+  sov_result r{};
+  const int st = sov_distance(&r, &A, &XA, &A, &XB, nullptr, nullptr);
+  EXPECT_TRUE(st != SOV_OK || std::isfinite(r.d)) << "OK with d = " << r.d;
+}
+
 }  // namespace
