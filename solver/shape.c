@@ -118,9 +118,19 @@ void sovc_implicit_norm(double *G, double g[3], double H[9],
   sovc_implicit(&F, g ? gF : NULL, H ? HF : NULL, shape, x);
   const double r = 2.0 / shape->eps2;
   double S = F + 1;
-  if (S < 1e-300) S = 1e-300;
+  /* Deep inside a flat-profiled body F + 1 underflows: G is clamped there
+   * and its derivatives are reported as zero (undefined), never as the
+   * clamp's, whose huge gradient would make the point look on the surface. */
+  const int clamped = S < 1e-300;
+  if (clamped) S = 1e-300;
   const double Sr = exp(log(S) / r);
   *G = Sr - 1;
+  if (clamped) {
+    if (g) g[0] = g[1] = g[2] = 0;
+    if (H)
+      for (int i = 0; i < 9; ++i) H[i] = 0;
+    return;
+  }
   if (!g && !H) return;
   const double c1 = Sr / (S * r);
   if (g)

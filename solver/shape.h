@@ -19,7 +19,9 @@ void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
                    const double x[3]);
 
 /* Normalised implicit G = (F + 1)^(eps2/2) - 1 (degree-1 homogeneous when
- * untapered), with gradient and Hessian; better scaled for Newton than F. */
+ * untapered), with gradient and Hessian; better scaled for Newton than F.
+ * Where F + 1 underflows (deep inside a flat-profiled body) G is clamped
+ * near -1 and the derivatives are zero. */
 void sovc_implicit_norm(double *G, double g[3], double H[9],
                         const sov_shape *shape, const double x[3]);
 

@@ -29,7 +29,11 @@
 
 #include "solver/shape.h"
 
-enum { kMaxNewton = 100 };
+enum {
+  kMaxNewton = 100, /* Halley steps of one solve */
+  kStuckSteps = 3,  /* steps that leave s unchanged before bisection takes over */
+  kMaxBisect = 200  /* halvings of [-1, 1] (about 60 reach the last bit) */
+};
 
 /* A final step whose relative change of the support point is below this is
  * applied by a second-order Taylor update instead of one more evaluation:
@@ -189,17 +193,38 @@ static void taper_point_rates(double E[2], const taper_state *t, const taper_pro
   E[1] = P->q * t->b - (P->q - 1) * t->L1 - cs;
 }
 
+/* Bisection in s alone on the bracket F(s_lo) < 0 < F(s_hi) until it
+ * cannot shrink, for the solves Halley does not finish. */
+static void taper_bisect(taper_state *t, const taper_problem *P, double s_lo, double s_hi) {
+  for (int it = 0; it < kMaxBisect; ++it) {
+    const double s = 0.5 * (s_lo + s_hi);
+    if (!(s > s_lo && s < s_hi)) return;
+    taper_eval(t, P, taper_y_of_s(P, s));
+    if (t->F == 0) return;
+    if (t->F < 0) s_lo = s;
+    else s_hi = s;
+  }
+}
+
 /* Root of F in [lo, hi] from y0 by safeguarded Halley, falling back to
  * bisection in s when a step leaves the bracket (ends: F < 0 < F). On
- * return *dy is a final step small enough for taper_point's Taylor update. */
+ * return *dy is a final step small enough for taper_point's Taylor update.
+ * Far from the root on a flat profile (eps2 near 0) the unknown's high
+ * power makes Halley crawl while s stays pinned at a pole: a few such
+ * steps, or running out of steps, hand the bracket to bisection in s. */
 static void taper_solve(taper_state *t, double *dy, const taper_problem *P, double y0,
                         double lo, double hi) {
   double s_lo = -1, s_hi = 1;
+  int stuck = 0;
   *dy = 0;
   taper_eval(t, P, y0);
-  for (int it = 0; it < kMaxNewton && t->F != 0; ++it) {
+  for (int it = 0; t->F != 0; ++it) {
     if (t->F < 0) lo = t->y, s_lo = t->s;
     else hi = t->y, s_hi = t->s;
+    if (it == kMaxNewton || stuck == kStuckSteps) {
+      taper_bisect(t, P, s_lo, s_hi);
+      return;
+    }
     const int ok = t->F_y > 0;
     const double step = ok ? taper_step(t) : 0.0;
     if (ok && fabs(step) <= 4e-16 * fabs(t->y) + 1e-300) return;
@@ -217,7 +242,9 @@ static void taper_solve(taper_state *t, double *dy, const taper_problem *P, doub
       y = taper_y_of_s(P, 0.5 * (s_lo + s_hi));
       if (!(y > lo && y < hi)) y = 0.5 * (lo + hi);
     }
+    const double s_before = t->s;
     taper_eval(t, P, y);
+    stuck = t->s == s_before ? stuck + 1 : 0;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <random>
 
 extern "C" {
+#include "solver/posed.h"
 #include "solver/shape.h"
 }
 
@@ -115,6 +116,28 @@ TEST(ShapeImplicit, SignedPowerNeverUsesNegativeBase) {
   EXPECT_EQ(sovc_spow(-8, 1.0 / 3), -2);
   EXPECT_EQ(sovc_spow(0, 0.5), 0);
   EXPECT_NEAR(sovc_spow(4, 0.5), 2, kValueTolerance);
+}
+
+// Hardening bug 2: deep inside a flat-profiled body F + 1 underflows and G
+// is clamped; its gradient was then the clamp's (huge), so |G| / |grad G|
+// called a point 100 units inside "on the surface". Zero derivatives there
+// make it infinitely off instead.
+TEST(ShapeImplicit, UnderflowDeepInsideIsNotOnTheSurface) {
+  const double p[7] = {167.3, 167.3, 167.3, 1.003, 0.01, 0, 1e-6};
+  sov_shape s;
+  ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+  const double x[3] = {-12.4, -15.8, 8.6};  // deep inside, where F + 1 underflows
+  double F, G, g[3];
+  sovc_implicit(&F, nullptr, nullptr, &s, x);
+  ASSERT_LT(F + 1, 1e-300) << "the case needs an underflowing F + 1";
+  sovc_implicit_norm(&G, g, nullptr, &s, x);
+  EXPECT_LT(G, -0.9);
+  EXPECT_EQ(g[0], 0.0);
+  const sov_pose X = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+  EXPECT_EQ(sovc_off_surface(&s, &X, x), HUGE_VAL);
+  // Near the surface nothing changes: on the x axis at the semi-axis, G = 0.
+  const double on[3] = {167.3, 0, 0};
+  EXPECT_LE(sovc_off_surface(&s, &X, on), 1e-12 * 167.3);
 }
 
 }  // namespace

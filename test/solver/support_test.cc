@@ -374,4 +374,37 @@ TEST(SupportSteps, SurfacePointsBelowTheSupportApproachingItStepByStep) {
   EXPECT_LT(gap1, 0.1 * gap0) << "one step from a nearby height closes most of the gap";
 }
 
+// Hardening bug 2 (a wrong overlap distance): on flat profiles (eps2 near 0)
+// a hint far from the support's height sent Halley into the region where the
+// unknown's power 2/eps2 - 1 makes its steps crawl, and the search stopped
+// unconverged below the maximum. Every hint must give the unhinted answer,
+// which a dense scan of the slice supports confirms.
+TEST(Support, FlatProfilesGiveTheMaximumFromAnyHint) {
+  std::mt19937_64 rng(13);
+  for (double e2 : {0.01, 0.05, 0.1}) {
+    sov_shape s;
+    const double p[7] = {167.3, 167.3, 167.3, 1.003, e2, 0, 1e-6};
+    ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+    for (int k = 0; k < 40; ++k) {
+      double d[3], x[3], xh[3];
+      RandomDirection(d, rng);
+      const double h = sovc_support(x, &s, d, NAN);
+      double scan = -HUGE_VAL;  // max over heights of the slice support (q = 2 / (2 - eps1))
+      const double q = 2 / (2 - s.eps1);
+      for (int i = 0; i <= 20000; ++i) {
+        const double z = -1 + 2.0 * i / 20000;
+        const double c = std::pow(1 - std::pow(std::fabs(z), 2 / e2), e2 / 2);
+        const double X = s.a[0] * std::fabs(d[0]), Y = s.a[1] * (1 + s.taper[1] * z) * std::fabs(d[1]);
+        scan = std::max(scan, d[2] * s.a[2] * z + c * std::pow(std::pow(X, q) + std::pow(Y, q), 1 / q));
+      }
+      EXPECT_GE(h, scan - 1e-9 * s.a[0]) << "eps2 " << e2 << " direction " << k;
+      for (int j = 0; j <= 20; ++j) {
+        const double hint = -0.999 + 1.998 * j / 20;
+        EXPECT_NEAR(sovc_support(xh, &s, d, hint), h, 1e-12 * s.a[0])
+            << "eps2 " << e2 << " direction " << k << " hint " << hint;
+      }
+    }
+  }
+}
+
 }  // namespace
