@@ -230,7 +230,11 @@ static double sphere_radius(const sov_shape *S) {
 static void sphere_pair(sov_result *res, double rA, double rB, const sov_pose *XA,
                         const sov_pose *XB) {
   double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
-  const double dc = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+  /* |c| scaled by its largest entry: centres 1e300 apart must not overflow. */
+  const double m = fmax(fabs(c[0]), fmax(fabs(c[1]), fabs(c[2])));
+  const double dc = m > 0 ? m * sqrt((c[0] / m) * (c[0] / m) + (c[1] / m) * (c[1] / m) +
+                                     (c[2] / m) * (c[2] / m))
+                          : 0.0;
   for (int i = 0; i < 3; ++i) {
     res->n[i] = dc > 0 ? c[i] / dc : (i == 2);
     res->pA[i] = XA->p[i] + rA * res->n[i];

@@ -102,6 +102,10 @@ int sovc_distance(sov_result *res, const sov_shape *A, const sov_pose *XA,
     st = sovc_solve_auto(res, A, XA, B, XB, opt, cache);
   else
     st = study(res, A, XA, B, XB, opt, cache);
+  /* Overflow (centres near 1e300 apart) is a failure, never an answer. */
+  if (st == SOV_OK && !(isfinite(res->d) && isfinite(res->pA[0] + res->pA[1] + res->pA[2]) &&
+                        isfinite(res->pB[0] + res->pB[1] + res->pB[2])))
+    st = SOV_ERR_NO_CONVERGENCE;
   if (st == SOV_OK && cache) cache_store(cache, res, XA, XB);
   return st;
 }

@@ -26,6 +26,12 @@ int sovc_shape_init(sov_shape *shape, const double params[7]) {
   shape->taper[1] = params[6];
   shape->dent = sovc_shape_dent(shape->dent_zone, params);
   sovc_shape_bounds(shape->aabb_lo, shape->aabb_hi, &shape->radius, shape);
+  /* Extreme sizes (near 1e300 or 1e-300) can overflow or underflow the
+   * derived bounds: refuse the shape as every query would, not later. */
+  for (int i = 0; i < 3; ++i)
+    if (!isfinite(shape->aabb_lo[i]) || !isfinite(shape->aabb_hi[i])) return SOV_ERR_NONFINITE;
+  if (!isfinite(shape->radius)) return SOV_ERR_NONFINITE;
+  if (!(shape->radius > 0)) return SOV_ERR_SIZE;
   return SOV_OK;
 }
 

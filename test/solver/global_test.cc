@@ -92,4 +92,54 @@ TEST(GlobalSearch, OverlapIsNeverWorseThanBruteForce) {
   EXPECT_GE(overlapping, 30);
 }
 
+// Hardening bug 2: a small body deep inside a large, flat-profiled
+// (eps2 = 0.01), slightly tapered one got SOV_OK with d = -21.9, its
+// support search stopped short and its witness 100 units inside B passed as
+// on the surface. The answer must be the objective at n and not below the
+// brute force (a refusal would be honest too, but this pair is answered).
+TEST(GlobalSearch, SmallBodyDeepInsideFlatProfiledBody) {
+  Body a, b;
+  const double pa[7] = {0.078, 7.37, 0.0014, 0.3, 0.277, 0, 0};
+  const double pb[7] = {167.3, 167.3, 167.3, 1.003, 0.01, 0, 1e-6};
+  ASSERT_EQ(sov_shape_init(&a.shape, pa), SOV_OK);
+  ASSERT_EQ(sov_shape_init(&b.shape, pb), SOV_OK);
+  const double qa[4] = {0.2, 0.5, -0.3, 0.78}, qb[4] = {0.9, 0.1, 0.3, -0.3};
+  double na = 0, nb = 0;
+  for (int i = 0; i < 4; ++i) na += qa[i] * qa[i], nb += qb[i] * qb[i];
+  const double ua[4] = {qa[0] / std::sqrt(na), qa[1] / std::sqrt(na), qa[2] / std::sqrt(na),
+                        qa[3] / std::sqrt(na)};
+  const double ub[4] = {qb[0] / std::sqrt(nb), qb[1] / std::sqrt(nb), qb[2] / std::sqrt(nb),
+                        qb[3] / std::sqrt(nb)};
+  const double ca[3] = {0.37, -0.18, -0.18}, cb[3] = {0.37, 0.37, 0.37};
+  ASSERT_EQ(sov_pose_from_quat(&a.pose, ua, ca), SOV_OK);
+  ASSERT_EQ(sov_pose_from_quat(&b.pose, ub, cb), SOV_OK);
+  sov_result r;
+  ASSERT_EQ(sov_distance(&r, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr), SOV_OK);
+  const double tol = 1e-9 * b.shape.radius;
+  EXPECT_NEAR(LowerBound(a, b, r.n), r.d, tol);
+  EXPECT_GE(r.d, BruteForce(a, b) - tol);
+}
+
+// Hardening: centres 1e300 apart overflowed |c| to infinity and returned
+// SOV_OK with d = inf. A finite answer or a refusal, never a non-finite d.
+TEST(GlobalSearch, FarApartIsFiniteOrRefused) {
+  const double q[4] = {1, 0, 0, 0}, pa[3] = {0, 0, 0}, pb[3] = {0, 1e300, 0};
+  for (const double e : {1.0, 0.7}) {  // spheres (closed form) and general bodies
+    const double p[7] = {1, 1, 1, e, 1, 0, 0};
+    Body a, b;
+    ASSERT_EQ(sov_shape_init(&a.shape, p), SOV_OK);
+    b.shape = a.shape;
+    ASSERT_EQ(sov_pose_from_quat(&a.pose, q, pa), SOV_OK);
+    ASSERT_EQ(sov_pose_from_quat(&b.pose, q, pb), SOV_OK);
+    sov_result r;
+    const int st = sov_distance(&r, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr);
+    if (st == SOV_OK) {
+      EXPECT_TRUE(std::isfinite(r.d)) << "eps1 " << e;
+      EXPECT_NEAR(r.d, 1e300, 1e285) << "eps1 " << e;
+    } else {
+      EXPECT_EQ(st, SOV_ERR_NO_CONVERGENCE) << "eps1 " << e;
+    }
+  }
+}
+
 }  // namespace

@@ -140,4 +140,19 @@ TEST(ShapeImplicit, UnderflowDeepInsideIsNotOnTheSurface) {
   EXPECT_LE(sovc_off_surface(&s, &X, on), 1e-12 * 167.3);
 }
 
+// Hardening bug 1: sizes whose derived bounds overflow or underflow were
+// accepted, and every later query refused the shape.
+TEST(ShapeInit, RefusesBoundsThatOverflowOrUnderflow) {
+  sov_shape s;
+  const double huge[7] = {5.8e296, 0.025, 0.43, 0.022, 0.065, 0, 0};
+  EXPECT_EQ(sovc_shape_init(&s, huge), SOV_ERR_NONFINITE);
+  const double tiny = 4.1e-207;
+  const double small[7] = {tiny, tiny, tiny, tiny, tiny, tiny, tiny};
+  const int st = sovc_shape_init(&s, small);
+  EXPECT_TRUE(st != SOV_OK) << "radius " << s.radius;
+  const double fine[7] = {1e-100, 2e-100, 3e-100, 0.5, 1.5, 0.1, -0.1};
+  EXPECT_EQ(sovc_shape_init(&s, fine), SOV_OK) << "small but representable sizes stay valid";
+  EXPECT_GT(s.radius, 0);
+}
+
 }  // namespace
