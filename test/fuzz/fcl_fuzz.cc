@@ -195,6 +195,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const fcl::CollisionGeometry<double> *o2 = other.get();
   if (swap) std::swap(o1, o2);
 
+  // SOV_FUZZ_DUMP=1 prints every query first (inputs of a crash inside FCL).
+  static const bool dump = std::getenv("SOV_FUZZ_DUMP") != nullptr;
+  if (dump) {
+    std::fprintf(stderr, "superovoid %.17g %.17g %.17g %.17g %.17g %.17g %.17g first %d\n", p[0],
+                 p[1], p[2], p[3], p[4], p[5], p[6], int(!swap));
+    std::fprintf(stderr, "other node type %d object type %d size %.17g\n",
+                 int(other->getNodeType()), int(other->getObjectType()), other_size);
+    for (const auto *tf : {&tf1, &tf2}) {
+      std::fprintf(stderr, "tf");
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c) std::fprintf(stderr, " %.17g", (*tf)(r, c));
+      std::fprintf(stderr, "\n");
+    }
+  }
   fcl::DistanceRequest<double> dreq(true);
   dreq.enable_signed_distance = in.ConsumeBool();
   fcl::CollisionRequest<double> creq(in.ConsumeIntegralInRange<int>(1, 4), in.ConsumeBool());
