@@ -144,7 +144,7 @@ static void apply3(double y[3], const double M[9], const double x[3]) {
   for (int i = 0; i < 3; ++i) y[i] = M[3 * i] * x[0] + M[3 * i + 1] * x[1] + M[3 * i + 2] * x[2];
 }
 
-/* Factors of the Jacobian for one or more Newton steps. Rows 0, 3, 4 of
+/* Factors of the Jacobian for a Newton step. Rows 0, 3, 4 of
  * Eq. 15 (F_A and the tangential offsets) against pA form the block P:
  * A's gradient and, to first order, its two tangents, well conditioned
  * wherever the normal is defined. With Q (their pB part), R and S (rows
@@ -196,16 +196,7 @@ static void solve_step(const step_factors *f, double b[6]) {
   for (int i = 0; i < 3; ++i) b[i] = xA[i], b[3 + i] = xB[i];
 }
 
-/* A chord step (the last Jacobian's factors again) is taken when Newton's
- * own convergence predicts it lands within the tolerance: after a Newton
- * step from residual r0 to r1 the next Newton residual is about r1^2 / r0^2
- * times r1, and the chord's error adds the Jacobian's change along the last
- * step, about twice that times r0 / r1: 2 r1^2 / r0. Asked to land within
- * this fraction of the tolerance. Its result is checked like any step's. */
-static const double kChordMargin = 0.5;
-
-/* Damped or plain Newton on Eq. 15 from (pA0, pB0); the small-LU
- * configuration may finish with a chord step (see kChordMargin). */
+/* Damped or plain Newton on Eq. 15 from (pA0, pB0). */
 int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB,
                         const double pA0[3], const double pB0[3],
@@ -213,42 +204,24 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
   double p[6], r[6], J[36], step[6], tp[6], tr[6];
   sovc_implicit_eval a, b, ta, tb;
   sovc_frame F, tF;
-  step_factors lu;
-  int lu_k = -1;          /* frame axis of the factored Jacobian; -1: none */
-  double r_factored = 0;  /* residual where it was factored */
+  step_factors factors;
   memcpy(p, pA0, 3 * sizeof(double));
   memcpy(p + 3, pB0, 3 * sizeof(double));
   res->iterations = 0;
   double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, p, p + 3, cfg->normalized);
   for (int it = 0; it < cfg->max_iterations && isfinite(rn); ++it) {
-    const double tol = scaled_tolerance(cfg->tolerance, p, p + 3);
-    if (rn < tol) break;
-    res->iterations = it + 1;
-    for (int i = 0; i < 6; ++i) step[i] = -r[i];
-    /* The residual's components follow the frame's axis: a chord needs the
-     * same axis. */
-    const int chord = !cfg->lapack && lu_k == F.k && 2 * rn * rn < kChordMargin * tol * r_factored;
-    if (chord) {
-      solve_step(&lu, step);
-      lu_k = -1; /* one chord step per factorisation */
-      for (int i = 0; i < 6; ++i) tp[i] = p[i] + step[i];
-      const double trn = evaluate(tr, &ta, &tb, &tF, A, XA, B, XB, tp, tp + 3, cfg->normalized);
-      if (trn <= (1 - 1e-4) * rn) {
-        memcpy(p, tp, sizeof p);
-        memcpy(r, tr, sizeof r);
-        a = ta, b = tb, F = tF, rn = trn;
-      }
-      continue; /* accepted, or a Newton step from the same point next */
-    }
+    if (rn < scaled_tolerance(cfg->tolerance, p, p + 3)) break;
     sovc_posed_hessian(&a, XA);
     sovc_posed_hessian(&b, XB);
     jacobian(J, &a, &b, &F, p, p + 3);
+    for (int i = 0; i < 6; ++i) step[i] = -r[i];
+    res->iterations = it + 1;
     int st;
     if (cfg->lapack) {
       st = sovc_solve(6, J, step);
     } else {
-      st = factor_step(&lu, J);
-      if (st == SOV_OK) solve_step(&lu, step), lu_k = F.k, r_factored = rn;
+      st = factor_step(&factors, J);
+      if (st == SOV_OK) solve_step(&factors, step);
     }
     if (st != SOV_OK) return st;
     double alpha = 1, trn = INFINITY;
@@ -259,8 +232,6 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     }
     /* A failed line search means Newton has stalled: stop, unconverged. */
     if (!isfinite(trn) || (cfg->damped && !(trn < rn))) break;
-    /* A damped step does not converge quadratically: no chord after it. */
-    if (alpha < 1) lu_k = -1;
     memcpy(p, tp, sizeof p);
     memcpy(r, tr, sizeof r);
     a = ta;

@@ -109,9 +109,9 @@ TEST(ImplicitNewton, ReportsSpuriousPairs) {
   EXPECT_EQ(sovc_solve_implicit(&r, &A, &XA, &B, &XB, pA, pB, &cfg), SOV_ERR_SPURIOUS);
 }
 
-// The default method's configuration (block solve of the Jacobian, a final
-// chord step) lands on the same answers as LAPACK's dgesv every step, in
-// about as many steps.
+// The default method's configuration (block solve of the Jacobian, the
+// pivoted LU as its fallback) lands on the same answers as LAPACK's dgesv,
+// in about as many steps.
 TEST(ImplicitNewton, SmallSolverMatchesLapackPath) {
   std::mt19937_64 rng(11);
   const sov_shape A = Make(1.0, 0.8, 1.2, 0.7, 1.1, 0.2, -0.1);
