@@ -211,7 +211,10 @@ def plot_hand(out, md):
     fig, ax = plt.subplots(figsize=(8, 4.2))
     models = list(dict.fromkeys(r["model"] for r in q))
     data = [[num(r["us"]) for r in q if r["model"] == mo] for mo in models]
-    ax.boxplot(data, vert=False, labels=models, whis=(1, 99), showfliers=False)
+    names = {"mesh distance": "FCL mesh distance", "mesh collide": "FCL mesh collide (boolean)",
+             "superovoid collide": "superovoid collide (boolean, warm)"}
+    labels = [names.get(mo, mo + " distance (warm)") for mo in models]
+    ax.boxplot(data, vert=False, labels=labels, whis=(1, 99), showfliers=False)
     ax.set_xscale("log")
     ax.set_xlabel("time per pair query (us, log; whiskers p1-p99)")
     ax.set_title("Hand case (study Table 4, Fig. 11): per-query time")
@@ -238,7 +241,9 @@ def plot_bite(out, md):
     da.set_title("Bite sequence (study Figs. 13-14): two jaws of 40 superovoids each")
     da.legend(fontsize=8)
     for c in tcols:
-        ta.plot(f, [num(r[c]) for r in rows], label=c[3:].replace("_", " "))
+        label = ("FCL " + c[3:].replace("_", " ") + " triangles/jaw" if "mesh" in c
+                 else "superovoids, " + c[3:] + "-started")
+        ta.plot(f, [num(r[c]) for r in rows], label=label)
     ta.set_yscale("log")
     ta.set_xlabel("frame")
     ta.set_ylabel("time per frame (us, log)")
