@@ -388,8 +388,10 @@ double sovc_support_bound(double *lower, const sov_shape *shape, const double di
     bound = -INFINITY;
     for (int k = 0; k < 2; ++k)
       bound = fmax(bound, fmin(f0 + g0 * (ends[k] - t0.s), f1 + g1 * (ends[k] - t1.s)));
-    const double sx = (f1 - f0 + g0 * t0.s - g1 * t1.s) / (g0 - g1);
-    if (sx > -1 && sx < 1) bound = fmax(bound, fmin(f0 + g0 * (sx - t0.s), f1 + g1 * (sx - t1.s)));
+    if (g0 != g1) {
+      const double sx = (f1 - f0 + g0 * t0.s - g1 * t1.s) / (g0 - g1);
+      if (sx > -1 && sx < 1) bound = fmax(bound, fmin(f0 + g0 * (sx - t0.s), f1 + g1 * (sx - t1.s)));
+    }
   }
   return bound + 1e-14 * fabs(bound); /* rounding in the tangents */
 }
