@@ -130,7 +130,7 @@ TEST(FitUrdfLinks, OnlyTheListedLinksAreConverted) {
   EXPECT_EQ(model.urdf->getLink("base")->collision_array[0]->geometry->type, urdf::Geometry::MESH);
 }
 
-TEST(FitUrdfLinks, UnknownLinkMeshAndPackageUriAreErrors) {
+TEST(FitUrdfLinks, UnknownLinkMeshAndUnknownPackageAreErrors) {
   sov::urdf::UrdfFitOptions o;
   o.links = {"forearm"};
   try {
@@ -153,6 +153,19 @@ TEST(FitUrdfLinks, UnknownLinkMeshAndPackageUriAreErrors) {
     EXPECT_EQ(e.status(), SOV_URDF_ERR_IO);
     EXPECT_NE(std::string(e.what()).find("package://"), std::string::npos) << e.what();
   }
+}
+
+TEST(FitUrdfLinks, PackageUrisResolveThroughThePackagePaths) {
+  sov::urdf::UrdfFitOptions o = quickOptions();
+  o.links = {"arm"};
+  o.package_paths["x"] = SOV_FIT_TEST_DATA_DIR;
+  std::string text = readText(kFixture);
+  const std::string package =
+      std::string(text).replace(text.find("l_link.obj\" scale"), 10, "package://x/l_link.obj");
+  std::vector<sov::urdf::CollisionFit> fits;
+  sov::urdf::parse(sov::urdf::fitUrdf(package, "", o, &fits));
+  ASSERT_EQ(fits.size(), 1u);
+  EXPECT_EQ(fits[0].mesh, "package://x/l_link.obj");
 }
 
 // The tool's exit statuses: 0 written, 3 written but a gap above --max-gap,

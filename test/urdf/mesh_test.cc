@@ -10,6 +10,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -344,6 +345,25 @@ TEST(UrdfMesh, SaveErrors) {
   inf.vertices[3][1] = std::numeric_limits<double>::infinity();
   expectError(errorOf([&] { sov::urdf::saveMesh(obj, inf); }), SOV_ERR_NONFINITE, obj, 0,
               {"vertex 3 is not finite"});
+}
+
+TEST(UrdfMesh, ResolveMeshUri) {
+  const std::map<std::string, std::string> packages{{"arm", "/opt/arm"}};
+  EXPECT_EQ(sov::urdf::resolveMeshUri("package://arm/meshes/a.stl", "/urdf", packages),
+            "/opt/arm/meshes/a.stl");
+  EXPECT_EQ(sov::urdf::resolveMeshUri("file:///abs/a.obj", "/urdf", packages), "/abs/a.obj");
+  EXPECT_EQ(sov::urdf::resolveMeshUri("meshes/a.stl", "/urdf", packages), "/urdf/meshes/a.stl");
+  EXPECT_EQ(sov::urdf::resolveMeshUri("meshes/a.stl", "", packages), "meshes/a.stl");
+  EXPECT_EQ(sov::urdf::resolveMeshUri("/abs/a.stl", "/urdf", packages), "/abs/a.stl");
+  const auto refused = [&](const std::string& uri, const std::string& why) {
+    expectError(errorOf([&] { sov::urdf::resolveMeshUri(uri, "/urdf", packages); }),
+                SOV_URDF_ERR_IO, uri, 0, {why});
+  };
+  refused("package://other/a.stl", "package 'other' is not in the package paths");
+  refused("package://arm", "a package URI reads package://name/path");
+  refused("package://arm/", "a package URI reads package://name/path");
+  refused("http://example.com/a.stl", "unsupported URI scheme");
+  refused("", "no file name");
 }
 
 }  // namespace

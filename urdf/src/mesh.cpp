@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -400,6 +401,35 @@ TriangleMesh transformed(const TriangleMesh& mesh, const sov_pose& pose) {
     }
   }
   return out;
+}
+
+std::string resolveMeshUri(const std::string& uri, const std::string& directory,
+                           const std::map<std::string, std::string>& package_paths) {
+  static const std::string kPackage = "package://", kFile = "file://";
+  auto fail = [&](const std::string& why) {
+    throw Error(SOV_URDF_ERR_IO, Location{uri, 0, "", ""}, why);
+  };
+  std::filesystem::path path;
+  if (uri.rfind(kPackage, 0) == 0) {
+    const std::string rest = uri.substr(kPackage.size());
+    const std::size_t slash = rest.find('/');
+    const std::string package = rest.substr(0, slash);
+    if (slash == std::string::npos || package.empty() || slash + 1 == rest.size()) {
+      fail("a package URI reads package://name/path");
+    }
+    const auto found = package_paths.find(package);
+    if (found == package_paths.end()) fail("package '" + package + "' is not in the package paths");
+    path = std::filesystem::path(found->second) / rest.substr(slash + 1);
+  } else if (uri.rfind(kFile, 0) == 0) {
+    path = uri.substr(kFile.size());
+  } else if (uri.find("://") != std::string::npos) {
+    fail("unsupported URI scheme (package://, file:// or a path)");
+  } else {
+    path = uri;
+  }
+  if (path.empty()) fail("no file name");
+  if (path.is_relative() && !directory.empty()) path = std::filesystem::path(directory) / path;
+  return path.string();
 }
 
 }  // namespace urdf

@@ -121,9 +121,9 @@ TEST(SceneMesh, PackageAndFileUris) {
   sov::urdf::Scene file(sov::urdf::parse(oneMesh("file://" + absolute)));
   EXPECT_EQ(treeOf(file.geometries()[0])->num_tris, 8);
 
-  expectMeshError(sceneError(oneMesh("package://other/meshes/prism.obj"), options),
-                  {"package://other/meshes/prism.obj",
-                   "package 'other' is not in SceneOptions::package_paths"});
+  expectMeshError(
+      sceneError(oneMesh("package://other/meshes/prism.obj"), options),
+      {"package://other/meshes/prism.obj", "package 'other' is not in the package paths"});
   expectMeshError(sceneError(oneMesh("package://arm"), options),
                   {"a package URI reads package://name/path"});
   expectMeshError(sceneError(oneMesh("http://example.com/a.stl"), options),

@@ -144,16 +144,17 @@ std::vector<Target> findTargets(const tinyxml2::XMLDocument& doc, const std::str
   return targets;
 }
 
-// Path of a URDF mesh filename: relative to base_dir, or file://.
-std::string meshPath(const Target& t, const std::string& base_dir, const std::string& source) {
-  std::string f = t.mesh;
-  if (f.rfind("package://", 0) == 0)
-    fail(SOV_URDF_ERR_IO, source, t.line, t.link,
-         "mesh '" + f + "': package:// URIs are not resolved; give a path relative to the URDF");
-  if (f.rfind("file://", 0) == 0) f = f.substr(7);
-  if (f.empty()) fail(SOV_URDF_ERR_ATTRIBUTE, source, t.line, t.link, "mesh without a filename");
-  if (f[0] == '/' || base_dir.empty()) return f;
-  return base_dir + "/" + f;
+// Path of a URDF mesh filename (resolveMeshUri: relative to base_dir,
+// file://, package:// through options.package_paths), its failure reported at
+// the collision's line.
+std::string meshPath(const Target& t, const std::string& base_dir,
+                     const std::map<std::string, std::string>& package_paths,
+                     const std::string& source) {
+  try {
+    return resolveMeshUri(t.mesh, base_dir, package_paths);
+  } catch (const Error& e) {
+    fail(e.status(), source, t.line, t.link, e.what());
+  }
 }
 
 // The replacement element: the original start tag, the composed origin and
@@ -238,7 +239,7 @@ std::string fitUrdf(const std::string& xml, const std::string& base_dir,
   std::vector<SuperovoidFit> results;
   // Every mesh is read before the first (slow) fit, so that a bad path fails at once.
   for (const Target& t : targets)
-    meshes.push_back(loadMesh(meshPath(t, base_dir, source_name), t.scale));
+    meshes.push_back(loadMesh(meshPath(t, base_dir, options.package_paths, source_name), t.scale));
   for (std::size_t i = 0; i < targets.size(); ++i) {
     try {
       results.push_back(fitSuperovoid(meshes[i].vertices, options.fit));

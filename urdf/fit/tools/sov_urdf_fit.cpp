@@ -1,4 +1,5 @@
-// sov-urdf-fit IN.urdf OUT.urdf [--max-gap LENGTH] [--links a,b,...]:
+// sov-urdf-fit IN.urdf OUT.urdf [--max-gap LENGTH] [--links a,b,...]
+//              [--package NAME=DIR ...]:
 // replace the mesh collisions of a URDF by fitted superovoids (with fallback
 // boxes), keep every other byte, and print a report table per collision.
 // Exit status 0 on success, 1 on a rejected input, 2 on misuse, 3 when a
@@ -17,10 +18,12 @@ namespace {
 int usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s IN.urdf OUT.urdf [--max-gap LENGTH] [--links a,b,...]\n"
+               "                            [--package NAME=DIR ...]\n"
                "Replaces every <mesh> collision (of the listed links, default all) by\n"
                "the smallest convex superovoid containing the mesh, with a fallback box.\n"
                "LENGTH: a number with an optional unit m, cm or mm (default m), e.g. 2mm;\n"
-               "collisions whose gap exceeds it are marked and the exit status is 3.\n",
+               "collisions whose gap exceeds it are marked and the exit status is 3.\n"
+               "--package NAME=DIR resolves package://NAME/... mesh URIs (repeatable).\n",
                argv0);
   return 2;
 }
@@ -72,6 +75,11 @@ int main(int argc, char** argv) {
     } else if (a == "--links" && i + 1 < argc) {
       options.links = splitComma(argv[++i]);
       if (options.links.empty()) return usage(argv0);
+    } else if (a == "--package" && i + 1 < argc) {
+      const std::string spec = argv[++i];
+      const std::size_t eq = spec.find('=');
+      if (eq == 0 || eq == std::string::npos || eq + 1 == spec.size()) return usage(argv0);
+      options.package_paths[spec.substr(0, eq)] = spec.substr(eq + 1);
     } else if (!a.empty() && a[0] == '-') {
       return usage(argv0);
     } else {

@@ -262,40 +262,15 @@ class MeshLoader {
   }
 
  private:
-  // The file a URDF mesh filename names: package://name/path through
-  // options.package_paths, file://path, or a plain path; relative paths
-  // against options.mesh_directory.
+  // The file a URDF mesh filename names (resolveMeshUri with the options'
+  // folders), with a failure reported as the scene's geometry error.
   std::filesystem::path resolve(const std::string& uri, const std::string& link,
                                 const std::string& where) const {
-    static const std::string kPackage = "package://", kFile = "file://";
-    std::filesystem::path path;
-    if (uri.rfind(kPackage, 0) == 0) {
-      const std::string rest = uri.substr(kPackage.size());
-      const std::size_t slash = rest.find('/');
-      const std::string package = rest.substr(0, slash);
-      if (slash == std::string::npos || package.empty()) {
-        throw SceneError(SOV_SCENE_ERR_GEOMETRY, link,
-                         where + ": a package URI reads package://name/path");
-      }
-      auto found = options_.package_paths.find(package);
-      if (found == options_.package_paths.end()) {
-        throw SceneError(
-            SOV_SCENE_ERR_GEOMETRY, link,
-            where + ": package '" + package + "' is not in SceneOptions::package_paths");
-      }
-      path = std::filesystem::path(found->second) / rest.substr(slash + 1);
-    } else if (uri.rfind(kFile, 0) == 0) {
-      path = uri.substr(kFile.size());
-    } else if (uri.find("://") != std::string::npos) {
-      throw SceneError(SOV_SCENE_ERR_GEOMETRY, link,
-                       where + ": unsupported URI scheme (package://, file:// or a path)");
-    } else {
-      path = uri;
+    try {
+      return resolveMeshUri(uri, options_.mesh_directory, options_.package_paths);
+    } catch (const Error& e) {
+      throw SceneError(SOV_SCENE_ERR_GEOMETRY, link, where + ": " + e.what());
     }
-    if (path.is_relative() && !options_.mesh_directory.empty()) {
-      path = std::filesystem::path(options_.mesh_directory) / path;
-    }
-    return path;
   }
 
   // An OBBRSS tree over mesh.

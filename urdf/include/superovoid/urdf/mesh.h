@@ -4,6 +4,7 @@
 #define SUPEROVOID_URDF_MESH_H
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,15 @@ struct TriangleMesh {
 // face with fewer than 3 vertices, no triangles).
 SOV_URDF_API TriangleMesh loadMesh(const std::string& path,
                                    const std::array<double, 3>& scale = {1, 1, 1});
+
+// The file a URDF <mesh filename> names: package://name/path through
+// package_paths (name -> folder), file://path, or a plain path; a relative
+// result is taken against directory ("" keeps it relative to the current
+// directory). Throws sov::urdf::Error (SOV_URDF_ERR_IO, its source the URI) for
+// an empty name, a package URI without a path, a package missing from
+// package_paths and any other scheme.
+SOV_URDF_API std::string resolveMeshUri(const std::string& uri, const std::string& directory,
+                                        const std::map<std::string, std::string>& package_paths);
 
 // Writes mesh as binary STL (".stl", facet normals from the vertex order)
 // or OBJ (".obj", shortest round-trip decimals), chosen by the extension.

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,8 @@ struct UrdfFitOptions {
   FitOptions fit;
   // Links whose mesh collisions are fitted; empty: every link with one.
   std::vector<std::string> links;
+  // Folder of each package, by name, for package://name/path mesh URIs.
+  std::map<std::string, std::string> package_paths;
 };
 
 // One fitted <collision>: its link, index among the link's collisions, the
@@ -112,7 +115,8 @@ struct CollisionFit {
 // composed with the fit's pose; a fallback box is written before it, as
 // sov::urdf::addFallbacks does) and declares the superovoid namespace on
 // <robot>. Every other byte is kept. Mesh file names are resolved against
-// base_dir (package:// URIs are refused). The result is checked: sov::urdf::parse
+// base_dir, package:// URIs through options.package_paths
+// (sov::urdf::resolveMeshUri). The result is checked: sov::urdf::parse
 // loads it with every collision, and every mesh vertex is inside its
 // superovoid as parsed back (F <= 0 through sov_shape_implicit). fits (when
 // not null) gets one entry per fitted collision, in document order. Throws
