@@ -34,16 +34,17 @@ run() {
   "$runner" "$@"
 }
 
-# One default-method query, base and new alternating REPS times.
+# One default-method query, base and new alternating REPS times; each build
+# writes its own result file (OUT_STEM_base.csv, OUT_STEM_new.csv).
 compare() {
-  local name="$1"; shift
+  local name="$1" stem="$2"; shift 2
   for r in $(seq "$reps"); do
     for which in base new; do
       local dir="$build"
       [ "$which" = base ] && dir="$base"
       echo
-      echo "== $name, $which ($dir), run $r: sov_battery $*"
-      "$dir/benchmarks/sov_battery" "$@"
+      echo "== $name, $which ($dir), run $r: sov_battery $* --out ${stem}_$which.csv"
+      "$dir/benchmarks/sov_battery" "$@" --out "${stem}_$which.csv"
     done
   done
 }
@@ -51,9 +52,9 @@ compare() {
 for b in paper stress; do
   in="$data/battery_$b.csv"
   if [ -n "$base" ]; then
-    compare "$b auto cold" --in "$in" --out "$out/${b}_auto.csv"
-    compare "$b auto warm" --in "$in" --out "$out/${b}_auto_warm.csv" --warm
-    compare "$b auto collide" --in "$in" --out "$out/${b}_auto_collide.csv" --collide
+    compare "$b auto cold" "$out/${b}_auto" --in "$in"
+    compare "$b auto warm" "$out/${b}_auto_warm" --in "$in" --warm
+    compare "$b auto collide" "$out/${b}_auto_collide" --in "$in" --collide
     continue
   fi
   run "$b auto cold" --in "$in" --out "$out/${b}_auto.csv"
