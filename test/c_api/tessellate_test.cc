@@ -17,33 +17,31 @@ struct Mesh {
   std::vector<int> t;
 };
 
-Mesh tessellate(const sov_shape &s, int n_lat, int n_lon) {
+Mesh tessellate(const sov_shape& s, int n_lat, int n_lon) {
   size_t nv = 0, nt = 0;
   EXPECT_EQ(sov_shape_tessellation_size(&nv, &nt, n_lat, n_lon), SOV_OK);
   Mesh m;
   m.v.resize(3 * nv);
   m.t.resize(3 * nt);
-  EXPECT_EQ(sov_shape_tessellate(m.v.data(), m.v.size(), m.t.data(), m.t.size(),
-                                 &s, n_lat, n_lon),
+  EXPECT_EQ(sov_shape_tessellate(m.v.data(), m.v.size(), m.t.data(), m.t.size(), &s, n_lat, n_lon),
             SOV_OK);
   return m;
 }
 
-sov_shape shape(const std::array<double, 7> &p) {
+sov_shape shape(const std::array<double, 7>& p) {
   sov_shape s;
   EXPECT_EQ(sov_shape_init(&s, p.data()), SOV_OK);
   return s;
 }
 
 // Signed volume by the divergence theorem (positive for outward triangles).
-double enclosedVolume(const Mesh &m) {
+double enclosedVolume(const Mesh& m) {
   double vol = 0;
   for (size_t k = 0; k < m.t.size(); k += 3) {
-    const double *a = &m.v[3 * m.t[k]];
-    const double *b = &m.v[3 * m.t[k + 1]];
-    const double *c = &m.v[3 * m.t[k + 2]];
-    vol += (a[0] * (b[1] * c[2] - b[2] * c[1]) -
-            a[1] * (b[0] * c[2] - b[2] * c[0]) +
+    const double* a = &m.v[3 * m.t[k]];
+    const double* b = &m.v[3 * m.t[k + 1]];
+    const double* c = &m.v[3 * m.t[k + 2]];
+    vol += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
             a[2] * (b[0] * c[1] - b[1] * c[0])) /
            6;
   }
@@ -57,7 +55,7 @@ const std::array<double, 7> kShapes[] = {
 };
 
 TEST(Tessellate, VerticesLieOnTheSurface) {
-  for (const auto &p : kShapes) {
+  for (const auto& p : kShapes) {
     const sov_shape s = shape(p);
     const Mesh m = tessellate(s, 9, 16);
     for (size_t i = 0; i < m.v.size(); i += 3) {
@@ -69,38 +67,36 @@ TEST(Tessellate, VerticesLieOnTheSurface) {
 }
 
 TEST(Tessellate, MeshIsClosedAndOutward) {
-  for (const auto &p : kShapes) {
+  for (const auto& p : kShapes) {
     const sov_shape s = shape(p);
     const Mesh m = tessellate(s, 7, 12);
     // Every directed edge appears once and its reverse once: closed,
     // consistently oriented.
     std::map<std::pair<int, int>, int> edges;
     for (size_t k = 0; k < m.t.size(); k += 3) {
-      for (int e = 0; e < 3; ++e)
-        ++edges[{m.t[k + e], m.t[k + (e + 1) % 3]}];
+      for (int e = 0; e < 3; ++e) ++edges[{m.t[k + e], m.t[k + (e + 1) % 3]}];
     }
-    for (const auto &[edge, count] : edges) {
+    for (const auto& [edge, count] : edges) {
       EXPECT_EQ(count, 1);
       EXPECT_EQ(edges.count({edge.second, edge.first}), 1u);
     }
     // The origin is inside the convex body, so each outward face's plane has it
     // behind.
     for (size_t k = 0; k < m.t.size(); k += 3) {
-      const double *a = &m.v[3 * m.t[k]];
-      const double *b = &m.v[3 * m.t[k + 1]];
-      const double *c = &m.v[3 * m.t[k + 2]];
+      const double* a = &m.v[3 * m.t[k]];
+      const double* b = &m.v[3 * m.t[k + 1]];
+      const double* c = &m.v[3 * m.t[k + 2]];
       const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
       const double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
       const double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
                            u[0] * w[1] - u[1] * w[0]};
-      EXPECT_GT(n[0] * a[0] + n[1] * a[1] + n[2] * a[2], 0)
-          << "triangle " << k / 3;
+      EXPECT_GT(n[0] * a[0] + n[1] * a[1] + n[2] * a[2], 0) << "triangle " << k / 3;
     }
   }
 }
 
 TEST(Tessellate, VolumeConvergesFromBelow) {
-  for (const auto &p : kShapes) {
+  for (const auto& p : kShapes) {
     const sov_shape s = shape(p);
     double exact = 0;
     ASSERT_EQ(sov_shape_volume(&exact, &s), SOV_OK);
@@ -126,18 +122,13 @@ TEST(Tessellate, BadArguments) {
   EXPECT_EQ(sov_shape_tessellation_size(&nv, &nt, 4, 2), SOV_ERR_OPTION);
   std::vector<double> v(3 * nv);
   std::vector<int> t(3 * nt);
-  EXPECT_EQ(sov_shape_tessellate(v.data(), v.size() - 1, t.data(), t.size(), &s,
-                                 4, 6),
+  EXPECT_EQ(sov_shape_tessellate(v.data(), v.size() - 1, t.data(), t.size(), &s, 4, 6),
             SOV_ERR_BUFFER);
-  EXPECT_EQ(sov_shape_tessellate(v.data(), v.size(), t.data(), t.size() - 1, &s,
-                                 4, 6),
+  EXPECT_EQ(sov_shape_tessellate(v.data(), v.size(), t.data(), t.size() - 1, &s, 4, 6),
             SOV_ERR_BUFFER);
-  EXPECT_EQ(
-      sov_shape_tessellate(nullptr, v.size(), t.data(), t.size(), &s, 4, 6),
-      SOV_ERR_NULL);
-  EXPECT_EQ(sov_shape_tessellate(v.data(), v.size(), t.data(), t.size(),
-                                 nullptr, 4, 6),
+  EXPECT_EQ(sov_shape_tessellate(nullptr, v.size(), t.data(), t.size(), &s, 4, 6), SOV_ERR_NULL);
+  EXPECT_EQ(sov_shape_tessellate(v.data(), v.size(), t.data(), t.size(), nullptr, 4, 6),
             SOV_ERR_NULL);
 }
 
-} // namespace
+}  // namespace

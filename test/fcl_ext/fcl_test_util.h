@@ -36,8 +36,7 @@ constexpr double kGjkTolerance = 1e-6;
 constexpr double kExactTolerance = 1e-9;
 
 // Pose from a translation and a rotation of angle about axis.
-inline Transform pose(const Vector &p, double angle = 0.0,
-                      const Vector &axis = Vector::UnitZ()) {
+inline Transform pose(const Vector& p, double angle = 0.0, const Vector& axis = Vector::UnitZ()) {
   Transform tf = Transform::Identity();
   tf.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
   tf.translation() = p;
@@ -46,8 +45,7 @@ inline Transform pose(const Vector &p, double angle = 0.0,
 
 // Deterministic random poses: uniform rotations, translations in a cube of
 // half side `spread`.
-inline std::vector<Transform> randomPoses(int count, double spread,
-                                          unsigned seed) {
+inline std::vector<Transform> randomPoses(int count, double spread, unsigned seed) {
   std::mt19937 rng(seed);
   std::normal_distribution<double> gauss(0.0, 1.0);
   std::uniform_real_distribution<double> uniform(-spread, spread);
@@ -64,17 +62,15 @@ inline std::vector<Transform> randomPoses(int count, double spread,
 }
 
 // An axis-aligned box of half sides hx hy hz as an fcl::Convex.
-inline std::shared_ptr<fcl::Convex<double>> convexBox(double hx, double hy,
-                                                      double hz) {
+inline std::shared_ptr<fcl::Convex<double>> convexBox(double hx, double hy, double hz) {
   auto vertices = std::make_shared<std::vector<Vector>>();
   for (int i = 0; i < 8; ++i) {
-    vertices->emplace_back((i & 1) ? hx : -hx, (i & 2) ? hy : -hy,
-                           (i & 4) ? hz : -hz);
+    vertices->emplace_back((i & 1) ? hx : -hx, (i & 2) ? hy : -hy, (i & 4) ? hz : -hz);
   }
   // Quads, counter-clockwise seen from outside.
-  auto faces = std::make_shared<std::vector<int>>(
-      std::vector<int>{4, 0, 2, 3, 1, 4, 4, 5, 7, 6, 4, 0, 1, 5, 4,
-                       4, 2, 6, 7, 3, 4, 0, 4, 6, 2, 4, 1, 3, 7, 5});
+  auto faces = std::make_shared<std::vector<int>>(std::vector<int>{
+      4, 0, 2, 3, 1,  4, 4, 5, 7, 6,  4, 0, 1, 5, 4,
+      4, 2, 6, 7, 3,  4, 0, 4, 6, 2,  4, 1, 3, 7, 5});
   return std::make_shared<fcl::Convex<double>>(vertices, 6, faces);
 }
 
@@ -99,7 +95,7 @@ struct Tessellation {
 };
 
 // The surface point of s at (phi1, phi2), local frame.
-inline Vector surfacePoint(const sov::Superovoid &s, double phi1, double phi2) {
+inline Vector surfacePoint(const sov::Superovoid& s, double phi1, double phi2) {
   Vector x;
   sov_shape_point(x.data(), nullptr, nullptr, nullptr, &s.shape(), phi1, phi2);
   return x;
@@ -108,15 +104,14 @@ inline Vector surfacePoint(const sov::Superovoid &s, double phi1, double phi2) {
 // Tessellates s with n_lat latitude bands and n_lon longitude segments
 // (sov_shape_tessellate), and records each triangle's parameter cell in the
 // order that function writes the triangles.
-inline Tessellation tessellate(const sov::Superovoid &s, int n_lat, int n_lon) {
+inline Tessellation tessellate(const sov::Superovoid& s, int n_lat, int n_lon) {
   Tessellation t;
   std::size_t nv = 0, nt = 0;
-  if (sov_shape_tessellation_size(&nv, &nt, n_lat, n_lon) != SOV_OK)
-    return t;
+  if (sov_shape_tessellation_size(&nv, &nt, n_lat, n_lon) != SOV_OK) return t;
   std::vector<double> v(3 * nv);
   std::vector<int> tri(3 * nt);
-  if (sov_shape_tessellate(v.data(), v.size(), tri.data(), tri.size(),
-                           &s.shape(), n_lat, n_lon) != SOV_OK) {
+  if (sov_shape_tessellate(v.data(), v.size(), tri.data(), tri.size(), &s.shape(), n_lat, n_lon) !=
+      SOV_OK) {
     return t;
   }
   for (std::size_t i = 0; i < nv; ++i)
@@ -130,8 +125,7 @@ inline Tessellation tessellate(const sov::Superovoid &s, int n_lat, int n_lon) {
     for (int i = 0; i < n_lat; ++i) {
       const std::array<double, 4> cell{lon(j), lon(j + 1), lat(i), lat(i + 1)};
       t.cells.push_back(cell);
-      if (i > 0 && i + 1 < n_lat)
-        t.cells.push_back(cell); // two triangles off the poles
+      if (i > 0 && i + 1 < n_lat) t.cells.push_back(cell);  // two triangles off the poles
     }
   }
   return t;
@@ -139,7 +133,7 @@ inline Tessellation tessellate(const sov::Superovoid &s, int n_lat, int n_lon) {
 
 // The tessellation as a built BVHModel<BV>.
 template <class BV>
-std::shared_ptr<fcl::BVHModel<BV>> meshModel(const Tessellation &t) {
+std::shared_ptr<fcl::BVHModel<BV>> meshModel(const Tessellation& t) {
   auto model = std::make_shared<fcl::BVHModel<BV>>();
   model->beginModel();
   model->addSubModel(t.vertices, t.triangles);
@@ -149,26 +143,21 @@ std::shared_ptr<fcl::BVHModel<BV>> meshModel(const Tessellation &t) {
 
 // Distance from p to the triangle abc (closest point by regions: Ericson,
 // Real-Time Collision Detection, 5.1.5).
-inline double pointTriangleDistance(const Vector &p, const Vector &a,
-                                    const Vector &b, const Vector &c) {
+inline double pointTriangleDistance(const Vector& p, const Vector& a, const Vector& b,
+                                    const Vector& c) {
   const Vector ab = b - a, ac = c - a, ap = p - a;
   const double d1 = ab.dot(ap), d2 = ac.dot(ap);
-  if (d1 <= 0 && d2 <= 0)
-    return ap.norm();
+  if (d1 <= 0 && d2 <= 0) return ap.norm();
   const Vector bp = p - b;
   const double d3 = ab.dot(bp), d4 = ac.dot(bp);
-  if (d3 >= 0 && d4 <= d3)
-    return bp.norm();
+  if (d3 >= 0 && d4 <= d3) return bp.norm();
   const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0)
-    return (p - (a + d1 / (d1 - d3) * ab)).norm();
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return (p - (a + d1 / (d1 - d3) * ab)).norm();
   const Vector cp = p - c;
   const double d5 = ab.dot(cp), d6 = ac.dot(cp);
-  if (d6 >= 0 && d5 <= d6)
-    return cp.norm();
+  if (d6 >= 0 && d5 <= d6) return cp.norm();
   const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0)
-    return (p - (a + d2 / (d2 - d6) * ac)).norm();
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return (p - (a + d2 / (d2 - d6) * ac)).norm();
   const double va = d3 * d6 - d5 * d4;
   if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
     return (p - (b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b))).norm();
@@ -182,14 +171,12 @@ inline double pointTriangleDistance(const Vector &p, const Vector &a,
 // samples x samples grid in every cell (an estimate from below of the
 // largest distance from the surface to the mesh; the mesh lies inside the
 // convex body).
-inline double chordalDeviation(const sov::Superovoid &s, const Tessellation &t,
-                               int samples) {
+inline double chordalDeviation(const sov::Superovoid& s, const Tessellation& t, int samples) {
   double worst = 0;
   for (std::size_t k = 0; k < t.triangles.size(); ++k) {
     // Cells with two triangles: handle them once, at their first triangle.
-    const bool pair =
-        k + 1 < t.triangles.size() && t.cells[k + 1] == t.cells[k];
-    const std::array<double, 4> &cell = t.cells[k];
+    const bool pair = k + 1 < t.triangles.size() && t.cells[k + 1] == t.cells[k];
+    const std::array<double, 4>& cell = t.cells[k];
     for (int u = 0; u <= samples; ++u) {
       for (int v = 0; v <= samples; ++v) {
         const double phi1 = cell[0] + (cell[1] - cell[0]) * u / samples;
@@ -197,20 +184,18 @@ inline double chordalDeviation(const sov::Superovoid &s, const Tessellation &t,
         const Vector x = surfacePoint(s, phi1, phi2);
         double d = 1e300;
         for (std::size_t m = k; m <= k + (pair ? 1 : 0); ++m) {
-          const fcl::Triangle &tri = t.triangles[m];
-          d = std::min(d, pointTriangleDistance(x, t.vertices[tri[0]],
-                                                t.vertices[tri[1]],
+          const fcl::Triangle& tri = t.triangles[m];
+          d = std::min(d, pointTriangleDistance(x, t.vertices[tri[0]], t.vertices[tri[1]],
                                                 t.vertices[tri[2]]));
         }
         worst = std::max(worst, d);
       }
     }
-    if (pair)
-      ++k;
+    if (pair) ++k;
   }
   return worst;
 }
 
-} // namespace sov_test
+}  // namespace sov_test
 
-#endif // SUPEROVOID_TEST_FCL_EXT_FCL_TEST_UTIL_H
+#endif  // SUPEROVOID_TEST_FCL_EXT_FCL_TEST_UTIL_H
