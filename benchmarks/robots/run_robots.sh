@@ -20,5 +20,19 @@ for robot in icub panda; do
   cat "$out/$robot.txt"
   [ $status -eq 0 ] || { echo "sov_bench_robots $robot: exit status $status" >&2; exit $status; }
 done
-# PYTHON: an interpreter with numpy and matplotlib (Debian: /usr/bin/python3).
-${PYTHON:-python3} "$here/plot_robots.py" "$out" "$here/figures"
+# The plots need numpy and matplotlib: $PYTHON, else the first of python3 and
+# Debian's /usr/bin/python3 that has them (a pyenv python3 on the path may not).
+python=${PYTHON:-}
+if [ -z "$python" ]; then
+  for p in python3 /usr/bin/python3; do
+    if command -v "$p" > /dev/null && "$p" -c 'import numpy, matplotlib' 2> /dev/null; then
+      python=$p
+      break
+    fi
+  done
+fi
+if [ -z "$python" ]; then
+  echo "no python3 with numpy and matplotlib (Debian: python3-matplotlib): figures not drawn" >&2
+  exit 0
+fi
+"$python" "$here/plot_robots.py" "$out" "$here/figures"

@@ -2,7 +2,8 @@
 #  1. install the build tree into SOV_WORK_DIR/prefix;
 #  2. build test/consumer with find_package(superovoid) and with pkg-config,
 #     and, when superovoid::scene was installed, a C consumer of its C API
-#     with find_package(superovoid COMPONENTS scene);
+#     with find_package(superovoid COMPONENTS scene), and of the fitting
+#     component with COMPONENTS fit;
 #  3. compile consumer.c with a plain `cc ... $(pkg-config --cflags --libs)`;
 #  4. run the programs;
 #  5. (shared library) check that only sov_* symbols are exported and that
@@ -65,6 +66,12 @@ if(scene_targets)
 else()
   set(scene OFF)
 endif()
+file(GLOB_RECURSE fit_targets ${prefix}/*/superovoidFitTargets.cmake)
+if(fit_targets)
+  set(fit ON)
+else()
+  set(fit OFF)
+endif()
 sov_run("configure consumer" ${CMAKE_COMMAND}
   -S ${SOV_CONSUMER_DIR} -B ${SOV_WORK_DIR}/build -G ${SOV_GENERATOR}
   -DCMAKE_BUILD_TYPE=${SOV_CONFIG}
@@ -72,7 +79,8 @@ sov_run("configure consumer" ${CMAKE_COMMAND}
   -DCMAKE_PREFIX_PATH=${prefix}
   -DPKG_CONFIG_EXECUTABLE=${PKG_CONFIG_EXECUTABLE}
   -DSOV_STATIC=${static}
-  -DSOV_CONSUMER_SCENE=${scene})
+  -DSOV_CONSUMER_SCENE=${scene}
+  -DSOV_CONSUMER_FIT=${fit})
 sov_run("build consumer" ${CMAKE_COMMAND} --build ${SOV_WORK_DIR}/build
   --config ${SOV_CONFIG})
 
@@ -88,6 +96,13 @@ if(scene)
   file(GLOB_RECURSE exe_scene ${SOV_WORK_DIR}/build/consumer_scene
     ${SOV_WORK_DIR}/build/consumer_scene.exe)
   sov_run("run scene consumer (find_package COMPONENTS scene)" ${exe_scene})
+  string(STRIP "${SOV_LAST_OUTPUT}" consumer_output)
+  message(STATUS "  ${consumer_output}")
+endif()
+if(fit)
+  file(GLOB_RECURSE exe_fit ${SOV_WORK_DIR}/build/consumer_fit
+    ${SOV_WORK_DIR}/build/consumer_fit.exe)
+  sov_run("run fit consumer (find_package COMPONENTS fit)" ${exe_fit})
   string(STRIP "${SOV_LAST_OUTPUT}" consumer_output)
   message(STATUS "  ${consumer_output}")
 endif()
