@@ -154,13 +154,15 @@ Geometry Other(FuzzedDataProvider &in, double *size) {
   }
 }
 
-// A pose: usually a rotation from a normalised quaternion, sometimes the
-// fuzzed matrix as it is (the layer must refuse what is not a rotation).
-fcl::Transform3<double> Pose(FuzzedDataProvider &in, double spread) {
+// A pose: a rotation from a normalised quaternion; for the superovoid
+// (may_be_invalid) sometimes the fuzzed matrix as it is, which the layer must
+// refuse. FCL's own shapes get rigid poses only: FCL does not check them and
+// answers a scaled one meaninglessly.
+fcl::Transform3<double> Pose(FuzzedDataProvider &in, double spread, bool may_be_invalid) {
   fcl::Transform3<double> tf = fcl::Transform3<double>::Identity();
   Eigen::Quaterniond q(sov_fuzz::Value(in, -1, 1), sov_fuzz::Value(in, -1, 1),
                        sov_fuzz::Value(in, -1, 1), sov_fuzz::Value(in, -1, 1));
-  const bool normalise = in.ConsumeIntegral<uint8_t>() >= 16;
+  const bool normalise = !may_be_invalid || in.ConsumeIntegral<uint8_t>() >= 16;
   if (normalise && q.norm() > 1e-3 && std::isfinite(q.norm())) q.normalize();
   if (normalise || in.ConsumeBool()) tf.linear() = q.toRotationMatrix();
   tf.translation() =
@@ -188,12 +190,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!other) return 0;
   const double scale = std::fmax(body->shape().radius, other_size);
   const double spread = 3 * scale;
-  const auto tf1 = Pose(in, spread), tf2 = Pose(in, spread);
-  if (!tf1.matrix().allFinite() || !tf2.matrix().allFinite()) return 0;
+  const auto tf_body = Pose(in, spread, true), tf_other = Pose(in, spread, false);
+  if (!tf_body.matrix().allFinite() || !tf_other.matrix().allFinite()) return 0;
   const bool swap = in.ConsumeBool();
   const fcl::CollisionGeometry<double> *o1 = body.get();
   const fcl::CollisionGeometry<double> *o2 = other.get();
-  if (swap) std::swap(o1, o2);
+  fcl::Transform3<double> tf1 = tf_body, tf2 = tf_other;
+  if (swap) {
+    std::swap(o1, o2);
+    std::swap(tf1, tf2);
+  }
 
   // SOV_FUZZ_DUMP=1 prints every query first (inputs of a crash inside FCL).
   static const bool dump = std::getenv("SOV_FUZZ_DUMP") != nullptr;

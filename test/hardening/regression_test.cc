@@ -212,4 +212,32 @@ TEST(HardeningRegression, DISABLED_NearVertexOverlapIsExact) {
   EXPECT_GE(r.d, sov_hardening::BruteForceD(A, B, 2000) - tol);
 }
 
+// BUG (c_api_fuzz in .ci/run; solver): B is a slab-like body of aspect
+// ratio 1e82 (a3 = 2.1e83) and A sits near B's centre, inside it; sov_collide
+// says they collide, but sov_distance returns SOV_OK with d = +2.1e83.
+// Expected: d < 0 or a refusal, never a wrong sign.
+TEST(HardeningRegression, DISABLED_HugeAspectOverlapIsNegative) {
+  const double pa[7] = {0.99999999900000003, 4.072886000834659,  0.025401273661143253,
+                        0.95457755091082652, 1.1788081919927595, 0.48769862927674634,
+                        0.58493054051350291};
+  const double pb[7] = {30.622494700825243,  2.2606589339784504, 2.142235245584823e+83,
+                        1.6188492239414904,  1.3604473612120214, 0.48086794324163351,
+                        -0.31292426546621033};
+  const double RA[9] = {0.24410796718149941,  0.91283084577337703, -0.32733949862975176,
+                        -0.91283084577337703, 0.3302348550318569,  0.24017657572450668,
+                        0.32733949862975176,  0.24017657572450668, 0.91387311214964251};
+  const double RB[9] = {0, 0, 1, 1, 0, 0, 0, 1, 0};
+  const double PA[3] = {-0.063225258607737533, 0.76734158589871093, 0.77189466246580873};
+  const double PB[3] = {-1e-300, 0.22325372372810848, -0.73339738799048904};
+  sov_shape A, B;
+  sov_pose XA, XB;
+  ASSERT_EQ(sov_shape_init(&A, pa), SOV_OK);
+  ASSERT_EQ(sov_shape_init(&B, pb), SOV_OK);
+  ASSERT_EQ(sov_pose_from_matrix(&XA, RA, PA), SOV_OK);
+  ASSERT_EQ(sov_pose_from_matrix(&XB, RB, PB), SOV_OK);
+  sov_result r{};
+  const int st = sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr);
+  EXPECT_TRUE(st != SOV_OK || r.d < 0) << "d = " << r.d;
+}
+
 }  // namespace
