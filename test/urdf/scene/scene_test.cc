@@ -266,4 +266,43 @@ TEST(SceneEnvironment, DistanceAndCollisionMatchBruteForce) {
   }
 }
 
+// A superovoid object moving through the hand in small steps while the hand
+// closes: the warm-started environment pairs give the cold scene's answers.
+TEST(SceneEnvironment, WarmStartsEqualColdQueriesAlongATrajectory) {
+  const auto model = sov::urdf::parseFile(dataPath("toy_finger.urdf"));
+  sov::urdf::SceneOptions cold_options;
+  cold_options.warm_start = false;
+  sov::urdf::Scene warm(model), cold(model, cold_options);
+  auto body = std::make_shared<sov::Superovoid>(0.015, 0.012, 0.02, 0.7, 0.9, 0.1, 0.1);
+  fcl::CollisionObject<double> object(body);
+  std::vector<fcl::CollisionObject<double>*> env{&object};
+  int overlapping = 0;
+  for (int step = 0; step <= 120; ++step) {
+    const double t = step / 120.0;
+    const sov::urdf::JointPositions q = {{"finger_base", -0.5 + 2.2 * t},
+                                         {"finger_middle", 1.7 * t},
+                                         {"finger_distal", 1.7 * t},
+                                         {"thumb_base", 1.0 * t}};
+    warm.setJointPositions(q);
+    cold.setJointPositions(q);
+    object.setTransform(Eigen::AngleAxisd(1.5 * t, Eigen::Vector3d(1, 1, 0).normalized())
+                            .toRotationMatrix(),
+                        fcl::Vector3<double>(0.06 - 0.1 * t, 0.01, 0.05 - 0.03 * t));
+    object.computeAABB();
+    const auto w = warm.distance(env);
+    const auto c = cold.distance(env);
+    ASSERT_NEAR(w.distance, c.distance, kDistTol) << "step " << step;
+    EXPECT_EQ(w.link1, c.link1);
+    EXPECT_NEAR((w.p1 - c.p1).norm(), 0, kPointTol) << "step " << step;
+    EXPECT_NEAR((w.p2 - c.p2).norm(), 0, kPointTol) << "step " << step;
+    EXPECT_EQ(warm.collides(env), cold.collides(env)) << "step " << step;
+    overlapping += c.distance < 0;
+  }
+  // The path crosses the hand: both apart and overlapping answers were compared.
+  EXPECT_GT(overlapping, 0);
+  EXPECT_LT(overlapping, 121);
+  EXPECT_GT(warm.cacheCount(), 0u);
+  EXPECT_EQ(cold.cacheCount(), 0u);
+}
+
 }  // namespace

@@ -84,6 +84,55 @@ struct SceneAccess {
     return objectDistance(s, a.object.get(), b.object.get(), pa, pb);
   }
 
+  // The superovoid an environment object holds, or nullptr.
+  static const sov::Superovoid* envSuperovoid(const fcl::CollisionObject<double>* env) {
+    return dynamic_cast<const sov::Superovoid*>(env->collisionGeometry().get());
+  }
+
+  // The warm-start cache of a link geometry and an environment object, or
+  // nullptr when warm starts are off.
+  static sov_cache* envCache(Scene& s, const Scene::Geometry& a,
+                             const fcl::CollisionObject<double>* env) {
+    if (!s.options_.warm_start) return nullptr;
+    auto [it, inserted] = s.env_caches_.try_emplace({a.index, env});
+    if (inserted) sov_cache_reset(&it->second);
+    return &it->second;
+  }
+
+  // Signed distance between a link geometry and an environment object:
+  // superovoid pairs by the core with the pair's cache, others by
+  // sov::distance.
+  static double envPairDistance(Scene& s, const Scene::Geometry& a,
+                                const fcl::CollisionObject<double>* env, Eigen::Vector3d& pa,
+                                Eigen::Vector3d& pb) {
+    const sov::Superovoid* e = a.superovoid ? envSuperovoid(env) : nullptr;
+    if (!e) return objectDistance(s, a.object.get(), env, pa, pb);
+    const sov_pose xa = toPose(a.object->getTransform());
+    const sov_pose xe = toPose(env->getTransform());
+    sov_result r;
+    throwIfError(sov_distance(&r, &a.superovoid->shape(), &xa, &e->shape(), &xe, nullptr,
+                              envCache(s, a, env)),
+                 "scene: link '" + s.links_[a.link] + "' and a superovoid of the environment");
+    pa = Eigen::Vector3d(r.pA[0], r.pA[1], r.pA[2]);
+    pb = Eigen::Vector3d(r.pB[0], r.pB[1], r.pB[2]);
+    return r.d;
+  }
+
+  // True when a link geometry touches an environment object (the core with
+  // the pair's cache for superovoid pairs).
+  static bool envPairCollide(Scene& s, const Scene::Geometry& a,
+                             const fcl::CollisionObject<double>* env) {
+    const sov::Superovoid* e = a.superovoid ? envSuperovoid(env) : nullptr;
+    if (!e) return objectCollide(a.object.get(), env);
+    const sov_pose xa = toPose(a.object->getTransform());
+    const sov_pose xe = toPose(env->getTransform());
+    int colliding = 0;
+    throwIfError(sov_collide(&colliding, &a.superovoid->shape(), &xa, &e->shape(), &xe, nullptr,
+                             envCache(s, a, env)),
+                 "scene: link '" + s.links_[a.link] + "' and a superovoid of the environment");
+    return colliding != 0;
+  }
+
   // Signed distance between two FCL objects through sov::distance.
   static double objectDistance(Scene& s, const fcl::CollisionObject<double>* a,
                                const fcl::CollisionObject<double>* b, Eigen::Vector3d& pa,
@@ -187,7 +236,7 @@ struct SceneAccess {
     Data& data = *static_cast<Data*>(raw);
     Scene::Geometry* a = own(data, o1, o2);
     Eigen::Vector3d pa, pb;
-    const double d = objectDistance(*data.scene, a->object.get(), data.env, pa, pb);
+    const double d = envPairDistance(*data.scene, *a, data.env, pa, pb);
     if (d < data.best.distance) {
       data.best.link1 = data.scene->links_[a->link];
       data.best.collision1 = a->collision;
@@ -207,7 +256,7 @@ struct SceneAccess {
     Data& data = *static_cast<Data*>(raw);
     if (data.stop_at_first && data.collided) return true;
     Scene::Geometry* a = own(data, o1, o2);
-    if (objectCollide(a->object.get(), data.env)) {
+    if (envPairCollide(*data.scene, *a, data.env)) {
       data.collided = true;
       if (data.env_pairs) data.env_pairs->emplace(data.scene->links_[a->link], data.env_index);
     }

@@ -181,10 +181,17 @@ class SOV_SCENE_API Scene {
   // The broadphase manager of the link geometries (for FCL users; do not
   // register or unregister objects).
   fcl::DynamicAABBTreeCollisionManager<double>& manager() noexcept { return manager_; }
-  // Number of warm-start caches the scene holds (superovoid pairs met so far).
-  std::size_t cacheCount() const noexcept { return caches_.size(); }
+  // Number of warm-start caches the scene holds: superovoid pairs met so far,
+  // self pairs and (link geometry, environment object) pairs. Environment
+  // objects are told apart by address; a cache left by an object that was
+  // destroyed only seeds the next query of a new object at that address (every
+  // answer is checked as a cold one is), so it costs time, never accuracy.
+  std::size_t cacheCount() const noexcept { return caches_.size() + env_caches_.size(); }
   // Forget every warm-start cache.
-  void resetCaches() noexcept { caches_.clear(); }
+  void resetCaches() noexcept {
+    caches_.clear();
+    env_caches_.clear();
+  }
 
   // One collision geometry (public for the query callbacks).
   struct Geometry;
@@ -203,6 +210,7 @@ class SOV_SCENE_API Scene {
   std::vector<std::unique_ptr<Geometry>> geometries_;
   std::set<std::pair<std::size_t, std::size_t>> allowed_;
   std::map<std::pair<std::size_t, std::size_t>, sov_cache> caches_;
+  std::map<std::pair<std::size_t, const void*>, sov_cache> env_caches_;
   fcl::DynamicAABBTreeCollisionManager<double> manager_;
 
   friend struct SceneAccess;
