@@ -2,11 +2,15 @@
 // called from C; every error status with its message; NULL arguments;
 // truncated messages; status strings.
 #include <gtest/gtest.h>
+#include <superovoid/fcl.h>
 #include <superovoid/scene.h>
 #include <superovoid/urdf/scene.h>
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
 #include <set>
 #include <string>
 
@@ -94,6 +98,104 @@ TEST(SceneCApi, AllowingTheNearestPairMovesTheMinimum) {
   ASSERT_EQ(sov_scene_allow_collision(scene, first.link1, first.link2, 0, err, sizeof err), SOV_OK);
   ASSERT_EQ(sov_scene_min_self_distance(&third, scene, err, sizeof err), SOV_OK);
   EXPECT_EQ(third.distance, first.distance);
+  sov_scene_destroy(scene);
+}
+
+// Two superovoid obstacles moving through the toy hand while it closes: the
+// C API's warm-started environment queries give the cold C++ scene's answers.
+TEST(SceneCApi, SuperovoidObstaclesMatchTheCppScene) {
+  const std::string path = dataPath("toy_finger.urdf");
+  sov::urdf::SceneOptions cold_options;
+  cold_options.warm_start = false;
+  sov::urdf::Scene cpp(sov::urdf::parseFile(path), cold_options);
+  sov_scene* scene = nullptr;
+  char err[512];
+  ASSERT_EQ(sov_scene_create_file(&scene, path.c_str(), err, sizeof err), SOV_OK) << err;
+  const double params[2][7] = {{0.015, 0.012, 0.02, 0.7, 0.9, 0.1, 0.1},
+                               {0.01, 0.01, 0.03, 1.0, 0.4, 0.0, 0.0}};
+  sov_shape shapes[2];
+  for (int k = 0; k < 2; ++k) ASSERT_EQ(sov_shape_init(&shapes[k], params[k]), SOV_OK);
+  auto o0 = std::make_shared<sov::Superovoid>(0.015, 0.012, 0.02, 0.7, 0.9, 0.1, 0.1);
+  auto o1 = std::make_shared<sov::Superovoid>(0.01, 0.01, 0.03, 1.0, 0.4, 0.0, 0.0);
+  fcl::CollisionObject<double> c0(o0), c1(o1);
+  std::vector<fcl::CollisionObject<double>*> env{&c0, &c1};
+  const char* const joints[] = {"finger_base", "finger_middle", "finger_distal", "thumb_base"};
+  int overlapping = 0;
+  for (int step = 0; step <= 40; ++step) {
+    const double t = step / 40.0;
+    const double q[] = {-0.5 + 2.2 * t, 1.7 * t, 1.7 * t, t};
+    ASSERT_EQ(sov_scene_set_joint_positions(scene, joints, q, 4, err, sizeof err), SOV_OK) << err;
+    cpp.setJointPositions({{joints[0], q[0]}, {joints[1], q[1]}, {joints[2], q[2]},
+                           {joints[3], q[3]}});
+    sov_pose poses[2];
+    const double quat0[4] = {std::cos(0.7 * t), std::sin(0.7 * t), 0, 0};
+    const double p0[3] = {0.06 - 0.1 * t, 0.01, 0.05 - 0.03 * t};
+    const double quat1[4] = {std::cos(0.4 * t), 0, 0, std::sin(0.4 * t)};
+    const double p1[3] = {0.004, 0.15 - 0.15 * t, 0.04};  // off the symmetry plane x = 0
+    ASSERT_EQ(sov_pose_from_quat(&poses[0], quat0, p0), SOV_OK);
+    ASSERT_EQ(sov_pose_from_quat(&poses[1], quat1, p1), SOV_OK);
+    for (int k = 0; k < 2; ++k) {
+      Eigen::Matrix3d R;
+      for (int i = 0; i < 9; ++i) R(i / 3, i % 3) = poses[k].R[i];
+      env[k]->setTransform(R, Eigen::Vector3d(poses[k].p[0], poses[k].p[1], poses[k].p[2]));
+      env[k]->computeAABB();
+    }
+    const sov::urdf::PairDistance expected = cpp.distance(env);
+    sov_scene_distance d;
+    ASSERT_EQ(sov_scene_distance_superovoids(&d, scene, shapes, poses, 2, err, sizeof err),
+              SOV_OK)
+        << err;
+    ASSERT_NEAR(d.distance, expected.distance, 1e-9) << "step " << step;
+    EXPECT_EQ(std::string(d.link1), expected.link1);
+    EXPECT_STREQ(d.link2, "");
+    EXPECT_EQ(d.collision2, expected.collision2);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_NEAR(d.p1[i], expected.p1[i], 1e-6) << "step " << step;
+      EXPECT_NEAR(d.p2[i], expected.p2[i], 1e-6) << "step " << step;
+    }
+    int colliding = -1;
+    ASSERT_EQ(sov_scene_collides_superovoids(&colliding, scene, shapes, poses, 2, err, sizeof err),
+              SOV_OK);
+    EXPECT_EQ(colliding, cpp.collides(env) ? 1 : 0) << "step " << step;
+    overlapping += expected.distance < 0;
+  }
+  EXPECT_GT(overlapping, 0);
+  EXPECT_LT(overlapping, 41);
+  sov_scene_distance none;
+  ASSERT_EQ(sov_scene_distance_superovoids(&none, scene, nullptr, nullptr, 0, err, sizeof err),
+            SOV_OK);
+  EXPECT_EQ(none.distance, std::numeric_limits<double>::infinity());
+  sov_scene_destroy(scene);
+}
+
+TEST(SceneCApi, InvalidObstaclesAreRefusedByName) {
+  sov_scene* scene = nullptr;
+  char err[512];
+  ASSERT_EQ(sov_scene_create_file(&scene, dataPath("toy_finger.urdf").c_str(), err, sizeof err),
+            SOV_OK);
+  const double params[7] = {0.01, 0.01, 0.02, 1, 1, 0, 0};
+  sov_shape shapes[2];
+  ASSERT_EQ(sov_shape_init(&shapes[0], params), SOV_OK);
+  shapes[1] = shapes[0];
+  sov_pose poses[2];
+  const double q[4] = {1, 0, 0, 0}, p[3] = {0, 0, 0.2};
+  ASSERT_EQ(sov_pose_from_quat(&poses[0], q, p), SOV_OK);
+  poses[1] = poses[0];
+  sov_scene_distance d;
+  int colliding = 0;
+  shapes[1].a[0] = -1;
+  EXPECT_EQ(sov_scene_distance_superovoids(&d, scene, shapes, poses, 2, err, sizeof err),
+            SOV_ERR_SIZE);
+  EXPECT_NE(std::string(err).find("obstacle 1"), std::string::npos) << err;
+  shapes[1] = shapes[0];
+  poses[1].R[0] = 2;
+  EXPECT_EQ(sov_scene_collides_superovoids(&colliding, scene, shapes, poses, 2, err, sizeof err),
+            SOV_ERR_ROTATION);
+  EXPECT_NE(std::string(err).find("obstacle 1"), std::string::npos) << err;
+  EXPECT_EQ(sov_scene_distance_superovoids(&d, scene, nullptr, poses, 1, err, sizeof err),
+            SOV_ERR_NULL);
+  EXPECT_EQ(sov_scene_collides_superovoids(nullptr, scene, shapes, poses, 1, err, sizeof err),
+            SOV_ERR_NULL);
   sov_scene_destroy(scene);
 }
 

@@ -2,14 +2,17 @@
 // sov::urdf::Scene that turn every exception into a status and a message.
 #include <superovoid/fcl.h>
 
+#include <array>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <memory>
 #include <new>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "superovoid/scene.h"
 #include "superovoid/urdf/error.h"
@@ -18,6 +21,11 @@
 
 struct sov_scene {
   std::unique_ptr<sov::urdf::Scene> scene;
+  // Obstacle k of the superovoid environment queries. Each object keeps its
+  // address for the scene's life (a new shape is built in place), so the
+  // scene's warm-start caches, keyed by address, follow the obstacle index.
+  std::vector<std::unique_ptr<std::optional<fcl::CollisionObject<double>>>> obstacles;
+  std::vector<std::array<double, 7>> obstacle_params;
 };
 
 namespace {
@@ -200,3 +208,80 @@ int sov_scene_allow_collision(sov_scene* scene, const char* link1, const char* l
 }
 
 }  // extern "C"
+
+namespace {
+
+// The obstacles as the scene's environment: validates every shape and pose
+// first (throwing sov::Error with the core's status), then updates the
+// scene's obstacle objects in place.
+std::vector<fcl::CollisionObject<double>*> obstacles(sov_scene& scene, const sov_shape* shapes,
+                                                     const sov_pose* poses, size_t count) {
+  std::vector<std::array<double, 7>> params(count);
+  for (size_t k = 0; k < count; ++k) {
+    const sov_shape& s = shapes[k];
+    params[k] = {s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1]};
+    sov_shape checked;
+    const std::string which = "obstacle " + std::to_string(k);
+    int status = sov_shape_init(&checked, params[k].data());
+    if (status != SOV_OK) throw sov::Error(status, which + ": " + sov_status_string(status));
+    sov_pose pose;
+    status = sov_pose_from_matrix(&pose, poses[k].R, poses[k].p);
+    if (status != SOV_OK) throw sov::Error(status, which + ": " + sov_status_string(status));
+  }
+  std::vector<fcl::CollisionObject<double>*> env;
+  for (size_t k = 0; k < count; ++k) {
+    if (k == scene.obstacles.size()) {
+      scene.obstacles.push_back(std::make_unique<std::optional<fcl::CollisionObject<double>>>());
+      scene.obstacle_params.emplace_back();
+    }
+    std::optional<fcl::CollisionObject<double>>& object = *scene.obstacles[k];
+    if (!object || scene.obstacle_params[k] != params[k]) {
+      object.emplace(std::make_shared<sov::Superovoid>(params[k]));
+      scene.obstacle_params[k] = params[k];
+    }
+    Eigen::Matrix3d R;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) R(i, j) = poses[k].R[3 * i + j];
+    }
+    object->setTransform(R, Eigen::Vector3d(poses[k].p[0], poses[k].p[1], poses[k].p[2]));
+    object->computeAABB();
+    env.push_back(&*object);
+  }
+  return env;
+}
+
+}  // namespace
+
+int sov_scene_distance_superovoids(sov_scene_distance* out, sov_scene* scene,
+                                   const sov_shape* shapes, const sov_pose* poses, size_t count,
+                                   char* err, size_t err_size) {
+  if (!out || !scene || (count > 0 && (!shapes || !poses))) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    const sov::urdf::PairDistance d = scene->scene->distance(obstacles(*scene, shapes, poses, count));
+    sov_scene_distance r;
+    const int status = copyName(r.link1, d.link1, err, err_size);
+    if (status != SOV_OK) return status;
+    r.link2[0] = '\0';
+    r.collision1 = d.collision1;
+    r.collision2 = d.collision2;
+    r.distance = d.distance;
+    for (int i = 0; i < 3; ++i) {
+      r.p1[i] = d.p1[i];
+      r.p2[i] = d.p2[i];
+    }
+    *out = r;
+    return SOV_OK;
+  });
+}
+
+int sov_scene_collides_superovoids(int* colliding, sov_scene* scene, const sov_shape* shapes,
+                                   const sov_pose* poses, size_t count, char* err,
+                                   size_t err_size) {
+  if (!colliding || !scene || (count > 0 && (!shapes || !poses))) {
+    return nullArgument(err, err_size);
+  }
+  return guarded(err, err_size, [&]() -> int {
+    *colliding = scene->scene->collides(obstacles(*scene, shapes, poses, count)) ? 1 : 0;
+    return SOV_OK;
+  });
+}

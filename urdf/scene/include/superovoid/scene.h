@@ -110,6 +110,24 @@ SOV_SCENE_API int sov_scene_self_collision(int *colliding, size_t *pair_count, s
 SOV_SCENE_API int sov_scene_allow_collision(sov_scene *scene, const char *link1, const char *link2,
                                             int allowed, char *err, size_t err_size);
 
+/* The environment as count superovoid obstacles: shapes[k] (from
+ * sov_shape_init) at poses[k] (root frame; R a rotation within 1e-6). */
+
+/* The smallest signed distance between a link geometry and an obstacle:
+ * link1 and collision1 name the geometry, link2 is "" and collision2 is the
+ * obstacle's index k; +infinity for count 0. Superovoid links start from the
+ * previous answer for the same obstacle index (warm start). Obstacles are
+ * checked before anything is queried: an invalid shape gives its
+ * superovoid.h status, a pose that is not a rotation SOV_ERR_ROTATION. */
+SOV_SCENE_API int sov_scene_distance_superovoids(sov_scene_distance *out, sov_scene *scene,
+                                                 const sov_shape *shapes, const sov_pose *poses,
+                                                 size_t count, char *err, size_t err_size);
+
+/* *colliding = 1 when a link geometry touches an obstacle. */
+SOV_SCENE_API int sov_scene_collides_superovoids(int *colliding, sov_scene *scene,
+                                                 const sov_shape *shapes, const sov_pose *poses,
+                                                 size_t count, char *err, size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif
