@@ -13,6 +13,7 @@
 #include "solver/polytope.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
+#include "solver/shape.h"
 #include "solver/support.h"
 
 enum {
@@ -186,6 +187,93 @@ static int keep_evaluated(search *S, sov_result *best, int *have, const sov_shap
   return 1;
 }
 
+/* Where the line p + s dir (s >= 0, unit dir) leaves body S, by bisection
+ * on the sign of its implicit function (the body is convex up to its dent,
+ * so the line leaves it once); p itself if p is not inside. */
+static void exit_point(double out[3], const sov_shape *S, const sov_pose *X, const double p[3],
+                       const double dir[3]) {
+  double x[3], y[3], G;
+  sovc_to_local(x, X, p);
+  memcpy(out, p, 3 * sizeof(double));
+  sovc_implicit_norm(&G, NULL, NULL, S, x);
+  if (!(G < 0)) return;
+  /* Beyond |x| + 2 radius the line is outside the bounding sphere. */
+  double lo = 0, hi = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) + 2 * S->radius;
+  for (;;) {
+    const double mid = 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi)) break;
+    for (int i = 0; i < 3; ++i) y[i] = p[i] + mid * dir[i];
+    sovc_to_local(x, X, y);
+    sovc_implicit_norm(&G, NULL, NULL, S, x);
+    if (G < 0)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  for (int i = 0; i < 3; ++i) out[i] = p[i] + lo * dir[i];
+}
+
+/* Separated bodies whose bound closed (|x| - lb within the bound
+ * tolerance) but whose best direction's support points are far apart
+ * along nearly flat faces, where they slide off the surface: the
+ * polytope's closest point x = sum lam_k (a_k - b_k) gives points
+ * sum lam_k a_k of A and sum lam_k b_k of B at distance |x|; moved along
+ * n = -x / |x| onto the surfaces they stay a pair of body points, so their
+ * distance d along n lies between the true distance (>= lb) and |x|.
+ * Kept if the witnesses lie on their surfaces (within the bound tolerance
+ * or the body's dent) and d is within bound of lb; returns 1 if kept. */
+static int keep_closest(search *S, sov_result *best, int *have, const sov_shape *A,
+                        const sov_pose *XA, const sov_shape *B, const sov_pose *XB, int f,
+                        const double lam[3], const double x[3], double nx, double bound) {
+  sov_result r = *best;
+  double hA[3] = {0, 0, 0}, hB[3] = {0, 0, 0}, a[3], b[3], mn[3];
+  for (int k = 0; k < 3; ++k) {
+    vertex_points(a, b, &S->P, S->P.face[f][k]);
+    for (int i = 0; i < 3; ++i) hA[i] += lam[k] * a[i], hB[i] += lam[k] * b[i];
+  }
+  for (int i = 0; i < 3; ++i) r.n[i] = -x[i] / nx, mn[i] = -r.n[i];
+  exit_point(r.pA, A, XA, hA, r.n);
+  exit_point(r.pB, B, XB, hB, mn);
+  r.d = 0;
+  for (int i = 0; i < 3; ++i) r.d += (r.pB[i] - r.pA[i]) * r.n[i];
+  /* The surface normals there lie near the optimal direction even where
+   * the closest point's direction, off by rounding, evaluates poorly (the
+   * objective is nearly kinked across flat faces): they may raise lb. A
+   * value above d, an upper bound, is a support search that stopped short
+   * on these faces: not a bound, so it is dropped. */
+  double keep_v[3], keep_pA[3], keep_pB[3];
+  const double keep_lb = S->ub_lb;
+  memcpy(keep_v, S->ub_v, sizeof keep_v);
+  memcpy(keep_pA, S->ub_pA, sizeof keep_pA);
+  memcpy(keep_pB, S->ub_pB, sizeof keep_pB);
+  sovc_implicit_eval eA, eB;
+  double q[3], pa[3], pb[3];
+  sovc_posed_implicit(&eA, A, XA, r.pA, 1, SOVC_NO_HESSIAN);
+  sovc_posed_implicit(&eB, B, XB, r.pB, 1, SOVC_NO_HESSIAN);
+  if (eA.gnorm > 0) evaluate(S, pa, pb, A, XA, B, XB, eA.n, r.pA, r.pB);
+  if (eB.gnorm > 0) {
+    for (int i = 0; i < 3; ++i) q[i] = -eB.n[i];
+    evaluate(S, pa, pb, A, XA, B, XB, q, r.pA, r.pB);
+  }
+  if (S->ub_lb > r.d) {
+    S->ub_lb = keep_lb;
+    memcpy(S->ub_v, keep_v, sizeof S->ub_v);
+    memcpy(S->ub_pA, keep_pA, sizeof S->ub_pA);
+    memcpy(S->ub_pB, keep_pB, sizeof S->ub_pB);
+  }
+  r.residual = 0;
+  r.iterations = 0;
+  r.method = SOV_METHOD_AUTO;
+  if (!(fabs(r.d - S->ub_lb) <= bound)) return 0;
+  sovc_balance_witnesses(&r, A, XA, B, XB, 0);
+  const double tol = kBound * S->size;
+  if (sovc_off_surface(A, XA, r.pA) > tol + A->dent * A->radius ||
+      sovc_off_surface(B, XB, r.pB) > tol + B->dent * B->radius)
+    return 0;
+  sovc_keep_best(best, have, &r);
+  return 1;
+}
+
 /* End of the overlap search: every unsettled face lies above the best
  * value. If an evaluated direction beats every polished answer, polish from
  * it (unless that failed nearby before); its own value is the answer only
@@ -236,21 +324,27 @@ static int start(search *S, const sov_shape *A, const sov_pose *XA,
 static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
                      const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
                      const sovc_newton_config *cfg) {
-  double pA[3], pB[3], x[3] = {0, 0, 0}, xf[3], u[3];
+  double pA[3], pB[3], x[3] = {0, 0, 0}, xf[3], u[3], lam[3] = {0, 0, 0}, lf[3];
+  double nx = INFINITY;
+  int fx = -1;
   if (polish(S, best, have, A, XA, B, XB, S->ub_v, S->ub_pA, S->ub_pB, S->ub_lb, cfg) ==
           SOV_OK && best->d >= 0)
     return SOV_OK;
   for (int it = 0; it < kBudget; ++it) {
-    double nx = INFINITY;
+    nx = INFINITY;
+    fx = -1;
     for (int f = 0; f < S->P.nf; ++f) {
       if (!S->P.alive[f] || !(S->P.dist[f] < 0)) continue;
-      sovc_polytope_closest(xf, &S->P, f);
+      sovc_polytope_closest(xf, lf, &S->P, f);
       const double nf = sqrt(xf[0] * xf[0] + xf[1] * xf[1] + xf[2] * xf[2]);
-      if (nf < nx) nx = nf, memcpy(x, xf, sizeof x);
+      if (nf < nx) nx = nf, fx = f, memcpy(x, xf, sizeof x), memcpy(lam, lf, sizeof lam);
     }
-    if (!(nx > 0) || !isfinite(nx)) break;
-    if (nx - S->ub_lb <= kBound * S->size)
-      return keep_evaluated(S, best, have, A, XA, B, XB) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+    if (!(nx > 0) || !isfinite(nx)) return SOV_ERR_NO_CONVERGENCE;
+    if (nx - S->ub_lb <= kBound * S->size) {
+      const int kept = keep_evaluated(S, best, have, A, XA, B, XB) ||
+                       keep_closest(S, best, have, A, XA, B, XB, fx, lam, x, nx, kBound * S->size);
+      return kept ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+    }
     for (int i = 0; i < 3; ++i) u[i] = -x[i] / nx;
     const double lb = evaluate(S, pA, pB, A, XA, B, XB, u, NULL, NULL);
     if (nx - lb <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, u, kFailedCap) &&
@@ -258,6 +352,13 @@ static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
       return SOV_OK;
     if (expand(S, pA, pB) != 1) break;
   }
+  /* The polytope stopped growing short of the relative bound: on nearly
+   * flat faces each support point lies far along the face from the closest
+   * point and moves it by about gap^2 / (its distance), below rounding. The
+   * bracket [lb, d of the closest point's witnesses] still holds; within
+   * the caller's tolerance it is an answer. */
+  if (fx >= 0 && keep_closest(S, best, have, A, XA, B, XB, fx, lam, x, nx, cfg->tolerance))
+    return SOV_OK;
   return SOV_ERR_NO_CONVERGENCE;
 }
 

@@ -135,39 +135,49 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
   return 1;
 }
 
+/* Barycentric weights of a triangle's vertices a b c for the point
+ * a + v (b - a) + w (c - a); lam may be NULL. */
+static void weights(double lam[3], double v, double w) {
+  if (lam) lam[0] = 1 - v - w, lam[1] = v, lam[2] = w;
+}
+
 /* Closest point of a triangle to the origin (Ericson, Real-Time Collision
  * Detection, 5.1.5, with p = origin). */
-void sovc_polytope_closest(double x[3], const sovc_polytope *P, int f) {
+void sovc_polytope_closest(double x[3], double lam[3], const sovc_polytope *P, int f) {
   const double *a = P->v[P->face[f][0]], *b = P->v[P->face[f][1]], *c = P->v[P->face[f][2]];
   double ab[3], ac[3], ap[3] = {-a[0], -a[1], -a[2]};
   sub(ab, b, a);
   sub(ac, c, a);
   const double d1 = dot(ab, ap), d2 = dot(ac, ap);
-  if (d1 <= 0 && d2 <= 0) { memcpy(x, a, 3 * sizeof(double)); return; }
+  if (d1 <= 0 && d2 <= 0) { memcpy(x, a, 3 * sizeof(double)); weights(lam, 0, 0); return; }
   const double bp[3] = {-b[0], -b[1], -b[2]};
   const double d3 = dot(ab, bp), d4 = dot(ac, bp);
-  if (d3 >= 0 && d4 <= d3) { memcpy(x, b, 3 * sizeof(double)); return; }
+  if (d3 >= 0 && d4 <= d3) { memcpy(x, b, 3 * sizeof(double)); weights(lam, 1, 0); return; }
   const double vc = d1 * d4 - d3 * d2;
   if (vc <= 0 && d1 >= 0 && d3 <= 0) {
     const double t = d1 / (d1 - d3);
     for (int i = 0; i < 3; ++i) x[i] = a[i] + t * ab[i];
+    weights(lam, t, 0);
     return;
   }
   const double cp[3] = {-c[0], -c[1], -c[2]};
   const double d5 = dot(ab, cp), d6 = dot(ac, cp);
-  if (d6 >= 0 && d5 <= d6) { memcpy(x, c, 3 * sizeof(double)); return; }
+  if (d6 >= 0 && d5 <= d6) { memcpy(x, c, 3 * sizeof(double)); weights(lam, 0, 1); return; }
   const double vb = d5 * d2 - d1 * d6;
   if (vb <= 0 && d2 >= 0 && d6 <= 0) {
     const double t = d2 / (d2 - d6);
     for (int i = 0; i < 3; ++i) x[i] = a[i] + t * ac[i];
+    weights(lam, 0, t);
     return;
   }
   const double va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
     const double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
     for (int i = 0; i < 3; ++i) x[i] = b[i] + t * (c[i] - b[i]);
+    weights(lam, 1 - t, t);
     return;
   }
   const double den = 1 / (va + vb + vc), v = vb * den, w = vc * den;
   for (int i = 0; i < 3; ++i) x[i] = a[i] + ab[i] * v + ac[i] * w;
+  weights(lam, v, w);
 }

@@ -31,7 +31,8 @@ int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
 int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
                       double eps);
 
-/* Closest point x of alive face f's triangle to the origin. */
-void sovc_polytope_closest(double x[3], const sovc_polytope *P, int f);
+/* Closest point x of alive face f's triangle to the origin and its
+ * barycentric weights lam over the face's vertices (lam may be NULL). */
+void sovc_polytope_closest(double x[3], double lam[3], const sovc_polytope *P, int f);
 
 #endif

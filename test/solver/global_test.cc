@@ -142,4 +142,136 @@ TEST(GlobalSearch, FarApartIsFiniteOrRefused) {
   }
 }
 
+// Links of the Franka Panda fitted with box-like (eps1 = 0.1), tapered
+// superovoids, posed apart: the charts land on common-normal pairs in
+// link5's dent (rejected: not support points) and the separated search's
+// bound on their nearly flat faces closed only to a point pair that slid off
+// the surface, or stalled a few 1e-12 short of it; sov_distance refused them
+// and sov_collide said apart. Each pair, both ways round, must be answered:
+// d not below the support-function lower bound sampled over directions and
+// within the SPEC's 1e-9 of it, pB - pA = d n, witnesses on the surfaces.
+struct PosedParams {
+  double shape[7], R[9], p[3];
+};
+
+Body MakeBody(const PosedParams &b) {
+  Body out;
+  EXPECT_EQ(sov_shape_init(&out.shape, b.shape), SOV_OK);
+  EXPECT_EQ(sov_pose_from_matrix(&out.pose, b.R, b.p), SOV_OK);
+  return out;
+}
+
+// |F| / |grad F| at world point x (first-order distance to the surface),
+// and the unit outward normal there (world) times sign.
+double OffSurface(const Body &b, const double x[3], double normal[3] = nullptr,
+                  double sign = 1) {
+  double d[3], l[3], F, g[3];
+  for (int i = 0; i < 3; ++i) d[i] = x[i] - b.pose.p[i];
+  for (int i = 0; i < 3; ++i)
+    l[i] = b.pose.R[i] * d[0] + b.pose.R[3 + i] * d[1] + b.pose.R[6 + i] * d[2];
+  EXPECT_EQ(sov_shape_implicit(&F, g, nullptr, &b.shape, l), SOV_OK);
+  const double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  if (normal)
+    for (int i = 0; i < 3; ++i)
+      normal[i] = sign * (b.pose.R[3 * i] * g[0] + b.pose.R[3 * i + 1] * g[1] +
+                          b.pose.R[3 * i + 2] * g[2]) / gn;
+  return std::fabs(F) / gn;
+}
+
+void ExpectSeparatedAnswer(const Body &a, const Body &b, const char *what) {
+  sov_result r;
+  ASSERT_EQ(sov_distance(&r, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr), SOV_OK)
+      << what;
+  int colliding = -1;
+  ASSERT_EQ(sov_collide(&colliding, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr),
+            SOV_OK)
+      << what;
+  EXPECT_EQ(colliding, 0) << what;
+  // Lower bounds on the hulls' distance: the objective (public support
+  // function) at the best sampled direction, at the returned normal and at
+  // the surface normals of A at pA and of B at pB (negated). Points of the
+  // hulls |pB - pA| = d apart bound it from above, so d within 1e-9 of the
+  // best lower bound is the SPEC's distance.
+  const double brute = BruteForce(a, b);
+  ASSERT_GT(brute, 0) << what;  // sampled directions alone prove the gap
+  double nA[3], nB[3];
+  OffSurface(a, r.pA, nA);
+  OffSurface(b, r.pB, nB, -1);
+  const double lower = std::fmax(std::fmax(brute, LowerBound(a, b, r.n)),
+                                 std::fmax(LowerBound(a, b, nA), LowerBound(a, b, nB)));
+  EXPECT_GE(r.d, lower - 1e-12) << what;
+  EXPECT_LE(r.d, lower + 1e-9) << what;
+  EXPECT_NEAR(std::sqrt(r.n[0] * r.n[0] + r.n[1] * r.n[1] + r.n[2] * r.n[2]), 1, 1e-12) << what;
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(r.pB[i] - r.pA[i], r.d * r.n[i], 1e-12) << what;
+  // Answers are exact for the convex hull (superovoid.h): a witness on the
+  // hull's bridge across a dent lies off the surface by up to the dent.
+  EXPECT_LE(OffSurface(a, r.pA), std::fmax(1e-9, a.shape.dent * a.shape.radius)) << what;
+  EXPECT_LE(OffSurface(b, r.pB), std::fmax(1e-9, b.shape.dent * b.shape.radius)) << what;
+}
+
+void ExpectBothWays(const PosedParams &pa, const PosedParams &pb) {
+  const Body a = MakeBody(pa), b = MakeBody(pb);
+  ExpectSeparatedAnswer(a, b, "A, B");
+  ExpectSeparatedAnswer(b, a, "B, A");
+}
+
+// link2 and link5: the bound closes, but at the best direction's support
+// points, 1 cm apart along the faces.
+TEST(GlobalSearch, PandaBoxLikeLinksApart) {
+  const PosedParams a = {
+      {0.14077279857865094, 0.05551987774661489, 0.07387905616910892, 0.1000000000017955,
+       0.4478663177290374, 0.14272761468714934, 0.098157849840723801},
+      {0.99181128746082736, 0.062966864642283321, -0.11111050365477101, -0.11109002834197107,
+       -0.0038369570075256262, -0.99380293990504132, -0.063002981423711552, 0.998008242309673,
+       0.0031894535081504697},
+      {0.061504236359551011, 0.049133115462858326, 0.32893016976361172}};
+  const PosedParams b = {
+      {0.059163486504682561, 0.067391801602226339, 0.1727134917050453, 0.85690934278524988,
+       0.21946097426358713, 0.021122823488092145, 0.005760807415314935},
+      {0.018259571416501266, 0.036619669345261091, -0.99916244318365455, 0.75604502713485666,
+       -0.65444060943734916, -0.010168857552604979, -0.65426485844521698, -0.75522611748820967,
+       -0.039635923949687311},
+      {0.034690783648667123, 0.2251759402735336, 0.34406463350144723}};
+  ExpectBothWays(a, b);
+}
+
+// link0 and link5: the polytope stops growing about 6e-12 short of the
+// relative bound (each support point moves its closest point by rounding).
+TEST(GlobalSearch, PandaBoxLikeLinksApartStalledBound) {
+  const PosedParams a = {
+      {0.087373860484595361, 0.094451905694983407, 0.10981118558983585, 0.92937084455139274,
+       0.34537629103053558, -0.36918253597788026, -0.40525680488841159},
+      {-0.056349330750832705, 0.93274808973622314, 0.35609795564894769, -0.99828510806599724,
+       -0.058303069010478881, -0.0052531093287215558, 0.015861775991150517,
+       -0.35578329533212483, 0.93443386648013815},
+      {-0.016181994890800057, 0.00023503413994527332, 0.053203713670513936}};
+  const PosedParams b = {
+      {0.059163486504682561, 0.067391801602226339, 0.1727134917050453, 0.85690934278524988,
+       0.21946097426358713, 0.021122823488092145, 0.005760807415314935},
+      {-0.10849839604503558, 0.83881206215769777, -0.53350016160672831, 0.35849555625175422,
+       -0.46754124896321902, -0.80801368593957523, -0.92720495803430625,
+       -0.27892562610248578, -0.24998292121650298},
+      {0.18112172072184823, -0.12537974837532456, 0.14102017212635887}};
+  ExpectBothWays(a, b);
+}
+
+// link1 and link5 of a configuration where sov_collide failed too.
+TEST(GlobalSearch, PandaBoxLikeLinksApartCollide) {
+  const PosedParams a = {
+      {0.1397422000867492, 0.055465273833836502, 0.073677805783393058, 0.10000000000751796,
+       0.43595666976013314, 0.13579405585272478, 0.0925151319338052},
+      {0.23936631017503224, -0.53875090123500402, -0.80774453633043009, 0.14873254412808792,
+       0.84245648561149156, -0.51782786731530905, 0.9594698535495404, 0.0038126460110840528,
+       0.28178549263583003},
+      {0.031798178890400791, 0.020266473217367478, 0.26428337573628025}};
+  const PosedParams b = {
+      {0.059163486504682561, 0.067391801602226339, 0.1727134917050453, 0.85690934278524988,
+       0.21946097426358713, 0.021122823488092145, 0.005760807415314935},
+      {0.54533958632246149, 0.83025950489671252, -0.11521236964107648, 0.69332445715926017,
+       -0.36954759064192783, 0.61865642755536221, 0.4710689256302768, -0.41725739391820438,
+       -0.77716815074096068},
+      {0.22727915716559696, 0.042824470050091684, 0.3269947821196636}};
+  ExpectBothWays(a, b);
+}
+
 }  // namespace

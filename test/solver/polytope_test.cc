@@ -64,7 +64,7 @@ TEST(Polytope, ClosestPointOfTriangleToOrigin) {
   for (int f = 0; f < P.nf; ++f) {
     if (!P.alive[f] || P.normal[f][0] > -0.99) continue;  // the x = 1 face
     double x[3];
-    sovc_polytope_closest(x, &P, f);
+    sovc_polytope_closest(x, nullptr, &P, f);
     EXPECT_NEAR(x[0], 1, kHullTolerance);
     EXPECT_NEAR(x[1], 0, kHullTolerance);
     EXPECT_NEAR(x[2], 0, kHullTolerance);
