@@ -21,6 +21,8 @@ double distance(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<
   const Superovoid* s2 = detail::asSuperovoid(o2);
   if (!s1 && !s2) return fcl::distance(o1, tf1, o2, tf2, request, result);
   detail::checkSolver(request.gjk_solver_type);
+  detail::checkCoordinates(tf1);
+  detail::checkCoordinates(tf2);
   if (s1) detail::toPose(tf1);
   if (s2) detail::toPose(tf2);
   detail::Solver solver;

@@ -38,6 +38,13 @@ sov_pose toPose(const Transform& tf) {
   return pose;
 }
 
+void checkCoordinates(const Transform& tf) {
+  if (!tf.matrix().allFinite() || !(tf.matrix().cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
+    throw Error(SOV_ERR_NONFINITE,
+                "pose of a superovoid pair: a coordinate is not finite or beyond 1e150");
+  }
+}
+
 sov_shape coreShape(const Superovoid& s) { return s.shape(); }
 
 sov_shape coreShape(const fcl::Sphere<double>& s) {
