@@ -32,7 +32,8 @@
 enum {
   kMaxNewton = 100, /* Halley steps of one solve */
   kStuckSteps = 3,  /* steps that leave s unchanged before bisection takes over */
-  kMaxBisect = 200  /* halvings of [-1, 1] (about 60 reach the last bit) */
+  kMaxBisect = 200, /* halvings of [-1, 1] (about 60 reach the last bit) */
+  kZoneScan = 16    /* equal steps scanning a dent zone for every maximum */
 };
 
 /* A final step whose relative change of the support point is below this is
@@ -273,16 +274,44 @@ static double taper_point(double x[3], const taper_state *t, const taper_problem
   return v[0] * x[0] + v[1] * x[1] + v[2] * x[2];
 }
 
+/* Inside the dent zone f need not be concave: it can have a maximum on each
+ * side of a local minimum (iCub links: two 0.09 apart in s, 5e-16 apart
+ * relative to |v|), so the zone is scanned at kZoneScan + 1 heights and every
+ * rising then falling bracket (F < 0 < F) is solved; keeps the largest. The
+ * scan is skipped where f cannot beat h on the zone: c <= 1 and N, a norm of
+ * an affine function of s, is convex, so f <= max(V s) + max(N) at the ends. */
+static double zone_maxima(double x[3], double h, const taper_problem *P, const sov_shape *shape,
+                          const double v[3], double zl, double zh) {
+  taper_state prev, cur, top, t;
+  taper_eval(&prev, P, taper_y_of_s(P, zl));
+  taper_eval(&top, P, taper_y_of_s(P, zh));
+  const double bound = fmax(P->V * zl, P->V * zh) + fmax(prev.slice.n, top.slice.n);
+  if (bound + 1e-14 * fabs(bound) < h) return h;
+  for (int i = 1; i <= kZoneScan; ++i) {
+    if (i < kZoneScan) taper_eval(&cur, P, taper_y_of_s(P, zl + (zh - zl) * i / kZoneScan));
+    else cur = top;
+    if (prev.F < 0 && cur.F > 0) {
+      double dy, xt[3];
+      taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (prev.s + cur.s)), prev.y, cur.y);
+      const double ht = taper_point(xt, &t, P, shape, v, dy);
+      if (ht > h) h = ht, x[0] = xt[0], x[1] = xt[1], x[2] = xt[2];
+    }
+    prev = cur;
+  }
+  return h;
+}
+
 /* f is concave outside the dent zone, so a dented body has at most one
- * maximum on each side of it besides any inside: in each part the first
- * solve did not land in, solve where the residual brackets a maximum
- * (F < 0 < F, f rising then falling), else take the endpoint f rises
- * towards; keep the largest (x, h updated in place). */
+ * maximum on each side of it: in each outer part the first solve did not
+ * land in, solve where the residual brackets a maximum (F < 0 < F, f rising
+ * then falling), else take the endpoint f rises towards; the zone itself is
+ * scanned (zone_maxima); keep the largest (x, h updated in place). */
 static double other_side(double x[3], double h, const taper_problem *P,
                          const sov_shape *shape, const double v[3]) {
   const double s = x[2] / shape->a[2], zl = shape->dent_zone[0], zh = shape->dent_zone[1];
   const double part[3][2] = {{-1, zl}, {zl, zh}, {zh, 1}};
-  for (int k = 0; k < 3; ++k) {
+  if (zh > zl) h = zone_maxima(x, h, P, shape, v, zl, zh);
+  for (int k = 0; k < 3; k += 2) {
     if ((s >= part[k][0] && s <= part[k][1]) || !(part[k][1] > part[k][0])) continue;
     taper_state lo, hi, t;
     double dy = 0, xt[3];
@@ -333,10 +362,9 @@ static double support_tapered(double x[3], const sov_shape *shape, const double 
     taper_solve(&right, &dy_r, &P, taper_y_of_s(&P, 0.5 * (t.s + 1)), ym, P.ymax);
     double xl[3];
     const double hl = taper_point(xl, &left, &P, shape, v, dy_l);
-    const double hr = taper_point(x, &right, &P, shape, v, dy_r);
-    if (hl < hr) return hr;
-    x[0] = xl[0], x[1] = xl[1], x[2] = xl[2];
-    return hl;
+    double h = taper_point(x, &right, &P, shape, v, dy_r);
+    if (hl >= h) h = hl, x[0] = xl[0], x[1] = xl[1], x[2] = xl[2];
+    return shape->dent > SOVC_DENT_NEGLECT ? other_side(x, h, &P, shape, v) : h;
   }
   const double h = taper_point(x, &t, &P, shape, v, dy);
   return shape->dent > SOVC_DENT_NEGLECT ? other_side(x, h, &P, shape, v) : h;

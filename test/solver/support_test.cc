@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 
 extern "C" {
 #include "solver/shape.h"
@@ -281,6 +282,56 @@ TEST(Support, TinyDentStillGivesGlobalMaximum) {
       best = std::max(best, d[2] * z + c * N);
     }
     EXPECT_GE(h, best - kSameTol) << "v3 " << d[2];
+    ExpectSurfaceAndNormal(s, x, d);
+  }
+}
+
+// Maximum of f over [lo, hi] when it may have several local maxima: a grid
+// of n points, then golden section around every grid-local maximum.
+template <class Fn>
+double MultimodalMax(Fn f, double lo, double hi, int n) {
+  std::vector<double> v(n + 1);
+  for (int i = 0; i <= n; ++i) v[i] = f(lo + (hi - lo) * i / n);
+  double best = -HUGE_VAL;
+  for (int i = 0; i <= n; ++i) {
+    if ((i > 0 && v[i - 1] > v[i]) || (i < n && v[i + 1] > v[i])) continue;
+    const double a = lo + (hi - lo) * std::max(i - 1, 0) / n;
+    const double b = lo + (hi - lo) * std::min(i + 1, n) / n;
+    best = std::max(best, UnimodalMax(f, a, b, 2));
+  }
+  return best;
+}
+
+TEST(Support, DentZoneWithTwoMaximaGivesTheHigher) {
+  // A fitted iCub finger link (eps1 = 0.1, unequal tapers, dent ~1e-6) and
+  // directions around the one of a refused iCub pair query: f(s) has a
+  // maximum on each side of a local minimum inside the dent zone (s near
+  // +-0.043, about 5e-16 apart), and the higher one must be found whichever
+  // the first solve lands on. Brute force: every latitude's slice maximum
+  // (unimodal in longitude, over the first quadrant as d1, d2 > 0), all
+  // local maxima over latitude refined.
+  const double p[7] = {0.0051795649575494956, 0.0050666421958565234, 0.014055528685330089,
+                       0.10000000000180029,   0.3958866919927192,    0.077001676351266618,
+                       0.27514813711595176};
+  sov_shape s;
+  ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+  ASSERT_GT(s.dent, SOVC_DENT_NEGLECT);
+  for (int k = -5; k <= 5; ++k) {
+    const double d[3] = {0.041697290363037216, 0.9941704894573915,
+                         -0.099430246245480275 + k * 2e-7};
+    double x[3];
+    const double h = sovc_support(x, &s, d, NAN);
+    auto slice = [&](double p2) {
+      return UnimodalMax(
+          [&](double t) {
+            double y[3];
+            Param(y, s, t, p2);
+            return Dot(d, y);
+          },
+          0.0, kPi / 2, 16);
+    };
+    const double brute = MultimodalMax(slice, -kPi / 2, kPi / 2, 2000);
+    EXPECT_GE(h, brute - 3 * kValueTol * brute) << "v3 " << d[2];
     ExpectSurfaceAndNormal(s, x, d);
   }
 }
