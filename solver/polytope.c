@@ -79,9 +79,12 @@ int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
   int ch[4] = {0, 0, 0, 0};
   P->nv = P->nf = P->free_hint = 0;
   if (n < 4 || n > SOVC_POLY_MAX_VERTS) return 0;
-  ch[1] = farthest(pts, n, ch, 1);
-  ch[2] = farthest(pts, n, ch, 2);
-  ch[3] = farthest(pts, n, ch, 3);
+  /* farthest() finds none when every measure is NaN (overflowed points):
+   * no tetrahedron then, rather than an index of -1. */
+  for (int k = 1; k < 4; ++k) {
+    ch[k] = farthest(pts, n, ch, k);
+    if (ch[k] < 0) return 0;
+  }
   double e1[3], e2[3], e3[3], c[3];
   sub(e1, pts[ch[1]], pts[ch[0]]);
   sub(e2, pts[ch[2]], pts[ch[0]]);

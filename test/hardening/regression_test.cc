@@ -10,13 +10,13 @@
 
 namespace {
 
-// BUG (c_api_fuzz, solver/shape.c + c_api/superovoid.c): sov_shape_init
+// FIXED in 497b88b (c_api_fuzz, solver/shape.c + c_api/superovoid.c): sov_shape_init
 // returns SOV_OK for a1 = 5.78e296 although the shape's bounding radius
 // overflows to inf; every later query then refuses the shape with
 // SOV_ERR_NONFINITE. Expected: sov_shape_init refuses it (a semi-axis so
 // large that the derived bounds overflow), never an accepted shape that no
 // query can use.
-TEST(HardeningRegression, DISABLED_InitRefusesOverflowingRadius) {
+TEST(HardeningRegression, InitRefusesOverflowingRadius) {
   const double params[7] = {5.7824647535979184e+296,
                             0.025389029605632062,
                             0.43310201193290454,
@@ -30,10 +30,10 @@ TEST(HardeningRegression, DISABLED_InitRefusesOverflowingRadius) {
       << "accepted with radius " << shape.radius;
 }
 
-// BUG (c_api_fuzz, same functions): sov_shape_init returns SOV_OK for
+// FIXED in 497b88b (c_api_fuzz, same functions): sov_shape_init returns SOV_OK for
 // semi-axes and exponents of 4.1e-207 although the bounding radius
 // underflows to 0; every later query refuses the shape with SOV_ERR_SIZE.
-TEST(HardeningRegression, DISABLED_InitRefusesUnderflowingRadius) {
+TEST(HardeningRegression, InitRefusesUnderflowingRadius) {
   const double tiny = 4.104139097510763e-207;
   const double params[7] = {tiny, tiny, tiny, tiny, tiny, tiny, tiny};
   sov_shape shape;
@@ -49,7 +49,7 @@ TEST(HardeningRegression, DISABLED_InitRefusesUnderflowingRadius) {
 // Got at commit 19c1f4b: SOV_OK, d = -21.88, pB deep inside B (not on its
 // surface) and -(h_A(n) + h_B(-n)) = -175.7 at the returned n. With
 // taper_y = 0 the same pair is answered correctly.
-TEST(HardeningRegression, DISABLED_FlatCylinderWithTinyTaperOverlap) {
+TEST(HardeningRegression, FlatCylinderWithTinyTaperOverlap) {
   const double pa[7] = {0.077972525084963731,
                         7.3736867106928852,
                         0.0014115055979855259,
@@ -86,11 +86,11 @@ TEST(HardeningRegression, DISABLED_FlatCylinderWithTinyTaperOverlap) {
   EXPECT_LE(sov_test::SurfaceOffset(B.shape, B.pose, r.pB), tol) << "pB is not on B";
 }
 
-// BUG (c_api_fuzz under ASan; solver/polytope.c): with positions near
+// FIXED in 497b88b (c_api_fuzz under ASan; solver/polytope.c): with positions near
 // DBL_MAX the support points overflow, every distance in farthest() is NaN,
 // it returns -1 and sovc_polytope_init reads pts[-1] (stack-buffer-overflow
 // under ASan). Expected: a status, never an out-of-bounds read.
-TEST(HardeningRegression, DISABLED_HugePositionsNoOutOfBoundsRead) {
+TEST(HardeningRegression, HugePositionsNoOutOfBoundsRead) {
   const double pa[7] = {0.99999999900000003, 4.072886000834659,  0.025401273661143253,
                         0.87880321566592967, 1.1788081919927595, 0.48769862927674634,
                         -0.16038195948649608};
@@ -120,10 +120,10 @@ TEST(HardeningRegression, DISABLED_HugePositionsNoOutOfBoundsRead) {
   EXPECT_TRUE(st != SOV_OK || std::isfinite(r.d)) << "OK with d = " << r.d;
 }
 
-// BUG (found beside the one above): two unit spheres 1e300 apart give
+// FIXED in 497b88b (found beside the one above): two unit spheres 1e300 apart give
 // SOV_OK with d = inf. Expected: d = 1e300 - 2 (representable) or a
 // refusal; never a non-finite d with SOV_OK.
-TEST(HardeningRegression, DISABLED_FarApartIsFiniteOrRefused) {
+TEST(HardeningRegression, FarApartIsFiniteOrRefused) {
   const double sphere[7] = {1, 1, 1, 1, 1, 0, 0};
   const double q[4] = {1, 0, 0, 0}, pa[3] = {0, 0, 0}, pb[3] = {0, 1e300, 0};
   sov_shape A;

@@ -57,6 +57,15 @@ TEST(Polytope, RejectsCoplanarPoints) {
   EXPECT_EQ(sovc_polytope_init(&P, pts, pts, 6, 1e-13), 0);
 }
 
+// Overflowed (NaN) points give no tetrahedron, never an index of -1 (an
+// out-of-bounds read found by c_api_fuzz under ASan).
+TEST(Polytope, RejectsNanPoints) {
+  const double nan = std::nan("");
+  double pts[5][3] = {{0, 0, 0}, {nan, 0, 0}, {0, nan, 0}, {0, 0, nan}, {nan, nan, nan}};
+  sovc_polytope P;
+  EXPECT_EQ(sovc_polytope_init(&P, pts, pts, 5, 1e-13), 0);
+}
+
 TEST(Polytope, ClosestPointOfTriangleToOrigin) {
   double pts[4][3] = {{1, -1, -1}, {1, 2, -1}, {1, -1, 2}, {3, 0, 0}};
   sovc_polytope P;
