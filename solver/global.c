@@ -163,6 +163,20 @@ static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
   return SOV_OK;
 }
 
+/* Keeps r (witnesses balanced) as the best answer when both witnesses lie on
+ * their surfaces within the search's bound and the body's dent allowance. */
+static int keep_on_surfaces(const search *S, sov_result *r, sov_result *best, int *have,
+                            const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                            const sov_pose *XB) {
+  sovc_balance_witnesses(r, A, XA, B, XB, 0);
+  const double tol = kBound * S->size;
+  if (sovc_off_surface(A, XA, r->pA) > tol + A->dent * A->radius ||
+      sovc_off_surface(B, XB, r->pB) > tol + B->dent * B->radius)
+    return 0;
+  sovc_keep_best(best, have, r);
+  return 1;
+}
+
 /* The best evaluated direction as an answer where polishing failed: d is
  * the objective there, the witnesses its exact support points, slid to make
  * pB - pA = d n. Kept only if the slid witness stays on its surface within
@@ -178,13 +192,7 @@ static int keep_evaluated(search *S, sov_result *best, int *have, const sov_shap
   r.residual = 0;
   r.iterations = 0;
   r.method = SOV_METHOD_AUTO;
-  sovc_balance_witnesses(&r, A, XA, B, XB, 0);
-  const double tol = kBound * S->size;
-  if (sovc_off_surface(A, XA, r.pA) > tol + A->dent * A->radius ||
-      sovc_off_surface(B, XB, r.pB) > tol + B->dent * B->radius)
-    return 0;
-  sovc_keep_best(best, have, &r);
-  return 1;
+  return keep_on_surfaces(S, &r, best, have, A, XA, B, XB);
 }
 
 /* Where the line p + s dir (s >= 0, unit dir) leaves body S, by bisection
@@ -265,13 +273,7 @@ static int keep_closest(search *S, sov_result *best, int *have, const sov_shape 
   r.iterations = 0;
   r.method = SOV_METHOD_AUTO;
   if (!(fabs(r.d - S->ub_lb) <= bound)) return 0;
-  sovc_balance_witnesses(&r, A, XA, B, XB, 0);
-  const double tol = kBound * S->size;
-  if (sovc_off_surface(A, XA, r.pA) > tol + A->dent * A->radius ||
-      sovc_off_surface(B, XB, r.pB) > tol + B->dent * B->radius)
-    return 0;
-  sovc_keep_best(best, have, &r);
-  return 1;
+  return keep_on_surfaces(S, &r, best, have, A, XA, B, XB);
 }
 
 /* End of the overlap search: every unsettled face lies above the best

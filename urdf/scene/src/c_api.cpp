@@ -88,6 +88,25 @@ int copyName(char (&dst)[SOV_URDF_NAME_SIZE], const std::string& name, char* err
   return SOV_OK;
 }
 
+// Writes d into *out, or returns SOV_URDF_ERR_NAME (out untouched) when a
+// link name does not fit.
+int copyDistance(sov_scene_distance* out, const sov::urdf::PairDistance& d, char* err,
+                 size_t err_size) {
+  sov_scene_distance r;
+  int status = copyName(r.link1, d.link1, err, err_size);
+  if (status == SOV_OK) status = copyName(r.link2, d.link2, err, err_size);
+  if (status != SOV_OK) return status;
+  r.collision1 = d.collision1;
+  r.collision2 = d.collision2;
+  r.distance = d.distance;
+  for (int i = 0; i < 3; ++i) {
+    r.p1[i] = d.p1[i];
+    r.p2[i] = d.p2[i];
+  }
+  *out = r;
+  return SOV_OK;
+}
+
 // Creates *out from a parsed model.
 int create(sov_scene** out, const sov::urdf::Model& model, const sov::urdf::SceneOptions& options) {
   auto s = std::make_unique<sov_scene>();
@@ -162,20 +181,7 @@ int sov_scene_min_self_distance(sov_scene_distance* out, sov_scene* scene, char*
                                 size_t err_size) {
   if (!out || !scene) return nullArgument(err, err_size);
   return guarded(err, err_size, [&]() -> int {
-    const sov::urdf::PairDistance d = scene->scene->minSelfDistance();
-    sov_scene_distance r;
-    int status = copyName(r.link1, d.link1, err, err_size);
-    if (status == SOV_OK) status = copyName(r.link2, d.link2, err, err_size);
-    if (status != SOV_OK) return status;
-    r.collision1 = d.collision1;
-    r.collision2 = d.collision2;
-    r.distance = d.distance;
-    for (int i = 0; i < 3; ++i) {
-      r.p1[i] = d.p1[i];
-      r.p2[i] = d.p2[i];
-    }
-    *out = r;
-    return SOV_OK;
+    return copyDistance(out, scene->scene->minSelfDistance(), err, err_size);
   });
 }
 
@@ -257,20 +263,8 @@ int sov_scene_distance_superovoids(sov_scene_distance* out, sov_scene* scene,
                                    char* err, size_t err_size) {
   if (!out || !scene || (count > 0 && (!shapes || !poses))) return nullArgument(err, err_size);
   return guarded(err, err_size, [&]() -> int {
-    const sov::urdf::PairDistance d = scene->scene->distance(obstacles(*scene, shapes, poses, count));
-    sov_scene_distance r;
-    const int status = copyName(r.link1, d.link1, err, err_size);
-    if (status != SOV_OK) return status;
-    r.link2[0] = '\0';
-    r.collision1 = d.collision1;
-    r.collision2 = d.collision2;
-    r.distance = d.distance;
-    for (int i = 0; i < 3; ++i) {
-      r.p1[i] = d.p1[i];
-      r.p2[i] = d.p2[i];
-    }
-    *out = r;
-    return SOV_OK;
+    return copyDistance(out, scene->scene->distance(obstacles(*scene, shapes, poses, count)), err,
+                        err_size);
   });
 }
 
