@@ -1,7 +1,7 @@
 // <mesh> collisions in the scene: file names, URIs and scale, one tree per
 // (file, scale), every error naming the link and file, and self distance and
 // collision on the mesh arm fixture and on the iCub and Panda models
-// (/work/shared/data) against brute force over geometry pairs.
+// (../shared/data beside the repository) against brute force over geometry pairs.
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <gtest/gtest.h>
 #include <superovoid/fcl.h>
@@ -27,7 +27,7 @@ constexpr double kDistTol = 1e-9;
 constexpr double kPointTol = 1e-6;
 
 // The shared robot models; tests using them skip when they are absent.
-const char* const kRobots = "/work/shared/data/robots";
+const char* const kRobots = SOV_SHARED_DATA_DIR "/robots";
 
 // The scene geometry of link's collision number index.
 const sov::urdf::Scene::GeometryRef& geometryOf(const std::vector<sov::urdf::Scene::GeometryRef>& g,
