@@ -26,6 +26,7 @@
 #include "superovoid/fcl/collision.h"
 #include "superovoid/fcl/distance.h"
 #include "superovoid/fcl/octree_seed.h"
+#include "../fcl_ext/fcl_test_util.h"
 #include "superovoid/fcl/superovoid.h"
 
 namespace {
@@ -37,25 +38,11 @@ using Vector = fcl::Vector3<double>;
 constexpr int kThreads = 8;
 constexpr int kPosesPerPair = 6;
 
-// The superovoid tessellated by the C API, as an FCL mesh.
+// The superovoid tessellated by the C API, as an FCL mesh (the FCL tests'
+// helpers).
 Geometry Mesh() {
-  const double params[7] = {0.4, 0.3, 0.5, 0.6, 1.2, 0.1, 0.1};
-  sov_shape s;
-  size_t nv = 0, nt = 0;
-  EXPECT_EQ(sov_shape_init(&s, params), SOV_OK);
-  EXPECT_EQ(sov_shape_tessellation_size(&nv, &nt, 6, 8), SOV_OK);
-  std::vector<double> v(3 * nv);
-  std::vector<int> t(3 * nt);
-  EXPECT_EQ(sov_shape_tessellate(v.data(), v.size(), t.data(), t.size(), &s, 6, 8), SOV_OK);
-  std::vector<Vector> points;
-  for (size_t i = 0; i < nv; ++i) points.emplace_back(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
-  std::vector<fcl::Triangle> triangles;
-  for (size_t i = 0; i < nt; ++i) triangles.emplace_back(t[3 * i], t[3 * i + 1], t[3 * i + 2]);
-  auto mesh = std::make_shared<fcl::BVHModel<fcl::OBBRSS<double>>>();
-  mesh->beginModel();
-  mesh->addSubModel(points, triangles);
-  mesh->endModel();
-  return mesh;
+  return sov_test::meshModel<fcl::OBBRSS<double>>(
+      sov_test::tessellate(sov::Superovoid(0.4, 0.3, 0.5, 0.6, 1.2, 0.1, 0.1), 6, 8));
 }
 
 Geometry Octree() {
