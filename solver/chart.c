@@ -90,6 +90,18 @@ static double residual(double r[6], double pA[3], double pB[3], double nA[3],
   return isfinite(sum) ? sqrt(sum) : INFINITY;
 }
 
+/* The offset rows (length) against tol times the coordinates' size L, the
+ * normal rows (unitless) against sqrt(tol), which bounds the error in d to
+ * tol times the radius of curvature: never against tol L, which lets a far
+ * side (nB = +nA, |nA + nB| = 2) pass once L is large. */
+static int converged(const double r[6], const double pA[3], const double pB[3], double tol) {
+  double L = 1;
+  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
+  const double offset = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+  const double normal = sqrt(r[3] * r[3] + r[4] * r[4] + r[5] * r[5]);
+  return offset < tol * L && normal < sqrt(tol);
+}
+
 /* Central-difference Jacobian (6 x 4, column-major). */
 static void jacobian(double J[24], const sov_shape *A, const sov_pose *XA,
                      const sov_shape *B, const sov_pose *XB, const double s[4]) {
@@ -123,9 +135,7 @@ int sovc_solve_chart(sov_result *res, const sov_shape *A, const sov_pose *XA,
   res->iterations = 0;
   double rn = residual(r, pA, pB, nA, A, XA, B, XB, s);
   for (int it = 0; it < max_iterations && isfinite(rn); ++it) {
-    double L = 1;
-    for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
-    if (rn < tol * L) break;
+    if (converged(r, pA, pB, tol)) break;
     jacobian(J, A, XA, B, XB, s);
     for (int i = 0; i < 6; ++i) step[i] = -r[i];
     res->iterations = it + 1;
@@ -145,10 +155,8 @@ int sovc_solve_chart(sov_result *res, const sov_shape *A, const sov_pose *XA,
     memcpy(nA, tnA, sizeof nA);
     rn = trn;
   }
-  double L = 1;
-  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
   res->residual = rn;
-  if (!(rn < tol * L)) return SOV_ERR_NO_CONVERGENCE;
+  if (!isfinite(rn) || !converged(r, pA, pB, tol)) return SOV_ERR_NO_CONVERGENCE;
   sovc_result_set(res, pA, pB, nA);
   res->method = SOV_METHOD_AUTO;
   return SOV_OK;

@@ -1,6 +1,7 @@
 /* Implicit common-normal Newton (study Eq. 15; Lopes et al. 2010). */
 #include "solver/implicit.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -71,12 +72,12 @@ static int finish(sov_result *res, const sovc_implicit_eval *a,
   return dot < 0 ? SOV_OK : SOV_ERR_SPURIOUS;
 }
 
-/* Tolerance scaled to the coordinates: rounding in world coordinates of size
- * L floors the residual near 1e-16 L times the conditioning. */
+/* The caller's tolerance (length units), raised to the rounding floor of
+ * world coordinates of size L, which no iteration can go below. */
 static double scaled_tolerance(double tol, const double pA[3], const double pB[3]) {
   double L = 1;
   for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
-  return tol * L;
+  return fmax(tol, 64 * DBL_EPSILON * L);
 }
 
 /* Evaluate both bodies with local Hessians at (pA, pB) and the residual in

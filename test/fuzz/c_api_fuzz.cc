@@ -2,6 +2,7 @@
 // options (NaN, inf, huge, tiny, denormal, non-unit quaternions included);
 // every call must either refuse with a status or give an answer that is one.
 // A violated invariant aborts with the numbers (a finding).
+#include <cfloat>
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -21,8 +22,7 @@ namespace {
 constexpr double kRelTol = 1e-6;
 // Below this exponent (the low end of the extreme-input matrix) answers are
 // run (crashes, sanitizers, statuses) but not checked: F's powers 2 / eps
-// make the surface offsets ill-conditioned, and AUTO answers some deep
-// overlaps of flat-profiled bodies wrongly (docs/RELIABILITY.md, bug 2).
+// make the surface offsets ill-conditioned.
 constexpr double kMinCheckedExponent = 0.05;
 // And above this one (the matrix's high end): KNOWN BUG 7
 // (DISABLED_NearVertexOverlapIsExact), AUTO's overlap answers lose about
@@ -32,7 +32,8 @@ constexpr double kMaxCheckedExponent = 1.95;
 // matrix goes to 1000): the witness points' offsets from a body thinner than
 // the rounding of world coordinates cannot be measured.
 constexpr double kMaxCheckedAspect = 1e4;
-// Positions beyond this are left out (known bugs 3 and 4).
+// Positions beyond this are not generated (HugePositionsNoOutOfBoundsRead
+// and FarApartIsFiniteOrRefused test bugs 3 and 4, found there).
 constexpr double kMaxPosition = 1e150;
 // The C API's own bound on a quaternion's norm (superovoid.h), with rounding.
 constexpr double kQuatNormTol = 1e-6 + 1e-12;
@@ -110,13 +111,11 @@ struct Query {
   sov_shape A, B;
   sov_pose XA, XB;
   double scale;  // size of the query: radii, centres
-  // KNOWN BUG 2 (docs/RELIABILITY.md, test
-  // DISABLED_FlatCylinderWithTinyTaperOverlap): AUTO answers some overlaps
-  // of a dented body (unequal tapers, dent > 0) with a flat profile
-  // (eps2 < 0.2) wrongly. Such queries still run (crashes, sanitizers) but
-  // their answers are not checked until the solver is fixed; nor are those
-  // with an exponent below kMinCheckedExponent.
+  // Queries outside the checked range (exponents, aspect ratio) still run
+  // (crashes, sanitizers, statuses) but their answers are not checked.
   bool unchecked = false;
+  // ... and for these not even the sign of d is checked.
+  bool sign_unchecked = false;
 };
 
 // Fail() after dumping the query and answer.
@@ -200,12 +199,7 @@ int MakeShape(sov_shape *s, FuzzedDataProvider &in) {
     const bool valid = Finite(p, 7) && p[0] > 0 && p[1] > 0 && p[2] > 0 && p[3] > 0 && p[3] < 2 &&
                        p[4] > 0 && p[4] < 2 && std::fabs(p[5]) < 1 && std::fabs(p[6]) < 1;
     if (!valid) Fail("sov_shape_init accepted invalid parameters");
-    // KNOWN BUG (docs/RELIABILITY.md, tests DISABLED_InitRefuses*): with
-    // semi-axes or exponents at the ends of the double range,
-    // sov_shape_init accepts shapes whose bounding radius overflows to inf
-    // or underflows to 0; every query then refuses the shape. Skipped here
-    // until the core refuses them, so that fuzzing goes on.
-    if (!(std::isfinite(s->radius) && s->radius > 0)) return SOV_ERR_SIZE;
+    // Bug 1 (InitRefuses*Radius): no accepted shape that no query can use.
     if (!(std::isfinite(s->radius) && s->radius > 0))
       Fail(
           "shape radius %.17g for params %.17g %.17g %.17g %.17g %.17g %.17g "
@@ -302,19 +296,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (MakeShape(&q.A, in) || MakeShape(&q.B, in)) return 0;
   const int pose_status = MakePose(&q.XA, in, spread) | MakePose(&q.XB, in, spread);
   if (pose_status != SOV_OK) return 0;
-  // KNOWN BUGS 3 and 4 (docs/RELIABILITY.md, tests DISABLED_HugePositions*
-  // and DISABLED_FarApart*): positions whose squares overflow make the
-  // overlap search read out of bounds, or give SOV_OK with d = inf. Left
-  // out until the solver refuses or answers them.
+  // Positions whose squares overflow are outside the checked range; bugs 3
+  // and 4 were found there and their regression tests keep them fixed.
   for (const double x : {q.XA.p[0], q.XA.p[1], q.XA.p[2], q.XB.p[0], q.XB.p[1], q.XB.p[2]})
     if (std::fabs(x) > kMaxPosition) return 0;
   q.scale = Scale(q, nullptr);
-  q.unchecked = (q.A.dent > 0 && q.A.eps2 < 0.2) || (q.B.dent > 0 && q.B.eps2 < 0.2) ||
-                std::fmin(std::fmin(q.A.eps1, q.A.eps2), std::fmin(q.B.eps1, q.B.eps2)) <
-                    kMinCheckedExponent ||
-                std::fmax(std::fmax(q.A.eps1, q.A.eps2), std::fmax(q.B.eps1, q.B.eps2)) >
-                    kMaxCheckedExponent ||
-                Aspect(q.A) > kMaxCheckedAspect || Aspect(q.B) > kMaxCheckedAspect;
+  q.sign_unchecked =
+      std::fmin(std::fmin(q.A.eps1, q.A.eps2), std::fmin(q.B.eps1, q.B.eps2)) <
+          kMinCheckedExponent ||
+      std::fmax(std::fmax(q.A.eps1, q.A.eps2), std::fmax(q.B.eps1, q.B.eps2)) >
+          kMaxCheckedExponent;
+  q.unchecked =
+      q.sign_unchecked || Aspect(q.A) > kMaxCheckedAspect || Aspect(q.B) > kMaxCheckedAspect;
 
   // SOV_FUZZ_DUMP=1 prints every query first: the inputs of a crash that
   // happens inside the library.
@@ -335,10 +328,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int colliding = -1;
     const int cst = sov_collide(&colliding, &q.A, &q.XA, &q.B, &q.XB, nullptr, nullptr);
     if (cst == SOV_OK && colliding != 0 && colliding != 1) Fail("colliding = %d", colliding);
-    // Not for unchecked queries either: at an aspect ratio of 1e82
-    // sov_distance gives d > 0 for overlapping bodies (KNOWN BUG 8,
-    // DISABLED_HugeAspectOverlapIsNegative).
-    if (!q.unchecked && cst == SOV_OK && st == SOV_OK && std::fabs(cold.d) > kRelTol * q.scale &&
+    // The sign needs no offsets measured: queries left unchecked only for
+    // their aspect ratio are checked here (bug 8, HugeAspectOverlapIsNegative).
+    if (!q.sign_unchecked && cst == SOV_OK && st == SOV_OK && std::fabs(cold.d) > kRelTol * q.scale &&
         colliding != (cold.d <= 0))
       Fail("sov_collide says %d but d = %.17g", colliding, cold.d);
   }
@@ -376,12 +368,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int ost = sov_distance(&r, &q.A, &q.XA, &q.B, &q.XB, &options, &cache);
   if (!OptionsValid(fuzzed) && ost != SOV_ERR_OPTION)
     Fail("invalid options gave status %d, not SOV_ERR_OPTION", ost);
-  // A tolerance near the checks' own lets the method stop anywhere. KNOWN
-  // BUG 6 (docs/RELIABILITY.md, DISABLED_ImplicitStopsAboveTolerance): the
-  // implicit scheme can return SOV_OK with a residual far above the
-  // tolerance; such answers are left unchecked until the solver is fixed.
-  if (ost == SOV_OK && options.tolerance <= 1e-3 * kRelTol * q.scale &&
-      !(r.residual > options.tolerance)) {
+  // A study method's OK answer is below its tolerance, or below the rounding
+  // floor of its coordinates when that is larger (superovoid.h; bug 6).
+  if (ost == SOV_OK && options.method != SOV_METHOD_AUTO) {
+    double L = 1;
+    for (int i = 0; i < 3; ++i) L = std::fmax(L, std::fmax(std::fabs(r.pA[i]), std::fabs(r.pB[i])));
+    const double bound = std::fmax(options.tolerance, 64 * DBL_EPSILON * L);
+    if (!(r.residual <= bound))
+      FailAnswer(q, r, "method %d: SOV_OK with residual %.17g above %.17g", fuzzed.method,
+                 r.residual, bound);
+  }
+  // A tolerance near the checks' own lets the method stop anywhere.
+  if (ost == SOV_OK && options.tolerance <= 1e-3 * kRelTol * q.scale) {
     q.scale = Scale(q, &r);
     CheckAnswer(r, q, "fuzzed options", false);
     if (rst == SOV_OK) CheckSameD(r, options, ref, q, "fuzzed options");

@@ -136,12 +136,14 @@ TEST(HardeningRegression, FarApartIsFiniteOrRefused) {
   EXPECT_TRUE(st != SOV_OK || std::isfinite(r.d)) << "OK with d = " << r.d;
 }
 
-// BUG (c_api_fuzz; solver, implicit scheme): SOV_METHOD_IMPLICIT from
-// SOV_SEED_CENTERS returns SOV_OK with a final residual above the requested
-// tolerance: 1.8e-8 at tolerance 1e-9, 5.4e-4 (d off by 0.006, pB 0.006 off
-// B's surface) at 9.7e-7. At the default 1e-11 it converges (1.3e-13).
-// Expected: residual <= tolerance with SOV_OK, or SOV_ERR_NO_CONVERGENCE.
-TEST(HardeningRegression, DISABLED_ImplicitStopsAboveTolerance) {
+// FIXED (c_api_fuzz; solver/implicit.c): SOV_METHOD_IMPLICIT from
+// SOV_SEED_CENTERS returned SOV_OK with a final residual above the requested
+// tolerance, which it compared with tolerance times the coordinates' size:
+// 1.8e-8 at tolerance 1e-9, 5.4e-4 (d off by 0.006, pB 0.006 off B's
+// surface) at 9.7e-7. Expected: residual <= tolerance with SOV_OK (the
+// coordinates here are far above their rounding floor), d that of AUTO to
+// 1e-6 of the size, or SOV_ERR_NO_CONVERGENCE.
+TEST(HardeningRegression, ImplicitStopsAboveTolerance) {
   const double pa[7] = {167.31289420254444, 167.31289420254546, 993.0403873036704,
                         1.0031235885102252, 1.0031235885102252, 0.44470588235294117,
                         0.44470588235294117};
@@ -162,6 +164,8 @@ TEST(HardeningRegression, DISABLED_ImplicitStopsAboveTolerance) {
   ASSERT_EQ(sov_shape_init(&B, pb), SOV_OK);
   ASSERT_EQ(sov_pose_from_matrix(&XA, RA, PA), SOV_OK);
   ASSERT_EQ(sov_pose_from_matrix(&XB, RB, PB), SOV_OK);
+  sov_result reference{};
+  ASSERT_EQ(sov_distance(&reference, &A, &XA, &B, &XB, nullptr, nullptr), SOV_OK);
   for (const double tolerance : {1e-9, 9.7311444265795754e-07}) {
     sov_options options;
     sov_options_default(&options);
@@ -172,6 +176,9 @@ TEST(HardeningRegression, DISABLED_ImplicitStopsAboveTolerance) {
     const int st = sov_distance(&r, &A, &XA, &B, &XB, &options, nullptr);
     if (st == SOV_OK) {
       EXPECT_LE(r.residual, tolerance) << "d = " << r.d;
+      EXPECT_NEAR(r.d, reference.d, 1e-6 * B.radius);
+    } else {
+      EXPECT_EQ(st, SOV_ERR_NO_CONVERGENCE) << sov_status_string(st);
     }
   }
 }
@@ -212,11 +219,13 @@ TEST(HardeningRegression, DISABLED_NearVertexOverlapIsExact) {
   EXPECT_GE(r.d, sov_hardening::BruteForceD(A, B, 2000) - tol);
 }
 
-// BUG (c_api_fuzz in .ci/run; solver): B is a slab-like body of aspect
-// ratio 1e82 (a3 = 2.1e83) and A sits near B's centre, inside it; sov_collide
-// says they collide, but sov_distance returns SOV_OK with d = +2.1e83.
+// FIXED (c_api_fuzz in .ci/run; solver/chart.c): B is a slab-like body of
+// aspect ratio 1e82 (a3 = 2.1e83) and A sits near B's centre, inside it;
+// sov_collide says they collide, but sov_distance returned SOV_OK with
+// d = +2.1e83: the angle chart compared its unitless normal rows with the
+// tolerance times the coordinates' size and accepted a far side.
 // Expected: d < 0 or a refusal, never a wrong sign.
-TEST(HardeningRegression, DISABLED_HugeAspectOverlapIsNegative) {
+TEST(HardeningRegression, HugeAspectOverlapIsNegative) {
   const double pa[7] = {0.99999999900000003, 4.072886000834659,  0.025401273661143253,
                         0.95457755091082652, 1.1788081919927595, 0.48769862927674634,
                         0.58493054051350291};
@@ -238,6 +247,37 @@ TEST(HardeningRegression, DISABLED_HugeAspectOverlapIsNegative) {
   sov_result r{};
   const int st = sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr);
   EXPECT_TRUE(st != SOV_OK || r.d < 0) << "d = " << r.d;
+}
+
+// FIXED (fcl_fuzz; solver/chart.c, as above): two needles crossing at a
+// common centre, A 80 x 0.02 x 2.1 and B 0.015 x 0.048 x a3. For a3 = 1e12
+// AUTO returned SOV_OK with d = a3 - 2.14 > 0: the angle chart's far side
+// (both tips' normals +z, |nA + nB| = 2) passed a residual test scaled by
+// the 1e12 coordinates of B's tip. Expected: d < 0 or a refusal, for every
+// a3 from 1e3 to 1e12, in either order.
+TEST(HardeningRegression, CrossingNeedlesAreNeverApart) {
+  const double pa[7] = {80.842176577415515,  0.019893043542537618,  2.1405325305032421,
+                        0.66843125175036033, 0.6310349197698325,    -0.068704641088993934,
+                        -0.049294687022291395};
+  const double q[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
+  sov_shape A, B;
+  sov_pose X;
+  ASSERT_EQ(sov_shape_init(&A, pa), SOV_OK);
+  ASSERT_EQ(sov_pose_from_quat(&X, q, origin), SOV_OK);
+  for (double a3 = 1e3; a3 <= 1e12; a3 *= 10) {
+    const double pb[7] = {0.015488711042940778, 0.047735869863733793, a3,
+                          0.59918667159719596,  0.95901960784313733,  -0.021568627450506028,
+                          -0.021568627446432898};
+    ASSERT_EQ(sov_shape_init(&B, pb), SOV_OK);
+    int colliding = -1;
+    ASSERT_EQ(sov_collide(&colliding, &A, &X, &B, &X, nullptr, nullptr), SOV_OK);
+    EXPECT_EQ(colliding, 1);
+    sov_result r{};
+    int st = sov_distance(&r, &A, &X, &B, &X, nullptr, nullptr);
+    EXPECT_TRUE(st != SOV_OK || r.d < 0) << "a3 = " << a3 << ": d = " << r.d;
+    st = sov_distance(&r, &B, &X, &A, &X, nullptr, nullptr);
+    EXPECT_TRUE(st != SOV_OK || r.d < 0) << "a3 = " << a3 << ", swapped: d = " << r.d;
+  }
 }
 
 }  // namespace

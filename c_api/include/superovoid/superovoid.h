@@ -97,7 +97,13 @@ typedef struct sov_pose {
 typedef struct sov_options {
   sov_method method;   /* default SOV_METHOD_AUTO */
   sov_seed seed;       /* study methods: default SOV_SEED_QUADTREE */
-  double tolerance;    /* residual tolerance (length units), default 1e-11 */
+  double tolerance;    /* residual tolerance (length units), default 1e-11.
+                          The study methods stop below it, or below the
+                          rounding floor 64 eps max(1, |coordinate|) when
+                          that is larger, and report that residual; AUTO's
+                          internal solves stop below tolerance times
+                          max(1, |coordinate|) and its answer is checked
+                          against its own bounds */
   int max_iterations;  /* Newton iteration cap per solve, default 50; AUTO
                           caps each of its chart solves at min(this, 12)
                           and hands over to the next chart */
