@@ -163,8 +163,15 @@ fcl::Transform3<double> Pose(FuzzedDataProvider &in, double spread, bool may_be_
   Eigen::Quaterniond q(sov_fuzz::Value(in, -1, 1), sov_fuzz::Value(in, -1, 1),
                        sov_fuzz::Value(in, -1, 1), sov_fuzz::Value(in, -1, 1));
   const bool normalise = !may_be_invalid || in.ConsumeIntegral<uint8_t>() >= 16;
-  if (normalise && q.norm() > 1e-3 && std::isfinite(q.norm())) q.normalize();
-  if (normalise || in.ConsumeBool()) tf.linear() = q.toRotationMatrix();
+  if (normalise) {
+    // A quaternion that cannot be normalised (tiny, or its squares overflow)
+    // gives no rotation: the identity, never its unnormalised matrix.
+    const double norm = q.norm();
+    if (norm > 1e-3 && std::isfinite(norm))
+      tf.linear() = Eigen::Quaterniond(q.coeffs() / norm).toRotationMatrix();
+  } else if (in.ConsumeBool()) {
+    tf.linear() = q.toRotationMatrix();
+  }
   tf.translation() =
       Vector(sov_fuzz::Value(in, -spread, spread), sov_fuzz::Value(in, -spread, spread),
              sov_fuzz::Value(in, -spread, spread));
@@ -222,6 +229,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                  p[1], p[2], p[3], p[4], p[5], p[6], int(!swap));
     std::fprintf(stderr, "other node type %d object type %d size %.17g\n",
                  int(other->getNodeType()), int(other->getObjectType()), other_size);
+    if (const auto *s = dynamic_cast<const sov::Superovoid *>(other.get())) {
+      const auto q = s->params();
+      std::fprintf(stderr, "other superovoid %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", q[0],
+                   q[1], q[2], q[3], q[4], q[5], q[6]);
+    }
     for (const auto *tf : {&tf1, &tf2}) {
       std::fprintf(stderr, "tf");
       for (int r = 0; r < 3; ++r)
