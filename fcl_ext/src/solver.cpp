@@ -1,6 +1,7 @@
 #include "solver.h"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "superovoid/fcl/error.h"
 
@@ -110,6 +111,12 @@ void checkFinite(const std::vector<fcl::ContactPoint<double>>* contacts) {
       throwIfError(SOV_ERR_NONFINITE, "GJK (libccd) on a superovoid pair");
     }
   }
+}
+
+[[noreturn]] void missedContact() {
+  throwIfError(SOV_ERR_NO_CONVERGENCE,
+               "libccd: GJK reports an overlap that MPR missed, and EPA gives no contact");
+  std::abort();  // throwIfError throws for every error status
 }
 
 }  // namespace detail

@@ -70,6 +70,10 @@ Witness swapped(const Witness& w);
 void checkFinite(double d, const Vector* p1, const Vector* p2);
 void checkFinite(const std::vector<fcl::ContactPoint<double>>* contacts);
 
+// Throws sov::Error (SOV_ERR_NO_CONVERGENCE): GJK found an overlap that
+// libccd's MPR missed, and its EPA gave no contact either.
+[[noreturn]] void missedContact();
+
 template <class T>
 constexpr bool kIsPlaneLike =
     std::is_same_v<T, fcl::Plane<double>> || std::is_same_v<T, fcl::Halfspace<double>>;
@@ -128,10 +132,27 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       return true;
     } else {
       // FCL's libccd path appends a contact of uninitialised values on a
-      // miss too (its callers read contacts only on a hit): check hits only.
-      const bool hit = Base::shapeIntersect(s1, tf1, s2, tf2, contacts);
-      if (hit) checkFinite(contacts);
-      return hit;
+      // miss too (its callers read contacts only on a hit): drop it.
+      const std::size_t before = contacts ? contacts->size() : 0;
+      if (Base::shapeIntersect(s1, tf1, s2, tf2, contacts)) {
+        checkFinite(contacts);
+        return true;
+      }
+      if (contacts) contacts->resize(before);
+      // libccd's MPR can miss a deep overlap (a thin superovoid well inside
+      // a tetrahedron, fcl_fuzz; docs/RELIABILITY.md bug 12): "apart" only
+      // when GJK agrees. Otherwise the contact comes from GJK/EPA, whose
+      // witnesses p1 - p2 span the translation of s2 that ends the overlap.
+      if (Base::shapeDistance(s1, tf1, s2, tf2)) return false;
+      if (!contacts) return true;
+      double d = 0;
+      Vector p1, p2;
+      Base::shapeSignedDistance(s1, tf1, s2, tf2, &d, &p1, &p2);
+      checkFinite(d, &p1, &p2);
+      const Vector w = p1 - p2;
+      if (!(d < 0) || !(w.norm() > 0)) missedContact();
+      contacts->emplace_back(w.normalized(), 0.5 * (p1 + p2), w.norm());
+      return true;
     }
   }
 

@@ -1,9 +1,12 @@
 // Regression tests for bugs of the FCL layer found by the hardening work
 // (docs/RELIABILITY.md).
 #include <fcl/geometry/shape/capsule.h>
+#include <fcl/geometry/shape/convex.h>
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <memory>
+#include <vector>
 
 #include "superovoid/fcl/collision.h"
 #include "superovoid/fcl/distance.h"
@@ -48,6 +51,59 @@ TEST(HardeningFclRegression, HugeTranslationIsRefusedNotAborted) {
   tf_capsule.translation() << 3, 0, 0;
   EXPECT_NO_THROW(sov::distance(&body, tf_body, &capsule, tf_capsule,
                                 fcl::DistanceRequest<double>(true), dres));
+}
+
+// fcl_fuzz: a thin superovoid (0.12 x 1.58 x 4.9, eps2 0.22, taper_x
+// 2e-197) at the centre of a tetrahedron 71 across, wholly inside it:
+// libccd's MPR said "no collision" while GJK's distance said overlap. The
+// layer now asks GJK before it answers "apart", and takes the contact from
+// EPA: a normal along which moving the tetrahedron by the depth ends the
+// overlap (checked here with the tetrahedron's own support function).
+TEST(HardeningFclRegression, MprMissOfAContainedBodyIsACollision) {
+  using Vector = fcl::Vector3<double>;
+  const double s = 71.235166381896022;
+  auto vertices = std::make_shared<std::vector<Vector>>(std::vector<Vector>{
+      Vector(s, 0, -s / 2), Vector(-s / 2, s, -s / 2), Vector(-s / 2, -s, -s / 2), Vector(0, 0, s)});
+  auto faces = std::make_shared<std::vector<int>>(
+      std::vector<int>{3, 0, 1, 3, 3, 1, 2, 3, 3, 2, 0, 3, 3, 0, 2, 1});
+  const fcl::Convex<double> tetrahedron(vertices, 4, faces);
+  const sov::Superovoid body(0.12088497683454548, 1.5830273060993136, 4.9006397789739129,
+                             1.344764630864888, 0.22137254901960784, 1.9751451752600037e-197, 0);
+  fcl::Transform3<double> tf_body = fcl::Transform3<double>::Identity();
+  tf_body.linear() << 0.95249181927825477, 0.30456417091969362, -1.7721770018974157e-156,
+      -0.30456417091969362, 0.95249181927825477, 2.7643732689510171e-157,
+      1.7721770018974157e-156, 2.7643732689510171e-157, 1;
+  tf_body.translation() = Vector(-22.627641086014023, -22.627641086014023, -22.627641086014023);
+  fcl::Transform3<double> tf_tet = tf_body;
+  tf_tet.linear() << 0, 0, 1, 1, 0, 0, 0, 1, 0;
+
+  fcl::CollisionRequest<double> boolean_request;
+  fcl::CollisionResult<double> boolean_result;
+  EXPECT_EQ(sov::collide(&body, tf_body, &tetrahedron, tf_tet, boolean_request, boolean_result),
+            1u);
+
+  fcl::CollisionRequest<double> request(1, true);
+  fcl::CollisionResult<double> result;
+  ASSERT_EQ(sov::collide(&body, tf_body, &tetrahedron, tf_tet, request, result), 1u);
+  const auto& contact = result.getContact(0);
+  EXPECT_NEAR(contact.normal.norm(), 1.0, 1e-12);
+  ASSERT_GT(contact.penetration_depth, 0);
+  // The body's whole extent along the normal, and the tetrahedron's, after
+  // moving the tetrahedron by depth along the normal: they just touch.
+  double body_far = -std::numeric_limits<double>::infinity();
+  double tet_near = std::numeric_limits<double>::infinity();
+  const Eigen::Matrix3d R = tf_body.linear();
+  for (int i = 0; i < 20000; ++i) {
+    const double phi1 = 2 * M_PI * (i % 200) / 200.0;
+    const double phi2 = M_PI * ((i / 200) + 0.5) / 100 - M_PI / 2;
+    double local[3];
+    ASSERT_EQ(sov_shape_point(local, nullptr, nullptr, nullptr, &body.shape(), phi1, phi2), SOV_OK);
+    const Vector world = R * Vector(local[0], local[1], local[2]) + tf_body.translation();
+    body_far = std::max(body_far, contact.normal.dot(world));
+  }
+  for (const Vector& v : *vertices)
+    tet_near = std::min(tet_near, contact.normal.dot(tf_tet * v) + contact.penetration_depth);
+  EXPECT_NEAR(tet_near, body_far, 1e-3 * contact.penetration_depth);
 }
 
 }  // namespace
