@@ -15,6 +15,7 @@
 #include "solver/mixed.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
+#include "solver/result.h"
 #include "solver/support.h"
 
 /* Keep r in best if it is the first or a larger lower bound. */
@@ -61,9 +62,7 @@ int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA
 
 /* Tolerance for comparing values of the objective at coordinates of size L. */
 static double value_tolerance(const sov_result *r) {
-  double L = 1;
-  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(r->pA[i]), fabs(r->pB[i])));
-  return 1e-10 * L;
+  return 1e-10 * sovc_coordinate_size(r->pA, r->pB);
 }
 
 /* The objective -(h_A(n) + h_B(-n)) at the answer's normal, from exact

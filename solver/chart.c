@@ -95,8 +95,7 @@ static double residual(double r[6], double pA[3], double pB[3], double nA[3],
  * tol times the radius of curvature: never against tol L, which lets a far
  * side (nB = +nA, |nA + nB| = 2) pass once L is large. */
 static int converged(const double r[6], const double pA[3], const double pB[3], double tol) {
-  double L = 1;
-  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
+  const double L = sovc_coordinate_size(pA, pB);
   const double offset = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
   const double normal = sqrt(r[3] * r[3] + r[4] * r[4] + r[5] * r[5]);
   return offset < tol * L && normal < sqrt(tol);

@@ -6,6 +6,7 @@
 
 #include "solver/pose.h"
 #include "solver/posed.h"
+#include "solver/result.h"
 
 /* f(v) = h_A(v) + h_B(-v) with both support evaluations. */
 static double objective(sovc_support_eval *a, sovc_support_eval *b, const sov_shape *A,
@@ -74,13 +75,6 @@ static void retract(double out[3], const double v[3], const double s[3]) {
   for (int i = 0; i < 3; ++i) out[i] = w[i] * n;
 }
 
-/* Coordinate scale for the tolerance (rounding floor). */
-static double scale_of(const sovc_support_eval *a, const sovc_support_eval *b) {
-  double L = 1;
-  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(a->p[i]), fabs(b->p[i])));
-  return L;
-}
-
 /* Fill result from the supports at unit v: n = v, d = -f. */
 static int answer(sov_result *res, const sovc_support_eval *a, const sovc_support_eval *b,
                   const double v[3], double f, double gap) {
@@ -116,7 +110,7 @@ int sovc_solve_direction(sov_result *res, const sov_shape *A, const sov_pose *XA
      * witnesses are then balanced by the caller). */
     const double gn = gradient_norm(&a, &b, v);
     const double gap = sqrt(f * f + gn * gn) - fabs(f);
-    const double L = scale_of(&a, &b);
+    const double L = sovc_coordinate_size(a.p, b.p);
     const double mv[3] = {-v[0], -v[1], -v[2]};
     const int have_step = sovc_support_derivative(&a, A, XA, v) &&
                           sovc_support_derivative(&b, B, XB, mv) &&

@@ -75,9 +75,7 @@ static int finish(sov_result *res, const sovc_implicit_eval *a,
 /* The caller's tolerance (length units), raised to the rounding floor of
  * world coordinates of size L, which no iteration can go below. */
 static double scaled_tolerance(double tol, const double pA[3], const double pB[3]) {
-  double L = 1;
-  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
-  return fmax(tol, 64 * DBL_EPSILON * L);
+  return fmax(tol, 64 * DBL_EPSILON * sovc_coordinate_size(pA, pB));
 }
 
 /* Evaluate both bodies with local Hessians at (pA, pB) and the residual in

@@ -62,11 +62,9 @@ static int jacobian(double J[9], mixed_state *st, const sov_shape *S,
  * that gap does not bound the error (see direction.c), so the tangential
  * residual itself must be. */
 static int converged(const mixed_state *st, double tol) {
-  double L = 1, d = 0;
-  for (int i = 0; i < 3; ++i) {
-    L = fmax(L, fmax(fabs(st->p[i]), fabs(st->s.p[i])));
-    d += st->e.n[i] * (st->s.p[i] - st->p[i]);
-  }
+  const double L = sovc_coordinate_size(st->p, st->s.p);
+  double d = 0;
+  for (int i = 0; i < 3; ++i) d += st->e.n[i] * (st->s.p[i] - st->p[i]);
   const double g2 = st->r[1] * st->r[1] + st->r[2] * st->r[2];
   const double err = d > 0 ? sqrt(d * d + g2) - d : sqrt(g2);
   return fabs(st->r[0]) < tol * L && err < tol * L;

@@ -2,7 +2,17 @@
 #ifndef SOLVER_RESULT_H
 #define SOLVER_RESULT_H
 
+#include <math.h>
+
 #include "superovoid/superovoid.h"
+
+/* Size of the world coordinates of a pair of points, at least 1: the scale
+ * of their rounding, which every convergence test allows for. */
+static inline double sovc_coordinate_size(const double pA[3], const double pB[3]) {
+  double L = 1;
+  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
+  return L;
+}
 
 /* Fill result from world witness points pA, pB and the outward normal nA of
  * A at pA (need not be unit): n = nA / |nA|, d = n . (pB - pA). iterations,
