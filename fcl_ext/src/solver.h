@@ -150,8 +150,9 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       Base::shapeSignedDistance(s1, tf1, s2, tf2, &d, &p1, &p2);
       checkFinite(d, &p1, &p2);
       const Vector w = p1 - p2;
-      if (!(d < 0) || !(w.norm() > 0)) missedContact();
-      contacts->emplace_back(w.normalized(), 0.5 * (p1 + p2), w.norm());
+      const double depth = w.norm();
+      if (!(d < 0) || !(depth > 0)) missedContact();
+      contacts->emplace_back(w / depth, 0.5 * (p1 + p2), depth);
       return true;
     }
   }

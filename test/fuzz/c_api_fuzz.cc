@@ -330,8 +330,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (cst == SOV_OK && colliding != 0 && colliding != 1) Fail("colliding = %d", colliding);
     // The sign needs no offsets measured: queries left unchecked only for
     // their aspect ratio are checked here (bug 8, HugeAspectOverlapIsNegative).
-    if (!q.sign_unchecked && cst == SOV_OK && st == SOV_OK && std::fabs(cold.d) > kRelTol * q.scale &&
-        colliding != (cold.d <= 0))
+    if (!q.sign_unchecked && cst == SOV_OK && st == SOV_OK &&
+        std::fabs(cold.d) > kRelTol * q.scale && colliding != (cold.d <= 0))
       Fail("sov_collide says %d but d = %.17g", colliding, cold.d);
   }
 
@@ -372,7 +372,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // floor of its coordinates when that is larger (superovoid.h; bug 6).
   if (ost == SOV_OK && options.method != SOV_METHOD_AUTO) {
     double L = 1;
-    for (int i = 0; i < 3; ++i) L = std::fmax(L, std::fmax(std::fabs(r.pA[i]), std::fabs(r.pB[i])));
+    for (int i = 0; i < 3; ++i)
+      L = std::fmax(L, std::fmax(std::fabs(r.pA[i]), std::fabs(r.pB[i])));
     const double bound = std::fmax(options.tolerance, 64 * DBL_EPSILON * L);
     if (!(r.residual <= bound))
       FailAnswer(q, r, "method %d: SOV_OK with residual %.17g above %.17g", fuzzed.method,

@@ -62,8 +62,9 @@ TEST(HardeningFclRegression, HugeTranslationIsRefusedNotAborted) {
 TEST(HardeningFclRegression, MprMissOfAContainedBodyIsACollision) {
   using Vector = fcl::Vector3<double>;
   const double s = 71.235166381896022;
-  auto vertices = std::make_shared<std::vector<Vector>>(std::vector<Vector>{
-      Vector(s, 0, -s / 2), Vector(-s / 2, s, -s / 2), Vector(-s / 2, -s, -s / 2), Vector(0, 0, s)});
+  auto vertices = std::make_shared<std::vector<Vector>>(
+      std::vector<Vector>{Vector(s, 0, -s / 2), Vector(-s / 2, s, -s / 2),
+                          Vector(-s / 2, -s, -s / 2), Vector(0, 0, s)});
   auto faces = std::make_shared<std::vector<int>>(
       std::vector<int>{3, 0, 1, 3, 3, 1, 2, 3, 3, 2, 0, 3, 3, 0, 2, 1});
   const fcl::Convex<double> tetrahedron(vertices, 4, faces);
