@@ -2,8 +2,9 @@
  * lower bound d <= d_true, because pA and pB are support points of convex
  * bodies; a non-negative one is also an upper bound (then the bodies do
  * not overlap and |pB - pA| = d bounds their distance), so it is the
- * answer. Otherwise (overlap, or no local convergence) the global
- * polytope search decides. */
+ * answer. An overlap answer is the answer when balls inside both bodies,
+ * tangent at its witnesses, prove it (inner_ball.c). Otherwise (deeper
+ * overlaps, no local convergence) the global polytope search decides. */
 #include "solver/auto_method.h"
 
 #include <math.h>
@@ -12,6 +13,7 @@
 #include "solver/chart.h"
 #include "solver/direction.h"
 #include "solver/global.h"
+#include "solver/inner_ball.h"
 #include "solver/mixed.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
@@ -60,8 +62,8 @@ int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA
   return 1;
 }
 
-/* Tolerance for comparing values of the objective at coordinates of size L. */
-static double value_tolerance(const sov_result *r) {
+/* See auto_method.h. */
+double sovc_value_tolerance(const sov_result *r) {
   return 1e-10 * sovc_coordinate_size(r->pA, r->pB);
 }
 
@@ -118,7 +120,7 @@ static int local_maximum(const sov_result *r, const sov_shape *A, const sov_pose
 static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
                       const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
   if (st != SOV_OK) return 0;
-  const double tol = value_tolerance(r);
+  const double tol = sovc_value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
   if (r->d < 0 && !local_maximum(r, A, XA, B, XB)) return 0;
   if ((A->dent > SOVC_DENT_NEGLECT || B->dent > SOVC_DENT_NEGLECT) &&
@@ -258,7 +260,11 @@ int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
   }
   first_stage(res, &have, A, XA, B, XB, &cfg, cache);
   int st = SOV_OK;
-  if (!(have && res->d >= 0)) st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
+  /* A non-negative answer is final; an overlap answer is final when inner
+   * balls at its witnesses prove it (most overlaps of moderate depth). */
+  const int final = have && (res->d >= 0 || sovc_inner_balls_certify(res, A, XA, B, XB,
+                                                                      sovc_value_tolerance(res)));
+  if (!final) st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
   res->method = SOV_METHOD_AUTO;
   return have && st == SOV_OK ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }

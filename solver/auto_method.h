@@ -35,6 +35,10 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
                      const double pB[3], double lb0,
                      const sovc_newton_config *cfg);
 
+/* Tolerance for comparing values of the objective at r's coordinates
+ * (1e-10 of their size). */
+double sovc_value_tolerance(const sov_result *r);
+
 /* Keep r in best if best is empty or r has a larger d (a larger lower
  * bound); r's iterations are added to best's either way. */
 void sovc_keep_best(sov_result *best, int *have, const sov_result *r);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "solver/auto_method.h"
+#include "solver/inner_ball.h"
 #include "solver/polytope.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
@@ -43,6 +44,7 @@ typedef struct search {
   int nsettled, nfailed;
   double size;
   double ub_lb, ub_v[3], ub_pA[3], ub_pB[3]; /* largest -h_D(v) seen */
+  int proved; /* the best answer is proved global by inner balls */
 } search;
 
 /* Unit sample direction k of the cube's 6 face and 8 corner normals. */
@@ -157,7 +159,13 @@ static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
     add_cap(S->failed, &S->nfailed, v);
     return st;
   }
+  const double before = *have ? best->d : -INFINITY;
   sovc_keep_best(best, have, &r);
+  /* A new best overlap answer may be proved global at once (a ring of
+   * optima, as around a body's axis of symmetry, leaves no other end). */
+  if (best->d > before && best->d < 0 &&
+      sovc_inner_balls_certify(best, A, XA, B, XB, sovc_value_tolerance(best)))
+    S->proved = 1;
   add_cap(S->settled, &S->nsettled, v);
   if (!in_caps(S->settled[0], S->nsettled, r.n, kSettledCap)) add_cap(S->settled, &S->nsettled, r.n);
   return SOV_OK;
@@ -291,7 +299,7 @@ static int finish_overlap(search *S, sov_result *best, int *have, const sov_shap
     memcpy(pA, S->ub_pA, sizeof pA);
     memcpy(pB, S->ub_pB, sizeof pB);
     polish(S, best, have, A, XA, B, XB, ub_v, pA, pB, S->ub_lb, cfg);
-    if (*have && S->ub_lb <= best->d + tol) return SOV_OK;
+    if (S->proved || (*have && S->ub_lb <= best->d + tol)) return SOV_OK;
   }
   return keep_evaluated(S, best, have, A, XA, B, XB) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
@@ -396,6 +404,7 @@ static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
     if (lb > 0) return separated(S, best, have, A, XA, B, XB, cfg);
     if (-lb - dist <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, n, kFailedCap)) {
       polish(S, best, have, A, XA, B, XB, n, pA, pB, lb, cfg);
+      if (S->proved) return SOV_OK;
       continue;
     }
     if (expand(S, pA, pB) != 1) break;
@@ -409,6 +418,7 @@ int sovc_global_search(sov_result *best, int *have, const sov_shape *A,
                        const sov_pose *XB, const sovc_newton_config *cfg) {
   search S;
   S.nsettled = S.nfailed = 0;
+  S.proved = 0;
   S.size = A->radius + B->radius;
   S.ub_lb = -INFINITY;
   if (*have) add_cap(S.settled, &S.nsettled, best->n);

@@ -1,0 +1,310 @@
+/* Overlap certificate by inner balls. If A contains the ball of radius rA
+ * tangent to its surface at pA and B the ball of radius rB tangent at pB,
+ * then D = A - B contains their Minkowski difference, the ball of radius
+ * R = rA + rB about e = cA - cB, so h_D(v) >= v . e + R >= R - |e| for every
+ * unit v: no direction has an objective above |e| - R. With the balls'
+ * centres on the normals, |e| - R equals the local answer's d (to second
+ * order in the normals' error when R > -d). One local answer is then the
+ * global one, without the polytope search.
+ *
+ * A ball B(c, r) tangent at surface point p (F(p) = 0, outward normal
+ * m = grad F / |grad F|, c = p - r m) lies in the body when
+ * r * M <= |grad F(p)|, M an upper bound of the Hessian's largest eigenvalue
+ * over the ball: Taylor's theorem along the segment from p to a point
+ * y = c + r u of the ball gives
+ * F(y) <= r (1 - u.m) (r M - |grad F|) <= 0. M comes from interval
+ * arithmetic on the SPEC's F over the ball's bounding box (local frame) and
+ * Gershgorin's theorem. The proof holds to the witnesses' own distance
+ * from their surfaces (the solver's tolerance) and to rounding, which is
+ * not directed here. */
+#include "solver/inner_ball.h"
+
+#include <math.h>
+
+#include "solver/pose.h"
+#include "solver/shape.h"
+
+enum { kBisections = 7 };
+
+typedef struct interval {
+  double lo, hi;
+} interval;
+
+/* An interval with a NaN end (0 * inf) is unbounded. */
+static interval sane(interval a) {
+  if (isnan(a.lo)) a.lo = -INFINITY;
+  if (isnan(a.hi)) a.hi = INFINITY;
+  return a;
+}
+
+/* min and max of numbers known not to be NaN (fmin and fmax are calls). */
+static double lesser(double a, double b) { return a < b ? a : b; }
+static double greater(double a, double b) { return a > b ? a : b; }
+
+static interval iv(double lo, double hi) {
+  const interval r = {lo, hi};
+  return r;
+}
+
+static interval add(interval a, interval b) { return sane(iv(a.lo + b.lo, a.hi + b.hi)); }
+
+static interval mul(interval a, interval b) {
+  const double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+  if (isnan(p[0]) || isnan(p[1]) || isnan(p[2]) || isnan(p[3])) return iv(-INFINITY, INFINITY);
+  return iv(lesser(lesser(p[0], p[1]), lesser(p[2], p[3])),
+            greater(greater(p[0], p[1]), greater(p[2], p[3])));
+}
+
+static interval scale(double c, interval a) {
+  return c >= 0 ? sane(iv(c * a.lo, c * a.hi)) : sane(iv(c * a.hi, c * a.lo));
+}
+
+/* a / b for b > 0. */
+static interval divide_positive(interval a, interval b) { return mul(a, iv(1 / b.hi, 1 / b.lo)); }
+
+/* t^e for t >= 0, with 0^e = inf for e < 0. */
+static double power(double t, double e) {
+  if (t > 0) return exp(e * log(t));
+  return e > 0 ? 0.0 : (e == 0 ? 1.0 : INFINITY);
+}
+
+/* Powers t^(p-2), t^(p-1), t^p, t^(2p-2) of t >= 0 (p > 1) from one
+ * power. */
+typedef struct powers {
+  double m2, m1, p0, d2;
+} powers;
+
+static powers powers_of(double t, double p) {
+  powers r;
+  r.m2 = power(t, p - 2);
+  r.m1 = t > 0 ? r.m2 * t : 0.0;
+  r.p0 = r.m1 * t;
+  r.d2 = r.m1 * r.m1;
+  return r;
+}
+
+/* Range of a monotone function of t over [t0, t1] from its end values. */
+static interval span(double f0, double f1) {
+  if (isnan(f0) || isnan(f1)) return iv(-INFINITY, INFINITY);
+  return iv(lesser(f0, f1), greater(f0, f1));
+}
+
+/* Ranges over the interval u of |u|^(p-2), |u|^p, |u|^(2p-2) (monotone in
+ * |u|) and sign(u) |u|^(p-1) (increasing in u). */
+typedef struct coordinate_powers {
+  interval m2, p0, d2, signed_m1;
+} coordinate_powers;
+
+static coordinate_powers coordinate_powers_of(interval u, double p) {
+  const powers a = powers_of(fabs(u.lo), p), b = powers_of(fabs(u.hi), p);
+  coordinate_powers r;
+  r.signed_m1 = iv(u.lo < 0 ? -a.m1 : a.m1, u.hi < 0 ? -b.m1 : b.m1);
+  if (u.lo < 0 && u.hi > 0) {
+    /* |u| spans [0, max]: the far end's powers and those of 0. */
+    const powers far = fabs(u.lo) > fabs(u.hi) ? a : b, zero = powers_of(0, p);
+    r.m2 = span(zero.m2, far.m2);
+    r.p0 = span(zero.p0, far.p0);
+    r.d2 = span(zero.d2, far.d2);
+  } else {
+    r.m2 = span(a.m2, b.m2);
+    r.p0 = span(a.p0, b.p0);
+    r.d2 = span(a.d2, b.d2);
+  }
+  return r;
+}
+
+/* A non-negative bracket's range, its upper end tightened by a second
+ * bound (a NaN product from 0 * inf has become [-inf, inf]). */
+static interval tighten(interval a, double hi) { return iv(greater(a.lo, 0), lesser(a.hi, hi)); }
+
+/* A symmetric bracket [-m, m] tightened onto a. */
+static interval clamp(interval a, double m) { return iv(greater(a.lo, -m), lesser(a.hi, m)); }
+
+/* See inner_ball.h. With U = x / (a1 kx),
+ * V = y / (a2 ky), w = z / a3, S = |U|^p + |V|^p (p = 2/eps1, q = 2/eps2,
+ * g = eps1/eps2), F = S^g + |w|^q - 1. */
+int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sov_shape *S, const double lo[3],
+                        const double hi[3]) {
+  const double a1 = S->a[0], a2 = S->a[1], a3 = S->a[2];
+  const double p = 2 / S->eps1, q = 2 / S->eps2, g = S->eps1 / S->eps2;
+  const double tx = S->taper[0], ty = S->taper[1];
+  const interval w = iv(lo[2] / a3, hi[2] / a3);
+  const interval kx = add(iv(1, 1), scale(tx, w)), ky = add(iv(1, 1), scale(ty, w));
+  if (!(kx.lo > 0 && ky.lo > 0)) return 0;
+  const interval U = divide_positive(iv(lo[0], hi[0]), scale(a1, kx));
+  const interval V = divide_positive(iv(lo[1], hi[1]), scale(a2, ky));
+  const coordinate_powers cu = coordinate_powers_of(U, p), cv = coordinate_powers_of(V, p);
+  const interval Sx = add(cu.p0, cv.p0);
+  /* Powers of S at its ends: S^(g-1), S^(g-2) and, for the bounds below,
+   * S^(g-2/p) and S^(g-1/p) (with |U|^p, |V|^p <= S, products such as
+   * S^(g-2) |U|^(2p-2) are at most S^(g-2/p): finite on the z axis when
+   * eps2 <= 1, where the products of independent ranges are not). */
+  double s_g1[2], s_g2[2], s_E[2], s_u[2];
+  for (int k = 0; k < 2; ++k) {
+    const double t = k ? Sx.hi : Sx.lo;
+    s_g1[k] = power(t, g - 1);
+    if (t > 0) {
+      const double y = power(t, 1 - 1 / p); /* s_u / s_g1; its square / t is s_E / s_g1 */
+      s_g2[k] = s_g1[k] / t;
+      s_u[k] = s_g1[k] * y;
+      s_E[k] = s_u[k] * y / t;
+    } else {
+      s_g2[k] = power(0, g - 2);
+      s_u[k] = power(0, g - 1 / p);
+      s_E[k] = power(0, g - 2 / p);
+    }
+  }
+  const interval Sg1 = span(s_g1[0], s_g1[1]), Sg2 = span(s_g2[0], s_g2[1]);
+  const double bE = greater(s_E[0], s_E[1]), bu = greater(s_u[0], s_u[1]);
+  const interval b_uu1 = tighten(mul(Sg2, cu.d2), bE), b_vv1 = tighten(mul(Sg2, cv.d2), bE);
+  const double bm2 = p >= 2 ? bE : INFINITY;
+  const interval b_uu2 = tighten(mul(Sg1, cu.m2), bm2), b_vv2 = tighten(mul(Sg1, cv.m2), bm2);
+  const interval b_uv = clamp(mul(Sg2, mul(cu.signed_m1, cv.signed_m1)), bE);
+  const interval fU = scale(g * p, clamp(mul(Sg1, cu.signed_m1), bu));
+  const interval fV = scale(g * p, clamp(mul(Sg1, cv.signed_m1), bu));
+  const interval fUU = add(scale(g * (g - 1) * p * p, b_uu1), scale(g * p * (p - 1), b_uu2));
+  const interval fVV = add(scale(g * (g - 1) * p * p, b_vv1), scale(g * p * (p - 1), b_vv2));
+  const interval fUV = scale(g * (g - 1) * p * p, b_uv);
+  const coordinate_powers cw = coordinate_powers_of(w, q);
+  const interval fww = scale(q * (q - 1), cw.m2);
+  /* Chain rule through U = x / (a1 kx), V = y / (a2 ky), w = z / a3:
+   * dU/dx = 1 / (a1 kx), dU/dz = -U lx, d2U/dxdz = -lx / (a1 kx),
+   * d2U/dz2 = 2 U lx^2 with lx = tx / (a3 kx); likewise V. */
+  const interval Ux = divide_positive(iv(1, 1), scale(a1, kx));
+  const interval Vy = divide_positive(iv(1, 1), scale(a2, ky));
+  const interval lx = divide_positive(iv(tx, tx), scale(a3, kx));
+  const interval ly = divide_positive(iv(ty, ty), scale(a3, ky));
+  const interval Uz = scale(-1, mul(U, lx)), Vz = scale(-1, mul(V, ly));
+  interval H[3][3];
+  H[0][0] = mul(fUU, mul(Ux, Ux));
+  H[1][1] = mul(fVV, mul(Vy, Vy));
+  H[0][1] = mul(fUV, mul(Ux, Vy));
+  H[0][2] = add(mul(add(mul(fUU, Uz), mul(fUV, Vz)), Ux), scale(-1, mul(fU, mul(Ux, lx))));
+  H[1][2] = add(mul(add(mul(fUV, Uz), mul(fVV, Vz)), Vy), scale(-1, mul(fV, mul(Vy, ly))));
+  interval zz = add(mul(fUU, mul(Uz, Uz)), mul(fVV, mul(Vz, Vz)));
+  zz = add(zz, scale(2, mul(fUV, mul(Uz, Vz))));
+  zz = add(zz, scale(1 / (a3 * a3), fww));
+  zz = add(zz, scale(2, mul(fU, mul(U, mul(lx, lx)))));
+  zz = add(zz, scale(2, mul(fV, mul(V, mul(ly, ly)))));
+  H[2][2] = zz;
+  for (int i = 0; i < 3; ++i)
+    for (int j = i; j < 3; ++j) {
+      Hlo[3 * i + j] = Hlo[3 * j + i] = H[i][j].lo;
+      Hhi[3 * i + j] = Hhi[3 * j + i] = H[i][j].hi;
+    }
+  return 1;
+}
+
+/* See inner_ball.h: Gershgorin's theorem on the ranges. */
+double sovc_hessian_bound(const sov_shape *S, const double lo[3], const double hi[3]) {
+  double Hlo[9], Hhi[9];
+  if (!sovc_hessian_ranges(Hlo, Hhi, S, lo, hi)) return INFINITY;
+  double bound = -INFINITY;
+  for (int i = 0; i < 3; ++i) {
+    double row = Hhi[4 * i];
+    for (int j = 0; j < 3; ++j)
+      if (j != i) row += greater(fabs(Hlo[3 * i + j]), fabs(Hhi[3 * i + j]));
+    bound = greater(bound, row);
+  }
+  return isnan(bound) ? INFINITY : bound;
+}
+
+/* A surface point in the local frame: position, unit outward normal and
+ * |grad F|; 0 if F or its gradient is unusable there. */
+typedef struct tangency {
+  double x[3], m[3], gnorm;
+} tangency;
+
+/* The tangency at local surface point x. */
+static int tangency_local(tangency *t, const sov_shape *S, const double x[3]) {
+  double F, g[3];
+  for (int i = 0; i < 3; ++i) t->x[i] = x[i];
+  if (!(fabs(x[2]) <= S->a[2])) return 0;
+  sovc_implicit(&F, g, NULL, S, x);
+  t->gnorm = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  if (!(t->gnorm > 0) || !isfinite(t->gnorm)) return 0;
+  for (int i = 0; i < 3; ++i) t->m[i] = g[i] / t->gnorm;
+  return 1;
+}
+
+/* The tangency at world surface point p. */
+static int tangency_at(tangency *t, const sov_shape *S, const sov_pose *X, const double p[3]) {
+  double x[3];
+  sovc_to_local(x, X, p);
+  return tangency_local(t, S, x);
+}
+
+/* 1 if the ball of radius r tangent at t lies inside S. */
+static int ball_inside(const sov_shape *S, const tangency *t, double r) {
+  double lo[3], hi[3];
+  for (int i = 0; i < 3; ++i) {
+    const double c = t->x[i] - r * t->m[i];
+    lo[i] = c - r;
+    hi[i] = c + r;
+  }
+  return sovc_hessian_bound(S, lo, hi) * r <= t->gnorm;
+}
+
+/* See inner_ball.h. */
+int sovc_inner_ball_fits(const sov_shape *S, const double x[3], double r) {
+  tangency t;
+  return tangency_local(&t, S, x) && ball_inside(S, &t, r);
+}
+
+/* Largest of 2, 1, 1/2 and 1/4 times depth for which the ball tangent at
+ * t lies inside S, else 0. */
+static double coarse_radius(const sov_shape *S, const tangency *t, double depth) {
+  for (double r = 2 * depth; r >= 0.25 * depth; r *= 0.5)
+    if (ball_inside(S, t, r)) return r;
+  return 0;
+}
+
+/* Nearly the largest radius below 2 depth that fits (bisection: the
+ * Hessian bound grows with the ball). */
+static double bisected_radius(const sov_shape *S, const tangency *t, double depth) {
+  double lo = 0, hi = 2 * depth;
+  for (int k = 0; k < kBisections; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    if (ball_inside(S, t, mid))
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* 1 if the balls of radii rA, rB tangent at the witnesses prove r within
+ * tol: |e| - (rA + rB) <= d + tol, e = cA - cB in the world frame. */
+static int balls_prove(const sov_result *r, const sov_pose *XA, const tangency *ta, double rA,
+                       const sov_pose *XB, const tangency *tb, double rB, double tol) {
+  double mA[3], mB[3], e2 = 0;
+  sovc_rotate(mA, XA->R, ta->m);
+  sovc_rotate(mB, XB->R, tb->m);
+  for (int i = 0; i < 3; ++i) {
+    const double e = (r->pA[i] - rA * mA[i]) - (r->pB[i] - rB * mB[i]);
+    e2 += e * e;
+  }
+  return sqrt(e2) - (rA + rB) <= r->d + tol;
+}
+
+/* See inner_ball.h. */
+int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                             const sov_shape *B, const sov_pose *XB, double tol) {
+  const double depth = -r->d;
+  if (!(depth > 0)) return 0;
+  tangency ta, tb;
+  if (!tangency_at(&ta, A, XA, r->pA) || !tangency_at(&tb, B, XB, r->pB)) return 0;
+  /* Cheap first: A's ball from a coarse sequence, then B's at twice the
+   * depth (the normals' error then enters only to second order), else
+   * what A leaves. */
+  const double rA = coarse_radius(A, &ta, depth), need = depth - rA;
+  double rB = 0;
+  if (ball_inside(B, &tb, 2 * depth))
+    rB = 2 * depth;
+  else if (need > 0 && ball_inside(B, &tb, need))
+    rB = need;
+  if (rA + rB >= depth && balls_prove(r, XA, &ta, rA, XB, &tb, rB, tol)) return 1;
+  /* Then nearly the largest balls: still far cheaper than the search. */
+  const double bA = bisected_radius(A, &ta, depth), bB = bisected_radius(B, &tb, depth);
+  return bA + bB >= depth && balls_prove(r, XA, &ta, bA, XB, &tb, bB, tol);
+}

@@ -1,0 +1,30 @@
+/* Certificate that a local overlap answer is the global one: inner balls
+ * of both bodies tangent at the witnesses (see inner_ball.c). */
+#ifndef SOLVER_INNER_BALL_H
+#define SOLVER_INNER_BALL_H
+
+#include "superovoid/superovoid.h"
+
+/* Ranges [Hlo, Hhi] (row-major) of the entries of the Hessian of the
+ * SPEC's F over the local box [lo, hi], by interval arithmetic (infinite
+ * where F is not twice differentiable: pointy tips and edges); 0 where the
+ * taper factors vanish in the box. */
+int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sov_shape *S, const double lo[3],
+                        const double hi[3]);
+
+/* Upper bound of the largest eigenvalue of the Hessian of the SPEC's F over
+ * the local box [lo, hi]; INFINITY where F is not twice differentiable
+ * there (pointy tips and edges) or the taper factors vanish. */
+double sovc_hessian_bound(const sov_shape *S, const double lo[3], const double hi[3]);
+
+/* 1 if the ball of radius r tangent at local surface point x (its centre
+ * r inside along the normal) is proved to lie in the body. */
+int sovc_inner_ball_fits(const sov_shape *S, const double x[3], double r);
+
+/* 1 if r (d < 0, witnesses on their surfaces) is proved to be the largest
+ * value of the objective within tol; 0 if the balls that fit do not prove
+ * it (the answer may still be right). */
+int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                             const sov_shape *B, const sov_pose *XB, double tol);
+
+#endif

@@ -1,0 +1,174 @@
+// Tests of the overlap certificate by inner balls (solver/inner_ball.c)
+// against independent computations: second derivatives of the SPEC implicit
+// function by finite differences of its long-double gradient, and the SPEC
+// implicit function sampled over the balls the certificate trusts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+extern "C" {
+#include "solver/inner_ball.h"
+}
+
+#include "spec_reference.h"
+
+namespace {
+
+using sov_spec::Param;
+using sov_spec::SpecF;
+using sov_spec::SpecImplicitLong;
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A valid shape drawn from the stress battery's ranges (dented draws
+// redrawn).
+sov_shape RandomShape(std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> size(0.2, 3.0), eps(0.1, 1.9), taper(-0.5, 0.5);
+  sov_shape s;
+  for (;;) {
+    const double p[7] = {size(rng), size(rng),  size(rng), eps(rng),
+                         eps(rng),  taper(rng), taper(rng)};
+    if (sov_shape_init(&s, p) == SOV_OK) return s;
+  }
+}
+
+// Hessian (row-major) at local x by central differences of the SPEC
+// gradient with step h.
+void FiniteHessian(double H[9], const sov_shape &s, const double x[3], double h) {
+  for (int j = 0; j < 3; ++j) {
+    double xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
+    xp[j] += h, xm[j] -= h;
+    long double F, gp[3], gm[3];
+    SpecImplicitLong(&F, gp, s, xp);
+    SpecImplicitLong(&F, gm, s, xm);
+    for (int i = 0; i < 3; ++i) H[3 * i + j] = static_cast<double>((gp[i] - gm[i]) / (2 * h));
+  }
+}
+
+// Every entry of the Hessian at points of the box (its corners, centre and
+// random points) lies in its range, and u^T H u below the eigenvalue bound.
+TEST(InnerBall, HessianRangesCoverTheBox) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::normal_distribution<double> normal(0, 1);
+  int finite = 0;
+  for (int k = 0; k < 400; ++k) {
+    const sov_shape s = RandomShape(rng);
+    double lo[3], hi[3], Hlo[9], Hhi[9];
+    for (int i = 0; i < 3; ++i) {
+      const double c = (2 * unit(rng) - 1) * s.a[i], w = 0.3 * unit(rng) * s.a[i];
+      lo[i] = c - w, hi[i] = c + w;
+    }
+    if (!sovc_hessian_ranges(Hlo, Hhi, &s, lo, hi)) continue;
+    const double M = sovc_hessian_bound(&s, lo, hi);
+    ASSERT_FALSE(std::isnan(M)) << "shape " << k;
+    if (!std::isfinite(M)) continue;
+    ++finite;
+    const double h = 1e-6 * std::fmin(s.a[0], std::fmin(s.a[1], s.a[2]));
+    for (int j = 0; j < 40; ++j) {
+      double x[3], u[3], H[9];
+      // Points h inside the box, so the differences stay where the ranges hold.
+      for (int i = 0; i < 3; ++i)
+        x[i] = lo[i] + h +
+               (j < 8    ? (j >> i & 1)
+                : j == 8 ? 0.5
+                         : unit(rng)) *
+                   (hi[i] - lo[i] - 2 * h);
+      FiniteHessian(H, s, x, h);
+      for (int e = 0; e < 9; ++e) {
+        const double slack =
+            1e-6 * (std::fabs(H[e]) + std::fabs(Hlo[e]) + std::fabs(Hhi[e])) + 1e-6;
+        EXPECT_GE(H[e], Hlo[e] - slack) << "shape " << k << " point " << j << " entry " << e;
+        EXPECT_LE(H[e], Hhi[e] + slack) << "shape " << k << " point " << j << " entry " << e;
+      }
+      for (double &v : u) v = normal(rng);
+      const double nu = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+      double q = 0;
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) q += u[a] * H[3 * a + b] * u[b] / (nu * nu);
+      EXPECT_LE(q, M + 1e-6 * (std::fabs(M) + std::fabs(q)) + 1e-6)
+          << "shape " << k << " point " << j;
+    }
+  }
+  EXPECT_GT(finite, 100);  // the bound is finite on most smooth boxes
+}
+
+// A ball the test trusts lies in the body: the SPEC implicit function is
+// not positive anywhere on its sphere (to rounding), over random surface
+// points of random shapes.
+TEST(InnerBall, FittingBallsLieInside) {
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int fitted = 0;
+  for (int k = 0; k < 600; ++k) {
+    const sov_shape s = RandomShape(rng);
+    double x[3];
+    Param(x, s, kPi * (2 * unit(rng) - 1), kPi * (unit(rng) - 0.5));
+    const double r =
+        std::pow(10.0, -2 + 2 * unit(rng)) * std::fmin(s.a[0], std::fmin(s.a[1], s.a[2]));
+    if (!sovc_inner_ball_fits(&s, x, r)) continue;
+    ++fitted;
+    long double F, g[3];
+    SpecImplicitLong(&F, g, s, x);
+    const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    double c[3];
+    for (int i = 0; i < 3; ++i) c[i] = x[i] - r * static_cast<double>(g[i] / gn);
+    constexpr int kSamples = 2000;  // Fibonacci sphere
+    double worst = -INFINITY;
+    for (int j = 0; j < kSamples; ++j) {
+      const double z = 1 - 2 * (j + 0.5) / kSamples, rho = std::sqrt(1 - z * z),
+                   ph = j * 2.399963229728653;
+      const double y[3] = {c[0] + r * rho * std::cos(ph), c[1] + r * rho * std::sin(ph),
+                           c[2] + r * z};
+      worst = std::fmax(worst, SpecF(s, y) / static_cast<double>(gn));
+    }
+    EXPECT_LE(worst, 1e-12 * s.radius) << "shape " << k << " radius " << r;
+  }
+  EXPECT_GT(fitted, 150);
+}
+
+// An ellipsoid (3, 1, 1.5) and a unit sphere, both at the identity
+// rotation, the sphere centred at c.
+struct EllipsoidAndSphere {
+  sov_shape A, B;
+  sov_pose XA, XB;
+  explicit EllipsoidAndSphere(const double c[3]) {
+    const double pa[7] = {3, 1, 1.5, 1, 1, 0, 0}, pb[7] = {1, 1, 1, 1, 1, 0, 0};
+    const double q[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
+    EXPECT_EQ(sov_shape_init(&A, pa), SOV_OK);
+    EXPECT_EQ(sov_shape_init(&B, pb), SOV_OK);
+    EXPECT_EQ(sov_pose_from_quat(&XA, q, origin), SOV_OK);
+    EXPECT_EQ(sov_pose_from_quat(&XB, q, c), SOV_OK);
+  }
+};
+
+// A shallow overlap at the ellipsoid's side: both balls (radius near 1)
+// dwarf the depth, so the answer is proved without the search.
+TEST(InnerBall, ProvesAShallowOverlap) {
+  const double c[3] = {0, 1.8, 0};
+  const EllipsoidAndSphere s(c);
+  sov_result r;
+  ASSERT_EQ(sov_distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
+  ASSERT_NEAR(r.d, -0.2, 1e-12);
+  EXPECT_EQ(sovc_inner_balls_certify(&r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
+}
+
+// The sphere on the ellipsoid's axis at x = 2: the tips' common normal
+// (n = +x, depth 2) is a common-normal pair but not the answer (pushing the
+// sphere out sideways is shallower); no ball at the tip (radius of
+// curvature 1/3) can prove it, and the certificate must refuse it.
+TEST(InnerBall, RefusesACommonNormalPairThatIsNotTheAnswer) {
+  const double c[3] = {2, 0, 0};
+  const EllipsoidAndSphere s(c);
+  sov_result global;
+  ASSERT_EQ(sov_distance(&global, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
+  ASSERT_GT(global.d, -2 + 0.1);
+  sov_result tip = global;
+  tip.d = -2;
+  const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {1, 0, 0};
+  for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
+  EXPECT_EQ(sovc_inner_balls_certify(&tip, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 0);
+}
+
+}  // namespace
