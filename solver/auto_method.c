@@ -175,7 +175,7 @@ enum { kChartIterations = 12 };
 /* Newton configuration of the default method's charts. */
 sovc_newton_config sovc_chart_config(const sov_options *opt) {
   const int cap = opt->max_iterations < kChartIterations ? opt->max_iterations : kChartIterations;
-  const sovc_newton_config cfg = {1, 1, opt->tolerance, cap, 0};
+  const sovc_newton_config cfg = {0, 1, opt->tolerance, cap, 0};
   return cfg;
 }
 

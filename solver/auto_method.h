@@ -11,9 +11,11 @@ int sovc_solve_auto(sov_result *result, const sov_shape *A, const sov_pose *XA,
                     const sov_shape *B, const sov_pose *XB,
                     const sov_options *options, const sov_cache *cache);
 
-/* Newton configuration of the default method's charts: normalised implicit
- * function, line search, options->tolerance, at most min(max_iterations,
- * 12) steps per chart, the small LU. */
+/* Newton configuration of the default method's charts: the SPEC's F (the
+ * normalised G costs two more transcendentals per evaluation; from the
+ * charts' starts on the surfaces both answer every pair of both batteries),
+ * line search, options->tolerance, at most min(max_iterations, 12) steps
+ * per chart, the small LU. */
 sovc_newton_config sovc_chart_config(const sov_options *options);
 
 /* Only the first, local stage of the default method (warm or centre-line
