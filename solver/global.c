@@ -161,8 +161,7 @@ static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
   }
   const double before = *have ? best->d : -INFINITY;
   sovc_keep_best(best, have, &r);
-  /* A new best overlap answer may be proved global at once (a ring of
-   * optima, as around a body's axis of symmetry, leaves no other end). */
+  /* A new best overlap answer may be proved global at once by inner balls. */
   if (best->d > before && best->d < 0 &&
       sovc_inner_balls_certify(best, A, XA, B, XB, sovc_value_tolerance(best)))
     S->proved = 1;

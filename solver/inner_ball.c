@@ -252,17 +252,20 @@ int sovc_inner_ball_fits(const sov_shape *S, const double x[3], double r) {
 }
 
 /* Largest of 2, 1, 1/2 and 1/4 times depth for which the ball tangent at
- * t lies inside S, else 0. */
-static double coarse_radius(const sov_shape *S, const tangency *t, double depth) {
-  for (double r = 2 * depth; r >= 0.25 * depth; r *= 0.5)
+ * t lies inside S, else 0; *fails is the smallest radius tried that does
+ * not fit (2 depth if all fit). */
+static double coarse_radius(const sov_shape *S, const tangency *t, double depth, double *fails) {
+  *fails = 2 * depth;
+  for (double r = 2 * depth; r >= 0.25 * depth; r *= 0.5) {
     if (ball_inside(S, t, r)) return r;
+    *fails = r;
+  }
   return 0;
 }
 
-/* Nearly the largest radius below 2 depth that fits (bisection: the
- * Hessian bound grows with the ball). */
-static double bisected_radius(const sov_shape *S, const tangency *t, double depth) {
-  double lo = 0, hi = 2 * depth;
+/* Nearly the largest radius in [lo, hi) that fits, given that lo fits and
+ * hi does not (bisection: the Hessian bound grows with the ball). */
+static double bisected_radius(const sov_shape *S, const tangency *t, double lo, double hi) {
   for (int k = 0; k < kBisections; ++k) {
     const double mid = 0.5 * (lo + hi);
     if (ball_inside(S, t, mid))
@@ -297,14 +300,15 @@ int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_
   /* Cheap first: A's ball from a coarse sequence, then B's at twice the
    * depth (the normals' error then enters only to second order), else
    * what A leaves. */
-  const double rA = coarse_radius(A, &ta, depth), need = depth - rA;
-  double rB = 0;
-  if (ball_inside(B, &tb, 2 * depth))
-    rB = 2 * depth;
-  else if (need > 0 && ball_inside(B, &tb, need))
-    rB = need;
-  if (rA + rB >= depth && balls_prove(r, XA, &ta, rA, XB, &tb, rB, tol)) return 1;
-  /* Then nearly the largest balls: still far cheaper than the search. */
-  const double bA = bisected_radius(A, &ta, depth), bB = bisected_radius(B, &tb, depth);
-  return bA + bB >= depth && balls_prove(r, XA, &ta, bA, XB, &tb, bB, tol);
+  double failsA;
+  const double rA = coarse_radius(A, &ta, depth, &failsA);
+  if (ball_inside(B, &tb, 2 * depth)) return balls_prove(r, XA, &ta, rA, XB, &tb, 2 * depth, tol);
+  const double need = depth - rA;
+  if (need <= 0 || ball_inside(B, &tb, need))
+    return balls_prove(r, XA, &ta, rA, XB, &tb, need > 0 ? need : 0, tol);
+  /* Then nearly A's largest ball and what it leaves to B: still far
+   * cheaper than the search. */
+  if (!(failsA > rA)) return 0;
+  const double bA = bisected_radius(A, &ta, rA, failsA), needB = depth - bA;
+  return bA > rA && ball_inside(B, &tb, needB) && balls_prove(r, XA, &ta, bA, XB, &tb, needB, tol);
 }
