@@ -246,19 +246,10 @@ static void sphere_pair(sov_result *res, double rA, double rB, const sov_pose *X
   res->residual = 0;
 }
 
-/* Default method: first stage, certificate, global search. */
-int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                    const sov_shape *B, const sov_pose *XB,
-                    const sov_options *opt, const sov_cache *cache) {
+/* After the first stage (see auto_method.h). */
+int sovc_solve_auto_finish(sov_result *res, int have, const sov_shape *A, const sov_pose *XA,
+                           const sov_shape *B, const sov_pose *XB, const sov_options *opt) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
-  const double rA = sphere_radius(A), rB = sphere_radius(B);
-  int have = 0;
-  if (rA > 0 && rB > 0) {
-    sphere_pair(res, rA, rB, XA, XB);
-    res->method = SOV_METHOD_AUTO;
-    return SOV_OK;
-  }
-  first_stage(res, &have, A, XA, B, XB, &cfg, cache);
   int st = SOV_OK;
   /* A non-negative answer is final; an overlap answer is final when inner
    * balls at its witnesses prove it (most overlaps of moderate depth). */
@@ -267,4 +258,18 @@ int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
   if (!final) st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
   res->method = SOV_METHOD_AUTO;
   return have && st == SOV_OK ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+}
+
+/* Default method: first stage, certificate, global search. */
+int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                    const sov_shape *B, const sov_pose *XB,
+                    const sov_options *opt, const sov_cache *cache) {
+  const double rA = sphere_radius(A), rB = sphere_radius(B);
+  if (rA > 0 && rB > 0) {
+    sphere_pair(res, rA, rB, XA, XB);
+    res->method = SOV_METHOD_AUTO;
+    return SOV_OK;
+  }
+  const int have = sovc_solve_auto_local(res, A, XA, B, XB, opt, cache) == SOV_OK;
+  return sovc_solve_auto_finish(res, have, A, XA, B, XB, opt);
 }

@@ -26,6 +26,13 @@ int sovc_solve_auto_local(sov_result *result, const sov_shape *A,
                           const sov_pose *XB, const sov_options *options,
                           const sov_cache *cache);
 
+/* The default method's stages after the first, from its result: an
+ * answer with d >= 0 or proved by inner balls is final, anything else
+ * (have = 0: no local answer) goes to the global search. */
+int sovc_solve_auto_finish(sov_result *result, int have, const sov_shape *A,
+                           const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+                           const sov_options *options);
+
 /* One local solve from unit world direction v with support points pA, pB:
  * position chart, then the mixed charts, then the normal chart, taking the
  * first that converges to d >= lb0 (the objective at v; -INFINITY for no

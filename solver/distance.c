@@ -7,6 +7,7 @@
 #include "solver/auto_method.h"
 #include "solver/global.h"
 #include "solver/implicit.h"
+#include "solver/inner_ball.h"
 #include "solver/parametric.h"
 #include "solver/pose.h"
 #include "solver/quadtree.h"
@@ -65,6 +66,12 @@ static void cache_store(sov_cache *cache, const sov_result *r, const sov_pose *X
 static int certify(const sov_result *res, const sov_shape *A, const sov_pose *XA,
                    const sov_shape *B, const sov_pose *XB, const sov_options *opt) {
   if (res->d >= 0) return SOV_OK;
+  /* Inner balls prove a converged pair global (its normals agree with the
+   * surfaces'); on a body with a dent that matters the pair may not be a
+   * support pair, which only the search checks. */
+  if (A->dent <= SOVC_DENT_NEGLECT && B->dent <= SOVC_DENT_NEGLECT &&
+      sovc_inner_balls_certify(res, A, XA, B, XB, sovc_value_tolerance(res)))
+    return SOV_OK;
   const sovc_newton_config cfg = sovc_chart_config(opt);
   sov_result best = *res;
   int have = 1;
@@ -93,6 +100,17 @@ static int study(sov_result *res, const sov_shape *A, const sov_pose *XA,
   return st;
 }
 
+/* A solver's status for its answer: overflow (centres near 1e300 apart) is
+ * a failure, never an answer; an answer goes into the cache. */
+static int deliver(int st, const sov_result *res, const sov_pose *XA, const sov_pose *XB,
+                   sov_cache *cache) {
+  if (st == SOV_OK && !(isfinite(res->d) && isfinite(res->pA[0] + res->pA[1] + res->pA[2]) &&
+                        isfinite(res->pB[0] + res->pB[1] + res->pB[2])))
+    st = SOV_ERR_NO_CONVERGENCE;
+  if (st == SOV_OK && cache) cache_store(cache, res, XA, XB);
+  return st;
+}
+
 /* Dispatch on options->method. */
 int sovc_distance(sov_result *res, const sov_shape *A, const sov_pose *XA,
                   const sov_shape *B, const sov_pose *XB,
@@ -102,12 +120,7 @@ int sovc_distance(sov_result *res, const sov_shape *A, const sov_pose *XA,
     st = sovc_solve_auto(res, A, XA, B, XB, opt, cache);
   else
     st = study(res, A, XA, B, XB, opt, cache);
-  /* Overflow (centres near 1e300 apart) is a failure, never an answer. */
-  if (st == SOV_OK && !(isfinite(res->d) && isfinite(res->pA[0] + res->pA[1] + res->pA[2]) &&
-                        isfinite(res->pB[0] + res->pB[1] + res->pB[2])))
-    st = SOV_ERR_NO_CONVERGENCE;
-  if (st == SOV_OK && cache) cache_store(cache, res, XA, XB);
-  return st;
+  return deliver(st, res, XA, XB, cache);
 }
 
 /* 1 if the plane normal to world direction v (not necessarily unit)
@@ -146,7 +159,8 @@ static int common_point(const sov_result *r, const sov_shape *A, const sov_pose 
 /* Early exits: bounding spheres and separating planes prove "apart", a
  * centre inside the other body proves "overlap"; then one local solve: a
  * positive d proves "apart", a common point "overlap"; only what remains
- * goes to the full distance. */
+ * goes on to the rest of the distance (the default method continues from
+ * its local solve). */
 int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
                  const sov_shape *B, const sov_pose *XB,
                  const sov_options *opt, sov_cache *cache) {
@@ -163,15 +177,17 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   if (cc > 0 && separating(A, XA, B, XB, c)) return SOV_OK;
   *colliding = 1;
   if (inside(B, XB, XA->p) || inside(A, XA, XB->p)) return SOV_OK;
-  if (opt->method == SOV_METHOD_AUTO) {
-    sov_result r;
-    if (sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache) == SOV_OK) {
-      if (r.d > 0) return *colliding = 0, SOV_OK;
-      if (common_point(&r, A, XA, B, XB)) return SOV_OK;
-    }
-  }
   sov_result r;
-  const int st = sovc_distance(&r, A, XA, B, XB, opt, cache);
+  int st;
+  if (opt->method == SOV_METHOD_AUTO) {
+    const int have = sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache) == SOV_OK;
+    if (have && r.d > 0) return *colliding = 0, SOV_OK;
+    if (have && common_point(&r, A, XA, B, XB)) return SOV_OK;
+    /* The rest of the distance, not all of it again. */
+    st = deliver(sovc_solve_auto_finish(&r, have, A, XA, B, XB, opt), &r, XA, XB, cache);
+  } else {
+    st = sovc_distance(&r, A, XA, B, XB, opt, cache);
+  }
   if (st != SOV_OK) return st;
   *colliding = r.d <= 0;
   return SOV_OK;
