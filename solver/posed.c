@@ -49,9 +49,9 @@ double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]
 
 /* u^T (I - n n^T) H / |g|. */
 void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3]) {
-  const double un = u[0] * e->n[0] + u[1] * e->n[1] + u[2] * e->n[2];
+  const double un = u[0] * e->n[0] + u[1] * e->n[1] + u[2] * e->n[2], inv = 1 / e->gnorm;
   double w[3];
-  for (int c = 0; c < 3; ++c) w[c] = (u[c] - un * e->n[c]) / e->gnorm;
+  for (int c = 0; c < 3; ++c) w[c] = (u[c] - un * e->n[c]) * inv;
   for (int c = 0; c < 3; ++c)
     out[c] = w[0] * e->H[c] + w[1] * e->H[3 + c] + w[2] * e->H[6 + c];
 }

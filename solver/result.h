@@ -9,8 +9,14 @@
 /* Size of the world coordinates of a pair of points, at least 1: the scale
  * of their rounding, which every convergence test allows for. */
 static inline double sovc_coordinate_size(const double pA[3], const double pB[3]) {
+  /* Comparisons, not fmax (a call on this hot path); a NaN coordinate is
+   * skipped either way. */
   double L = 1;
-  for (int i = 0; i < 3; ++i) L = fmax(L, fmax(fabs(pA[i]), fabs(pB[i])));
+  for (int i = 0; i < 3; ++i) {
+    const double a = fabs(pA[i]), b = fabs(pB[i]);
+    if (a > L) L = a;
+    if (b > L) L = b;
+  }
   return L;
 }
 

@@ -35,16 +35,6 @@ int sovc_shape_init(sov_shape *shape, const double params[7]) {
   return SOV_OK;
 }
 
-/* |x|^(g-2) given |x|^g = xg (one pow per base), floored at kHessFloor. */
-static double pow_minus2(double ax, double xg, double g) {
-  return ax > kHessFloor ? xg / (ax * ax) : pow(kHessFloor, g - 2);
-}
-
-/* sign(x) |x|^(g-1) given |x|^g = xg. */
-static double spow_minus1(double x, double xg) {
-  return x > 0 ? xg / x : (x < 0 ? -xg / -x : 0.0);
-}
-
 /* W(X, Y) = (|X|^p + |Y|^p)^m and its first and second derivatives
  * (W, WX, WY, WXX, WXY, WYY), scaled by the larger magnitude M so nothing
  * underflows for large p. */
@@ -58,55 +48,71 @@ static void cross_section(double W[6], double X, double Y, double p, double m) {
     W[3] = W[5] = m * p * pow(kHessFloor, r - 2);
     return;
   }
-  const double rx = X / M, ry = Y / M;
-  const double arx = fabs(rx), ary = fabs(ry);
-  /* The larger ratio is exactly 1; the powers are taken as exponentials of
-   * logarithms (M^r u^m only appears whole): 3 logs and 2 exps instead of
-   * 3 pows, with relative errors near 1e-15. */
-  const double px = ax >= ay ? 1.0 : (arx > 0 ? exp(p * log(arx)) : 0.0);
-  const double py = ax >= ay ? (ary > 0 ? exp(p * log(ary)) : 0.0) : 1.0;
+  /* The larger ratio is exactly +-1; the powers are taken as exponentials
+   * of logarithms (M^r u^m only appears whole): 3 logs and 2 exps instead
+   * of 3 pows, with relative errors near 1e-15. Reciprocals replace the
+   * divisions of the smaller ratio's powers (the divisions cost more than
+   * the rest of the arithmetic here). */
+  const double iM = 1 / M;
+  const int x_larger = ax >= ay;
+  const double rx = x_larger ? copysign(1.0, X) : X * iM;
+  const double ry = x_larger ? Y * iM : copysign(1.0, Y);
+  const double small = x_larger ? fabs(ry) : fabs(rx); /* in [0, 1] */
+  const double ps = small > 0 ? exp(p * log(small)) : 0.0;
+  /* small^(p-1) and small^(p-2), the latter floored at kHessFloor. */
+  const double isml = small > 0 ? 1 / small : 0.0;
+  const double q1 = ps * isml;
+  const double q2 = small > kHessFloor ? q1 * isml : pow(kHessFloor, p - 2);
+  const double px = x_larger ? 1.0 : ps, py = x_larger ? ps : 1.0;
   const double u = px + py; /* in [1, 2] */
+  const double iu = 1 / u;
   const double W0 = exp(r * log(M) + m * log(u)); /* M^r u^m */
-  const double W1 = W0 / (u * M);                  /* M^(r-1) u^(m-1) */
-  const double Wh = (M > kHessFloor ? W1 / M : W0 / (u * kHessFloor * kHessFloor)) / u;
-  const double sx = spow_minus1(rx, px), sy = spow_minus1(ry, py);
+  const double W1 = W0 * iu * iM;                 /* M^(r-1) u^(m-1) */
+  const double Wh = (M > kHessFloor ? W1 * iM : W0 * iu / (kHessFloor * kHessFloor)) * iu;
+  /* sign(r) |r|^(p-1) and |r|^(p-2) of both ratios. */
+  const double sx = x_larger ? rx : copysign(q1, rx), sy = x_larger ? copysign(q1, ry) : ry;
+  const double mx = x_larger ? 1.0 : q2, my = x_larger ? q2 : 1.0;
   W[0] = W0;
   W[1] = m * p * W1 * sx;
   W[2] = m * p * W1 * sy;
   /* Wh = M^(r-2) u^(m-2): the (m-1) terms carry u^(m-2), the rest u^(m-1). */
-  W[3] = m * p * Wh * ((m - 1) * p * sx * sx + (p - 1) * u * pow_minus2(arx, px, p));
+  W[3] = m * p * Wh * ((m - 1) * p * sx * sx + (p - 1) * u * mx);
   W[4] = m * (m - 1) * p * p * Wh * sx * sy;
-  W[5] = m * p * Wh * ((m - 1) * p * sy * sy + (p - 1) * u * pow_minus2(ary, py, p));
+  W[5] = m * p * Wh * ((m - 1) * p * sy * sy + (p - 1) * u * my);
 }
 
 /* SPEC F by the chain rule through (X, Y, s) = (x/(a1 kx), y/(a2 ky), z/a3). */
 void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
                    const double x[3]) {
-  const double a1 = shape->a[0], a2 = shape->a[1], a3 = shape->a[2];
-  const double p = 2.0 / shape->eps1, r = 2.0 / shape->eps2, m = r / p;
-  const double s = x[2] / a3;
+  const double ia3 = 1 / shape->a[2];
+  const double p = 2.0 / shape->eps1, r = 2.0 / shape->eps2, m = shape->eps1 / shape->eps2;
+  const double s = x[2] * ia3;
   const int inside = fabs(s) <= 1;
   const double sc = inside ? s : (s > 0 ? 1.0 : -1.0);
-  const double kx = 1 + shape->taper[0] * sc, ky = 1 + shape->taper[1] * sc;
+  const double ikx = 1 / (1 + shape->taper[0] * sc), iky = 1 / (1 + shape->taper[1] * sc);
   /* Logarithmic derivatives of the taper factors with respect to z. */
-  const double lx = inside ? shape->taper[0] / (a3 * kx) : 0.0;
-  const double ly = inside ? shape->taper[1] / (a3 * ky) : 0.0;
-  const double X = x[0] / (a1 * kx), Y = x[1] / (a2 * ky);
+  const double lx = inside ? shape->taper[0] * ia3 * ikx : 0.0;
+  const double ly = inside ? shape->taper[1] * ia3 * iky : 0.0;
+  /* Jacobian of (X, Y, s) with respect to (x, y, z), and X, Y. */
+  const double Xx = ikx / shape->a[0], Yy = iky / shape->a[1];
+  const double X = x[0] * Xx, Y = x[1] * Yy;
   double W[6];
   cross_section(W, X, Y, p, m);
   const double as = fabs(s), sr = as > 0 ? exp(r * log(as)) : 0.0;
   *F = W[0] + sr - 1;
   if (!g && !H) return;
-  /* Jacobian of (X, Y, s) with respect to (x, y, z). */
-  const double Xx = 1 / (a1 * kx), Xz = -X * lx, Yy = 1 / (a2 * ky), Yz = -Y * ly;
-  const double Ps = r * spow_minus1(s, sr) / a3;
+  const double Xz = -X * lx, Yz = -Y * ly;
+  /* sign(s) |s|^(r-1) and |s|^(r-2) (floored) from |s|^r. */
+  const double ias = as > 0 ? 1 / as : 0.0;
+  const double Ps = r * copysign(sr * ias, s) * ia3;
   if (g) {
     g[0] = W[1] * Xx;
     g[1] = W[2] * Yy;
     g[2] = W[1] * Xz + W[2] * Yz + Ps;
   }
   if (!H) return;
-  const double Pss = r * (r - 1) * pow_minus2(as, sr, r) / (a3 * a3);
+  const double s2 = as > kHessFloor ? sr * ias * ias : pow(kHessFloor, r - 2);
+  const double Pss = r * (r - 1) * s2 * ia3 * ia3;
   H[0] = W[3] * Xx * Xx;
   H[4] = W[5] * Yy * Yy;
   H[1] = H[3] = W[4] * Xx * Yy;
