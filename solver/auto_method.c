@@ -20,6 +20,10 @@
 #include "solver/result.h"
 #include "solver/support.h"
 
+/* Newton steps of the position chart polishing another chart's answer
+ * (it starts at the solution: one or two steps converge). */
+enum { kPolishIterations = 3 };
+
 /* Keep r in best if it is the first or a larger lower bound. */
 void sovc_keep_best(sov_result *best, int *have, const sov_result *r) {
   best->iterations += r->iterations;
@@ -132,37 +136,54 @@ static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
 
 /* Position chart, mixed charts, normal chart, then balanced angle chart,
  * until one gives an acceptable answer (lb0 = value at the start
- * direction). */
+ * direction). An answer of another chart is polished by the position
+ * chart: theirs stop on their own rows (the normal chart's on support
+ * maps from a few search steps), which can leave n off by 1e-8 where d is
+ * exact. */
 int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
                      const sov_pose *XA, const sov_shape *B,
                      const sov_pose *XB, const double v[3], const double pA[3],
                      const double pB[3], double lb0, const sovc_newton_config *cfg) {
   sov_result r;
-  int spent = 0;
   int st = sovc_solve_implicit(&r, A, XA, B, XB, pA, pB, cfg);
-  spent += r.iterations;
-  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+  int spent = r.iterations;
+  int ok = acceptable(st, &r, lb0, A, XA, B, XB);
+  const int precise = ok;
+  if (!ok) {
     st = sovc_solve_mixed(&r, A, XA, B, XB, pA, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
+    ok = acceptable(st, &r, lb0, A, XA, B, XB);
   }
-  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+  if (!ok) {
     st = sovc_solve_mixed(&r, B, XB, A, XA, pB, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
     if (st == SOV_OK) swap_bodies(&r);
+    ok = acceptable(st, &r, lb0, A, XA, B, XB);
   }
-  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+  if (!ok) {
     st = sovc_solve_direction(&r, A, XA, B, XB, v, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
+    ok = acceptable(st, &r, lb0, A, XA, B, XB);
   }
-  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+  if (!ok) {
     st = sovc_solve_chart(&r, A, XA, B, XB, pA, pB, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
+    ok = acceptable(st, &r, lb0, A, XA, B, XB);
   }
-  r.iterations = spent;
-  if (!acceptable(st, &r, lb0, A, XA, B, XB)) {
+  if (!ok) {
     best->iterations += spent;
     return st == SOV_OK ? SOV_ERR_SPURIOUS : st;
   }
+  if (!precise) {
+    /* A polish that fails or ends lower leaves the chart's answer. */
+    sov_result p;
+    sovc_newton_config polish = *cfg;
+    polish.max_iterations = kPolishIterations;
+    const int pst = sovc_solve_implicit(&p, A, XA, B, XB, r.pA, r.pB, &polish);
+    spent += p.iterations;
+    if (acceptable(pst, &p, r.d - sovc_value_tolerance(&r), A, XA, B, XB)) r = p;
+  }
+  r.iterations = spent;
   sovc_keep_best(best, have, &r);
   return SOV_OK;
 }
