@@ -30,8 +30,8 @@ void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
     sovc_implicit(&e->f, gl, want_hessian ? e->Hl : NULL, S, x);
   sovc_rotate(e->g, X->R, gl);
   e->gnorm = sqrt(e->g[0] * e->g[0] + e->g[1] * e->g[1] + e->g[2] * e->g[2]);
-  const double inv = e->gnorm > 0 ? 1 / e->gnorm : 0;
-  for (int i = 0; i < 3; ++i) e->n[i] = e->g[i] * inv;
+  e->inv_gnorm = e->gnorm > 0 ? 1 / e->gnorm : 0;
+  for (int i = 0; i < 3; ++i) e->n[i] = e->g[i] * e->inv_gnorm;
   if (want_hessian == SOVC_WORLD_HESSIAN) rotate_matrix(e->H, X->R, e->Hl);
 }
 
@@ -49,9 +49,9 @@ double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]
 
 /* u^T (I - n n^T) H / |g|. */
 void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3]) {
-  const double un = u[0] * e->n[0] + u[1] * e->n[1] + u[2] * e->n[2], inv = 1 / e->gnorm;
+  const double un = u[0] * e->n[0] + u[1] * e->n[1] + u[2] * e->n[2];
   double w[3];
-  for (int c = 0; c < 3; ++c) w[c] = (u[c] - un * e->n[c]) * inv;
+  for (int c = 0; c < 3; ++c) w[c] = (u[c] - un * e->n[c]) * e->inv_gnorm;
   for (int c = 0; c < 3; ++c)
     out[c] = w[0] * e->H[c] + w[1] * e->H[3 + c] + w[2] * e->H[6 + c];
 }

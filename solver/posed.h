@@ -10,7 +10,7 @@
  * outward normal, |gradient| and (optionally) the Hessian, local (Hl) and
  * world (H). */
 typedef struct sovc_implicit_eval {
-  double f, g[3], H[9], Hl[9], n[3], gnorm;
+  double f, g[3], H[9], Hl[9], n[3], gnorm, inv_gnorm; /* inv_gnorm 0 where gnorm is */
 } sovc_implicit_eval;
 
 /* want_hessian of sovc_posed_implicit: none, local and world, or local
