@@ -147,6 +147,43 @@ static int inside(const sov_shape *S, const sov_pose *X, const double p[3]) {
   return F < 0;
 }
 
+/* Where the line from S's centre towards world point q leaves S, as a
+ * fraction of the way, from the normalised G at the point x (local) of the
+ * line at fraction t: G of an untapered body is homogeneous of degree 1
+ * about its centre, so the line leaves at t / (G + 1); a tapered body's
+ * exit is approached by repeating this from the last guess. */
+static double centre_line_exit(const sov_shape *S, const double x[3], double t) {
+  double y[3], g;
+  for (int i = 0; i < 3; ++i) y[i] = t * x[i];
+  sovc_implicit_norm(&g, NULL, NULL, S, y);
+  return t / (g + 1);
+}
+
+/* 1 if the point at fraction t of the way from A's centre to B's lies in
+ * both. */
+static int centre_line_inside(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                              const sov_pose *XB, double t) {
+  double m[3];
+  for (int i = 0; i < 3; ++i) m[i] = XA->p[i] + t * (XB->p[i] - XA->p[i]);
+  return inside(A, XA, m) && inside(B, XB, m);
+}
+
+/* Overlap proof on the centre line, neither centre inside the other body:
+ * a point between B's entry and A's exit, estimated once and then once
+ * more for tapers, found inside both. */
+static int centre_line_point(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                             const sov_pose *XB) {
+  double xA[3], xB[3];
+  sovc_to_local(xA, XA, XB->p); /* B's centre in A's frame, and A's in B's */
+  sovc_to_local(xB, XB, XA->p);
+  double exit_A = centre_line_exit(A, xA, 1), exit_B = centre_line_exit(B, xB, 1);
+  if (1 - exit_B < exit_A && centre_line_inside(A, XA, B, XB, 0.5 * (exit_A + 1 - exit_B)))
+    return 1;
+  exit_A = centre_line_exit(A, xA, exit_A);
+  exit_B = centre_line_exit(B, xB, exit_B);
+  return 1 - exit_B < exit_A && centre_line_inside(A, XA, B, XB, 0.5 * (exit_A + 1 - exit_B));
+}
+
 /* Overlap proof from a local answer with d <= 0: a point inside both
  * bodies (pA inside B, pB inside A, or their midpoint inside both). */
 static int common_point(const sov_result *r, const sov_shape *A, const sov_pose *XA,
@@ -157,7 +194,8 @@ static int common_point(const sov_result *r, const sov_shape *A, const sov_pose 
 }
 
 /* Early exits: bounding spheres and separating planes prove "apart", a
- * centre inside the other body proves "overlap"; then one local solve: a
+ * centre inside the other body or a point of the centre line inside both
+ * proves "overlap"; then one local solve: a
  * positive d proves "apart", a common point "overlap"; only what remains
  * goes on to the rest of the distance (the default method continues from
  * its local solve). */
@@ -176,7 +214,8 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   }
   if (cc > 0 && separating(A, XA, B, XB, c)) return SOV_OK;
   *colliding = 1;
-  if (inside(B, XB, XA->p) || inside(A, XA, XB->p)) return SOV_OK;
+  if (inside(B, XB, XA->p) || inside(A, XA, XB->p) || centre_line_point(A, XA, B, XB))
+    return SOV_OK;
   sov_result r;
   int st;
   if (opt->method == SOV_METHOD_AUTO) {
