@@ -55,9 +55,9 @@ static void jacobian(double J[36], const sovc_implicit_eval *a,
 
 /* Euclidean norm of a 6-vector. */
 static double norm6(const double r[6]) {
-  double s = 0;
-  for (int i = 0; i < 6; ++i) s += r[i] * r[i];
-  return sqrt(s);
+  /* Written out: as a loop it was vectorised into 16-byte loads of r just
+   * stored as scalars, which stall. */
+  return sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3] + r[4] * r[4] + r[5] * r[5]);
 }
 
 /* Finish: validate the common-normal pair and fill result. */
@@ -133,9 +133,17 @@ static int inverse3(double Mi[9], const double M[9]) {
 
 /* C = A B for row-major 3 x 3 matrices. */
 static void mul3(double C[9], const double A[9], const double B[9]) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+  /* Written out: as loops it was vectorised into 16-byte loads of B just
+   * stored as scalars (by inverse3), which stall. */
+  C[0] = A[0] * B[0] + A[1] * B[3] + A[2] * B[6];
+  C[1] = A[0] * B[1] + A[1] * B[4] + A[2] * B[7];
+  C[2] = A[0] * B[2] + A[1] * B[5] + A[2] * B[8];
+  C[3] = A[3] * B[0] + A[4] * B[3] + A[5] * B[6];
+  C[4] = A[3] * B[1] + A[4] * B[4] + A[5] * B[7];
+  C[5] = A[3] * B[2] + A[4] * B[5] + A[5] * B[8];
+  C[6] = A[6] * B[0] + A[7] * B[3] + A[8] * B[6];
+  C[7] = A[6] * B[1] + A[7] * B[4] + A[8] * B[7];
+  C[8] = A[6] * B[2] + A[7] * B[5] + A[8] * B[8];
 }
 
 /* y = M x (row-major 3 x 3). */

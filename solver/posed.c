@@ -7,15 +7,28 @@
 #include "solver/shape.h"
 #include "solver/support.h"
 
-/* out = R M R^T for symmetric row-major M. */
+/* out = R M R^T for symmetric row-major M. Written out: as loops it was
+ * vectorised into 16-byte loads of M just stored as scalars, which stall. */
 static void rotate_matrix(double out[9], const double R[9], const double M[9]) {
-  double T[9];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      T[3 * i + j] = M[3 * i] * R[3 * j] + M[3 * i + 1] * R[3 * j + 1] + M[3 * i + 2] * R[3 * j + 2];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      out[3 * i + j] = R[3 * i] * T[j] + R[3 * i + 1] * T[3 + j] + R[3 * i + 2] * T[6 + j];
+  double T[9]; /* T = M R^T: T[3i + j] = M row i . R row j */
+  T[0] = M[0] * R[0] + M[1] * R[1] + M[2] * R[2];
+  T[1] = M[0] * R[3] + M[1] * R[4] + M[2] * R[5];
+  T[2] = M[0] * R[6] + M[1] * R[7] + M[2] * R[8];
+  T[3] = M[3] * R[0] + M[4] * R[1] + M[5] * R[2];
+  T[4] = M[3] * R[3] + M[4] * R[4] + M[5] * R[5];
+  T[5] = M[3] * R[6] + M[4] * R[7] + M[5] * R[8];
+  T[6] = M[6] * R[0] + M[7] * R[1] + M[8] * R[2];
+  T[7] = M[6] * R[3] + M[7] * R[4] + M[8] * R[5];
+  T[8] = M[6] * R[6] + M[7] * R[7] + M[8] * R[8];
+  out[0] = R[0] * T[0] + R[1] * T[3] + R[2] * T[6];
+  out[1] = R[0] * T[1] + R[1] * T[4] + R[2] * T[7];
+  out[2] = R[0] * T[2] + R[1] * T[5] + R[2] * T[8];
+  out[3] = R[3] * T[0] + R[4] * T[3] + R[5] * T[6];
+  out[4] = R[3] * T[1] + R[4] * T[4] + R[5] * T[7];
+  out[5] = R[3] * T[2] + R[4] * T[5] + R[5] * T[8];
+  out[6] = R[6] * T[0] + R[7] * T[3] + R[8] * T[6];
+  out[7] = R[6] * T[1] + R[7] * T[4] + R[8] * T[7];
+  out[8] = R[6] * T[2] + R[7] * T[5] + R[8] * T[8];
 }
 
 /* Implicit value, gradient, normal and Hessian at a world point. */
@@ -49,11 +62,15 @@ double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]
 
 /* u^T (I - n n^T) H / |g|. */
 void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3]) {
-  const double un = u[0] * e->n[0] + u[1] * e->n[1] + u[2] * e->n[2];
-  double w[3];
-  for (int c = 0; c < 3; ++c) w[c] = (u[c] - un * e->n[c]) * e->inv_gnorm;
-  for (int c = 0; c < 3; ++c)
-    out[c] = w[0] * e->H[c] + w[1] * e->H[3 + c] + w[2] * e->H[6 + c];
+  /* Written out: as loops they were vectorised into a 16-byte load of u
+   * just stored as scalars by the caller, a stall longer than the rest. */
+  const double *n = e->n, *H = e->H;
+  const double un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];
+  const double w0 = (u[0] - un * n[0]) * e->inv_gnorm, w1 = (u[1] - un * n[1]) * e->inv_gnorm,
+               w2 = (u[2] - un * n[2]) * e->inv_gnorm;
+  out[0] = w0 * H[0] + w1 * H[3] + w2 * H[6];
+  out[1] = w0 * H[1] + w1 * H[4] + w2 * H[7];
+  out[2] = w0 * H[2] + w1 * H[5] + w2 * H[8];
 }
 
 /* Support point in world direction v. */
@@ -111,12 +128,14 @@ void sovc_frame_make(sovc_frame *F, const double n[3]) {
 /* v^T dq/dn = v^T (beta^2 sigma n_a w e_k^T - beta w e_a^T - beta n_a I). */
 void sovc_frame_dvec(double out[3], const sovc_frame *F, const double n[3],
                      int which, const double v[3]) {
+  /* Scalar statements, no loop: its vectorised 16-byte loads of v (stored
+   * as scalars just before, as dp in the Jacobian) stalled. */
   const int a = which == 0 ? F->i : F->j;
-  double w[3] = {n[0], n[1], n[2]};
-  w[F->k] += F->sigma;
-  const double vw = v[0] * w[0] + v[1] * w[1] + v[2] * w[2];
-  const double be = F->beta;
-  for (int c = 0; c < 3; ++c) out[c] = -be * n[a] * v[c];
+  const double vw = v[0] * n[0] + v[1] * n[1] + v[2] * n[2] + F->sigma * v[F->k]; /* v . w */
+  const double be = F->beta, c = -be * n[a];
+  out[0] = c * v[0];
+  out[1] = c * v[1];
+  out[2] = c * v[2];
   out[F->k] += be * be * F->sigma * n[a] * vw;
   out[a] -= be * vw;
 }
