@@ -252,8 +252,8 @@ int sovc_inner_ball_fits(const sov_shape *S, const double x[3], double r) {
 }
 
 /* Largest of 2, 1, 1/2 and 1/4 times depth for which the ball tangent at
- * t lies inside S, else 0; *fails is the smallest radius tried that does
- * not fit (2 depth if all fit). */
+ * t lies inside S, else 0; *fails is the last radius tried that does not
+ * fit (2 depth when the first fits). */
 static double coarse_radius(const sov_shape *S, const tangency *t, double depth, double *fails) {
   *fails = 2 * depth;
   for (double r = 2 * depth; r >= 0.25 * depth; r *= 0.5) {
