@@ -178,7 +178,7 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
     /* A polish that fails or ends lower leaves the chart's answer. */
     sov_result p;
     sovc_newton_config polish = *cfg;
-    polish.max_iterations = kPolishIterations;
+    if (polish.max_iterations > kPolishIterations) polish.max_iterations = kPolishIterations;
     const int pst = sovc_solve_implicit(&p, A, XA, B, XB, r.pA, r.pB, &polish);
     spent += p.iterations;
     if (acceptable(pst, &p, r.d - sovc_value_tolerance(&r), A, XA, B, XB)) r = p;

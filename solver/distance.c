@@ -195,10 +195,9 @@ static int common_point(const sov_result *r, const sov_shape *A, const sov_pose 
 
 /* Early exits: bounding spheres and separating planes prove "apart", a
  * centre inside the other body or a point of the centre line inside both
- * proves "overlap"; then one local solve: a
- * positive d proves "apart", a common point "overlap"; only what remains
- * goes on to the rest of the distance (the default method continues from
- * its local solve). */
+ * proves "overlap"; then one local solve: a positive d proves "apart", a
+ * common point "overlap"; only what remains goes on to the rest of the
+ * distance (the default method continues from its local solve). */
 int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
                  const sov_shape *B, const sov_pose *XB,
                  const sov_options *opt, sov_cache *cache) {
