@@ -20,14 +20,12 @@
 enum {
   kSamples = 14,    /* cube faces and corners */
   kBudget = 400,    /* polytope expansions */
-  kMaxCaps = 64,    /* settled caps and failed polish starts */
+  kMaxCaps = 64,    /* proved caps, polish starts */
 };
 
-/* A face whose normal is this close (cosine, 1 degree) to a polished
- * optimum or to a start that led to one lies in that optimum's basin.
- * Optima of overlapping stress pairs lie as close as 1.1 degrees apart: a
- * 5.7 degree cap hid one of them. */
-static const double kSettledCap = 0.99985;
+/* Faces this close (cosine, 1 degree) to a start that led to a known
+ * optimum lie in its basin: they are refined, not polished again. */
+static const double kStartedCap = 0.99985;
 /* Faces this close to a failed polish start are not polished again. */
 static const double kFailedCap = 0.99995;
 /* A face is tight when its support value exceeds its plane by less than
@@ -36,12 +34,20 @@ static const double kTight = 1e-4;
 /* Final bound tolerance, relative to the bodies' size. */
 static const double kBound = 1e-11;
 
+/* A cap of directions about unit n (cosine and sine of its half-angle)
+ * over which the objective is proved not to beat a polished answer. */
+typedef struct cap {
+  double n[3], cos, sin;
+} cap;
+
 /* Search state: the polytope (aux = A-side support point of each vertex),
- * settled caps, failed polish starts, and the best evaluated direction. */
+ * proved caps, polish starts that led to an optimum and that failed, and
+ * the best evaluated direction. */
 typedef struct search {
   sovc_polytope P;
-  double settled[kMaxCaps][3], failed[kMaxCaps][3];
-  int nsettled, nfailed;
+  cap caps[kMaxCaps];
+  double started[kMaxCaps][3], failed[kMaxCaps][3];
+  int ncaps, nstarted, nfailed;
   double size;
   double ub_lb, ub_v[3], ub_pA[3], ub_pB[3]; /* largest -h_D(v) seen */
   int proved; /* the best answer is proved global by inner balls */
@@ -128,14 +134,62 @@ static void vertex_points(double pA[3], double pB[3], const sovc_polytope *P, in
   }
 }
 
-/* Unsettled alive face with the lowest plane; -1 if none. */
-static int lowest_face(const search *S) {
+static double dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Lower bound of h_D over the directions of face f's cone outside the
+ * proved caps; INFINITY if the cone lies in one (its vertices' directions
+ * do: caps are convex). The ray along such a v meets the face at distance
+ * dist / (n_f . v) >= dist, and if n_f lies in a cap at angle alpha from
+ * its centre, v lies at least theta - alpha from n_f. Only a face in front
+ * of the origin (dist > 0) has a cone: the search ends only when every
+ * face does, the origin then inside the polytope. */
+static double face_bound(const search *S, int f) {
+  const double dist = S->P.dist[f], *nf = S->P.normal[f];
+  if (!(dist > 0)) return dist;
+  double cmax = 1;
+  for (int k = 0; k < S->ncaps; ++k) {
+    const cap *c = &S->caps[k];
+    int inside = 1;
+    for (int j = 0; j < 3 && inside; ++j) {
+      const double *w = S->P.v[S->P.face[f][j]];
+      inside = dot(w, c->n) > c->cos * sqrt(dot(w, w));
+    }
+    if (inside) return INFINITY;
+    const double ca = dot(nf, c->n);
+    if (ca > c->cos) {
+      const double cos_turn = c->cos * ca + c->sin * sqrt(1 - ca * ca); /* cos(theta - alpha) */
+      if (cos_turn < cmax) cmax = cos_turn;
+    }
+  }
+  return dist / cmax;
+}
+
+/* Alive face with the lowest bound (*bound); -1 if none is below INFINITY. */
+static int lowest_face(const search *S, double *bound) {
   int best = -1;
-  for (int f = 0; f < S->P.nf; ++f)
-    if (S->P.alive[f] && !in_caps(S->settled[0], S->nsettled, S->P.normal[f], kSettledCap) &&
-        (best < 0 || S->P.dist[f] < S->P.dist[best]))
-      best = f;
+  *bound = INFINITY;
+  for (int f = 0; f < S->P.nf; ++f) {
+    if (!S->P.alive[f] || !(S->P.dist[f] < *bound)) continue;
+    const double b = face_bound(S, f);
+    if (b < *bound) *bound = b, best = f;
+  }
   return best;
+}
+
+/* Proves a cap around polished overlap answer r unless r's normal lies in
+ * one already. */
+static void prove_cap(search *S, const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                      const sov_shape *B, const sov_pose *XB) {
+  if (!(r->d < 0) || S->ncaps == kMaxCaps) return;
+  for (int k = 0; k < S->ncaps; ++k)
+    if (dot(r->n, S->caps[k].n) > S->caps[k].cos) return;
+  cap *c = &S->caps[S->ncaps];
+  if (!sovc_proved_cap(&c->cos, r, A, XA, B, XB, sovc_value_tolerance(r))) return;
+  memcpy(c->n, r->n, sizeof c->n);
+  c->sin = sqrt(1 - c->cos * c->cos);
+  ++S->ncaps;
 }
 
 /* Add w = pA - pB to the polytope, recording pA; returns the add status. */
@@ -144,9 +198,10 @@ static int expand(search *S, const double pA[3], const double pB[3]) {
   return sovc_polytope_add(&S->P, w, pA, 1e-14 * S->size);
 }
 
-/* Polish from direction v. On success settle the cap around v (a start that
- * leads to a known optimum lies in its basin) and around the optimum; on
- * failure remember v so nearby faces are refined instead of re-polished. */
+/* Polish from direction v. On success remember v (nearby faces lie in the
+ * optimum's basin: they are refined, not polished again) and prove a cap
+ * around the optimum; on failure remember v so nearby faces are refined
+ * instead of re-polished. */
 static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
                   const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
                   const double v[3], const double pA[3], const double pB[3],
@@ -165,8 +220,8 @@ static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
   if (best->d > before && best->d < 0 &&
       sovc_inner_balls_certify(best, A, XA, B, XB, sovc_value_tolerance(best)))
     S->proved = 1;
-  add_cap(S->settled, &S->nsettled, v);
-  if (!in_caps(S->settled[0], S->nsettled, r.n, kSettledCap)) add_cap(S->settled, &S->nsettled, r.n);
+  add_cap(S->started, &S->nstarted, v);
+  prove_cap(S, &r, A, XA, B, XB);
   return SOV_OK;
 }
 
@@ -283,7 +338,7 @@ static int keep_closest(search *S, sov_result *best, int *have, const sov_shape 
   return keep_on_surfaces(S, &r, best, have, A, XA, B, XB);
 }
 
-/* End of the overlap search: every unsettled face lies above the best
+/* End of the overlap search: every face bound lies above the best
  * value. If an evaluated direction beats every polished answer, polish from
  * it (unless that failed nearby before); its own value is the answer only
  * if its witnesses are sound. */
@@ -376,17 +431,18 @@ static double current(const search *S, const sov_result *best, int have) {
   return have ? fmax(best->d, S->ub_lb) : S->ub_lb;
 }
 
-/* Overlap: expand the lowest unsettled face until every unsettled face lies
- * above the best answer; polish tight faces. */
+/* Overlap: expand the face of lowest bound until every bound lies above
+ * the best answer; polish tight faces. */
 static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
                    const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
                    const sovc_newton_config *cfg) {
   double pA[3], pB[3], n[3];
   for (int it = 0; it < kBudget; ++it) {
-    const int f = lowest_face(S);
+    double bound;
+    const int f = lowest_face(S, &bound);
     const double cur = current(S, best, *have);
-    /* Every unsettled direction has h_D >= this face's plane. */
-    if (f < 0 || S->P.dist[f] >= -cur - kBound * S->size)
+    /* Every direction has h_D >= this bound or lies in a proved cap. */
+    if (f < 0 || bound >= -cur - kBound * S->size)
       return finish_overlap(S, best, have, A, XA, B, XB, cfg);
     memcpy(n, S->P.normal[f], sizeof n);
     const double dist = S->P.dist[f];
@@ -401,7 +457,8 @@ static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
     }
     const double lb = evaluate(S, pA, pB, A, XA, B, XB, n, pA, pB);
     if (lb > 0) return separated(S, best, have, A, XA, B, XB, cfg);
-    if (-lb - dist <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, n, kFailedCap)) {
+    if (-lb - dist <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, n, kFailedCap) &&
+        !in_caps(S->started[0], S->nstarted, n, kStartedCap)) {
       polish(S, best, have, A, XA, B, XB, n, pA, pB, lb, cfg);
       if (S->proved) return SOV_OK;
       continue;
@@ -416,11 +473,14 @@ int sovc_global_search(sov_result *best, int *have, const sov_shape *A,
                        const sov_pose *XA, const sov_shape *B,
                        const sov_pose *XB, const sovc_newton_config *cfg) {
   search S;
-  S.nsettled = S.nfailed = 0;
+  S.ncaps = S.nstarted = S.nfailed = 0;
   S.proved = 0;
   S.size = A->radius + B->radius;
   S.ub_lb = -INFINITY;
-  if (*have) add_cap(S.settled, &S.nsettled, best->n);
+  if (*have) {
+    add_cap(S.started, &S.nstarted, best->n);
+    prove_cap(&S, best, A, XA, B, XB);
+  }
   if (!start(&S, A, XA, B, XB)) return SOV_ERR_NO_CONVERGENCE;
   return overlap(&S, best, have, A, XA, B, XB, cfg);
 }

@@ -22,9 +22,15 @@
 #include <math.h>
 
 #include "solver/pose.h"
+#include "solver/posed.h"
 #include "solver/shape.h"
 
 enum { kBisections = 7 };
+
+static const double kPi = 3.14159265358979323846;
+/* Cap proofs fit disks with r M <= (1 - kFitMargin) |grad F|: the margin
+ * absorbs the witnesses' normal error (see sovc_proved_cap). */
+static const double kFitMargin = 1e-3;
 
 typedef struct interval {
   double lo, hi;
@@ -311,4 +317,154 @@ int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_
   if (!(failsA > rA)) return 0;
   const double bA = bisected_radius(A, &ta, rA, failsA), needB = depth - bA;
   return bA > rA && ball_inside(B, &tb, needB) && balls_prove(r, XA, &ta, bA, XB, &tb, needB, tol);
+}
+
+/* Curvature bound of one body for a cap proof: over the box that holds
+ * the segments from the witness t.x to the points t.x + r (u - m) of
+ * tangent disks of radius r <= rmax, for unit u within the cap's angle of
+ * the normal m (Taylor's theorem as for the whole ball, along each
+ * segment's direction d), d^T H d <= k(t) + slack where k is the tangent
+ * form of the Hessian's midpoint on the tangent vector t nearest d (world
+ * basis e1, e2), and slack covers the Hessian's spread and |d - t|. */
+typedef struct cap_form {
+  double k11, k12, k22, slack, g, rmax;
+} cap_form;
+
+/* Largest row sum of |M| (M symmetric), a bound of its spectral norm. */
+static double row_norm(const double M[9]) {
+  double n = 0;
+  for (int i = 0; i < 3; ++i) n = greater(n, fabs(M[3 * i]) + fabs(M[3 * i + 1]) + fabs(M[3 * i + 2]));
+  return n;
+}
+
+/* The form of body S at tangency t (local frame, tangent basis l1, l2)
+ * for disks up to radius rmax whose directions d lie within dev of a
+ * tangent vector; 0 if the Hessian is unbounded over the box. */
+static int cap_form_of(cap_form *c, const sov_shape *S, const tangency *t, double rmax,
+                       double chord, double dev, const double l1[3], const double l2[3]) {
+  double lo[3], hi[3], Hlo[9], Hhi[9], Hc[9], Hr[9], Hl1[3], Hl2[3];
+  for (int i = 0; i < 3; ++i) {
+    const double c0 = t->x[i] - rmax * t->m[i], h = rmax * chord;
+    lo[i] = greater(c0 - rmax, t->x[i] - h);
+    hi[i] = lesser(c0 + rmax, t->x[i] + h);
+  }
+  if (!sovc_hessian_ranges(Hlo, Hhi, S, lo, hi)) return 0;
+  for (int i = 0; i < 9; ++i) {
+    if (!(Hhi[i] - Hlo[i] < INFINITY)) return 0;
+    Hc[i] = 0.5 * (Hlo[i] + Hhi[i]);
+    Hr[i] = 0.5 * (Hhi[i] - Hlo[i]);
+  }
+  sovc_rotate(Hl1, Hc, l1);
+  sovc_rotate(Hl2, Hc, l2);
+  c->k11 = l1[0] * Hl1[0] + l1[1] * Hl1[1] + l1[2] * Hl1[2];
+  c->k12 = l1[0] * Hl2[0] + l1[1] * Hl2[1] + l1[2] * Hl2[2];
+  c->k22 = l2[0] * Hl2[0] + l2[1] * Hl2[1] + l2[2] * Hl2[2];
+  /* d^T Hc d - t^T Hc t <= |Hc| (2 dev + dev^2) for |d - t| <= dev. */
+  c->slack = row_norm(Hr) + row_norm(Hc) * dev * (2 + dev);
+  c->g = t->gnorm;
+  c->rmax = rmax;
+  return isfinite(c->slack);
+}
+
+/* Lower bound of the disk radius that fits for tangent directions
+ * t = cos(psi) e1 + sin(psi) e2, psi in [mid - half, mid + half]: r fits
+ * where r (t^T K t + slack) <= g, and t^T K t = a + b cos 2psi + c sin 2psi
+ * moves by at most 2 sqrt(b^2 + c^2) per radian. */
+static double disk_radius(const cap_form *c, double mid, double half) {
+  const double a = 0.5 * (c->k11 + c->k22), b = 0.5 * (c->k11 - c->k22), s = c->k12;
+  const double k = a + b * cos(2 * mid) + s * sin(2 * mid) + 2 * sqrt(b * b + s * s) * half;
+  const double curvature = (k + c->slack) / ((1 - kFitMargin) * c->g);
+  return curvature > 0 ? lesser(c->rmax, 1 / curvature) : c->rmax;
+}
+
+/* 1 if disks of A and B fit with radii summing to at least depth for every
+ * tangent direction psi in [mid - half, mid + half] (halving the interval
+ * where the bound is too coarse, down to `levels` more halvings). */
+static int disks_cover(const cap_form *fa, const cap_form *fb, double depth, double mid,
+                       double half, int levels) {
+  if (disk_radius(fa, mid, half) + disk_radius(fb, mid, half) >= depth) return 1;
+  return levels > 0 && disks_cover(fa, fb, depth, mid - 0.5 * half, 0.5 * half, levels - 1) &&
+         disks_cover(fa, fb, depth, mid + 0.5 * half, 0.5 * half, levels - 1);
+}
+
+/* The form of S for the largest of rmax = depth, depth / 4, depth / 16
+ * whose box has a bounded Hessian (a pointy plane of eps > 1 nearby); else
+ * disks of radius 0 (the witness itself). */
+static void cap_form_any(cap_form *c, const sov_shape *S, const tangency *t, double depth,
+                         double chord, double dev, const double l1[3], const double l2[3]) {
+  for (double r = depth; r >= depth / 16; r *= 0.25)
+    if (cap_form_of(c, S, t, r, chord, dev, l1, l2)) return;
+  const cap_form point = {0, 0, 0, 0, 1, 0};
+  *c = point;
+}
+
+/* See inner_ball.h. The disks are tangent at the witnesses to the
+ * answer's normal n rather than the bodies' own normals mA, -mB, which
+ * differ by the solver's error: then a disk point at |u - n| = s has
+ * F <= r s (s (r M - g) / 2 + g |mA - n|), at most r g |mA - n|^2 / eta
+ * above 0 where r M <= (1 - eta) g, and only while s < 2 |mA - n| / eta:
+ * such points lie at most 2 r |mA - n|^2 / eta outside the body. A unit v
+ * within theta of n is cos(phi) n + sin(phi) t for a unit tangent t; if A
+ * holds the disk of radius rA(t) in the plane of n and t tangent at pA,
+ * h_A(v) >= v . (pA - rA n) + rA, and B's likewise, so with
+ * rA + rB = depth, h_D(v) >= depth - |pA - pB - depth n| minus those
+ * distances. */
+int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A,
+                    const sov_pose *XA, const sov_shape *B, const sov_pose *XB, double tol) {
+  /* Cap angles tried, largest first (radians). */
+  static const double kAngles[] = {0.5, 0.15, 0.05, 0.015, 0.005};
+  const double depth = -r->d;
+  if (!(depth > 0)) return 0;
+  tangency ta, tb;
+  if (!tangency_at(&ta, A, XA, r->pA) || !tangency_at(&tb, B, XB, r->pB)) return 0;
+  double mA[3], mB[3], gap = 0, skewA = 0, skewB = 0;
+  sovc_rotate(mA, XA->R, ta.m);
+  sovc_rotate(mB, XB->R, tb.m);
+  for (int i = 0; i < 3; ++i) {
+    const double e = r->pA[i] - r->pB[i] - depth * r->n[i];
+    gap += e * e;
+    skewA += (mA[i] - r->n[i]) * (mA[i] - r->n[i]);
+    skewB += (mB[i] + r->n[i]) * (mB[i] + r->n[i]);
+  }
+  if (!(sqrt(gap) + 2 * depth * greater(skewA, skewB) / kFitMargin <= tol)) return 0;
+  /* The disks' normals are n and -n, their tangent basis n's frame. */
+  sovc_frame fr;
+  double tA1[3], tA2[3], tB1[3], tB2[3];
+  sovc_frame_make(&fr, r->n);
+  sovc_rotate_t(ta.m, XA->R, r->n);
+  for (int i = 0; i < 3; ++i) mB[i] = -r->n[i];
+  sovc_rotate_t(tb.m, XB->R, mB);
+  sovc_rotate_t(tA1, XA->R, fr.t);
+  sovc_rotate_t(tA2, XA->R, fr.b);
+  sovc_rotate_t(tB1, XB->R, fr.t);
+  sovc_rotate_t(tB2, XB->R, fr.b);
+  for (size_t k = 0; k < sizeof kAngles / sizeof kAngles[0]; ++k) {
+    const double chord = 2 * sin(0.5 * kAngles[k]);
+    /* A segment of the disk at angle phi points along
+     * -sin(phi / 2) n + cos(phi / 2) t, within 2 sin(phi / 4) of t. */
+    const double dev = 2 * sin(0.25 * kAngles[k]);
+    cap_form fa, fb;
+    cap_form_any(&fa, A, &ta, depth, chord, dev, tA1, tA2);
+    cap_form_any(&fb, B, &tb, depth, chord, dev, tB1, tB2);
+    int covered = 1;
+    for (int j = 0; j < 8 && covered; ++j)
+      covered = disks_cover(&fa, &fb, depth, (j + 0.5) * (kPi / 8), kPi / 16, 5);
+    if (covered) {
+      *cos_cap = cos(kAngles[k]);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* See inner_ball.h. */
+double sovc_cap_disk_radius(const sov_shape *S, const double x[3], const double l1[3],
+                            const double l2[3], double rmax, double theta, double psi,
+                            double half) {
+  tangency t;
+  cap_form c;
+  if (!tangency_local(&t, S, x) ||
+      !cap_form_of(&c, S, &t, rmax, 2 * sin(0.5 * theta), 2 * sin(0.25 * theta), l1, l2))
+    return 0;
+  return disk_radius(&c, psi, half);
 }

@@ -27,4 +27,22 @@ int sovc_inner_ball_fits(const sov_shape *S, const double x[3], double r);
 int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_pose *XA,
                              const sov_shape *B, const sov_pose *XB, double tol);
 
+/* 1 if r (d < 0, witnesses on their surfaces) is proved to be the largest
+ * value of the objective within tol over a cap of directions around r's
+ * normal n: every unit v with v . n >= *cos_cap has
+ * -(h_A(v) + h_B(-v)) <= d + tol. Caps of balls tangent at the witnesses
+ * that lie in the bodies give the bound, tried from about 30 degrees down
+ * to 0.3; 0 if none fits. */
+int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A,
+                    const sov_pose *XA, const sov_shape *B, const sov_pose *XB, double tol);
+
+/* Radius (at most rmax) of the disks tangent at local surface point x, in
+ * the planes of its normal m and t = cos(psi) l1 + sin(psi) l2 (l1, l2 a
+ * unit tangent basis) for psi within half of the given psi, whose points
+ * x + r (u - m) for unit u in that plane within theta of m are proved to
+ * lie in the body; 0 if none is. The cap proof's building block. */
+double sovc_cap_disk_radius(const sov_shape *S, const double x[3], const double l1[3],
+                            const double l2[3], double rmax, double theta, double psi,
+                            double half);
+
 #endif

@@ -280,16 +280,18 @@ TEST(HardeningRegression, CrossingNeedlesAreNeverApart) {
   }
 }
 
-// BUG 13 (c_api_fuzz; solver/global.c, AUTO's overlap search): a needle
+// Bug 13 (c_api_fuzz; solver/global.c, AUTO's overlap search): a needle
 // (1 x 4.16 x 998, eps1 1.47, tapered) crosses a small flat plate at the
-// same centre. AUTO answers SOV_OK with the optimum near +y, but the other
+// same centre. AUTO answered SOV_OK with the optimum near +y, but the other
 // side (near -y) has a larger objective, 1.3e-3 higher: warm-started from
-// the cold answer AUTO finds it. The search skips a face when its normal
-// lies within 1 degree of a polish start that led to a known optimum, but a
+// the cold answer AUTO found it. The search skipped a face when its normal
+// lay within 1 degree of a polish start that led to a known optimum, but a
 // face bounds every direction of the cone over its vertices, which here
-// held the better optimum. Expected: the cold d not below the objective at
-// any direction (here the warm answer's normal), or a refusal.
-TEST(HardeningRegression, DISABLED_NeedleThroughPlateFindsTheBetterSide) {
+// held the better optimum. Fixed: only caps proved by curvature bounds
+// (sovc_proved_cap) exclude directions. Expected: the cold d not below the
+// objective at any direction (here the warm answer's normal), or a
+// refusal.
+TEST(HardeningRegression, NeedleThroughPlateFindsTheBetterSide) {
   const double pa[7] = {0.99999999900000003, 4.1586621183758137,   997.97924978027379,
                         1.4736529258356068,  0.90424802657725889,  0.046842141644529378,
                         -0.49502252443459704};

@@ -8,7 +8,9 @@
 #include <random>
 
 extern "C" {
+#include "solver/auto_method.h"
 #include "solver/inner_ball.h"
+#include "solver/posed.h"
 }
 
 #include "spec_reference.h"
@@ -128,6 +130,59 @@ TEST(InnerBall, FittingBallsLieInside) {
   EXPECT_GT(fitted, 150);
 }
 
+// The disks a cap proof trusts lie in the body: over random surface points
+// of random shapes, cap angles, radius limits and intervals of tangent
+// directions, the SPEC implicit function is not positive (to rounding) at
+// the disks' points within the cap. Every other shape is an ellipsoid,
+// whose Hessian the interval bounds hold exactly: there a disk as large as
+// the surface's radius of curvature at a flat side leaves the body, unless
+// the bound follows the segments' directions away from the tangent.
+TEST(InnerBall, CapDisksLieInside) {
+  std::mt19937_64 rng(14);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int fitted = 0;
+  for (int k = 0; k < 1500; ++k) {
+    sov_shape s = RandomShape(rng);
+    if (k % 2) {
+      const double p[7] = {s.a[0], s.a[1], s.a[2], 1, 1, 0, 0};
+      ASSERT_EQ(sov_shape_init(&s, p), SOV_OK);
+    }
+    double x[3];
+    Param(x, s, kPi * (2 * unit(rng) - 1), kPi * (unit(rng) - 0.5));
+    long double F, g[3];
+    SpecImplicitLong(&F, g, s, x);
+    const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    const double m[3] = {static_cast<double>(g[0] / gn), static_cast<double>(g[1] / gn),
+                         static_cast<double>(g[2] / gn)};
+    double l1[3] = {-m[1], m[0], 0};
+    if (std::fabs(m[2]) > 0.9) l1[0] = 0, l1[1] = -m[2], l1[2] = m[1];
+    const double ln = std::sqrt(l1[0] * l1[0] + l1[1] * l1[1] + l1[2] * l1[2]);
+    for (double &c : l1) c /= ln;
+    const double l2[3] = {m[1] * l1[2] - m[2] * l1[1], m[2] * l1[0] - m[0] * l1[2],
+                          m[0] * l1[1] - m[1] * l1[0]};
+    const double theta = std::pow(10.0, -2.3 + 2.2 * unit(rng));
+    const double rmax =
+        std::pow(10.0, -2 + 2.5 * unit(rng)) * std::fmin(s.a[0], std::fmin(s.a[1], s.a[2]));
+    const double psi = kPi * unit(rng), half = unit(rng) < 0.5 ? 0 : 0.3 * unit(rng);
+    const double r = sovc_cap_disk_radius(&s, x, l1, l2, rmax, theta, psi, half);
+    ASSERT_LE(r, rmax);
+    if (!(r > 0)) continue;
+    ++fitted;
+    double worst = -INFINITY;
+    for (int j = 0; j < 400; ++j) {
+      const double a = psi + half * (2 * unit(rng) - 1), phi = theta * (j % 4 ? unit(rng) : 1);
+      double y[3];
+      for (int i = 0; i < 3; ++i) {
+        const double t = std::cos(a) * l1[i] + std::sin(a) * l2[i];
+        y[i] = x[i] - r * m[i] + r * (std::cos(phi) * m[i] + std::sin(phi) * t);
+      }
+      worst = std::fmax(worst, SpecF(s, y) / static_cast<double>(gn));
+    }
+    EXPECT_LE(worst, 1e-12 * s.radius) << "shape " << k << " radius " << r << " cap " << theta;
+  }
+  EXPECT_GT(fitted, 500);
+}
+
 // An ellipsoid (3, 1, 1.5) and a unit sphere, both at the identity
 // rotation, the sphere centred at c.
 struct EllipsoidAndSphere {
@@ -169,6 +224,123 @@ TEST(InnerBall, RefusesACommonNormalPairThatIsNotTheAnswer) {
   const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {1, 0, 0};
   for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
   EXPECT_EQ(sovc_inner_balls_certify(&tip, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 0);
+}
+
+// The SPEC's objective at world direction v, from the core's support.
+double Objective(const sov_shape &A, const sov_pose &XA, const sov_shape &B, const sov_pose &XB,
+                 const double v[3]) {
+  sovc_support_eval a{}, b{};
+  const double mv[3] = {-v[0], -v[1], -v[2]};
+  a.z = b.z = NAN;
+  sovc_posed_support(&a, &A, &XA, v);
+  sovc_posed_support(&b, &B, &XB, mv);
+  return -(a.h + b.h);
+}
+
+// The tips' pair of the ellipsoid and a sphere on its axis at x = 4 - depth:
+// the ellipsoid's radii of curvature at its tip are 1/3 (y) and 3/4 (z),
+// the sphere's 1, so the pair is a local optimum exactly when the depth is
+// below 1/3 + 1. The cap proof must hold the pair's curvature to that: it
+// proves shallow pairs and refuses every pair deeper than 4/3.
+TEST(InnerBall, ProvesCapsAtTheTipsExactlyWhereTheyAreOptima) {
+  for (double depth = 0.2; depth < 1.95; depth += 0.05) {
+    const double c[3] = {4 - depth, 0, 0};
+    const EllipsoidAndSphere s(c);
+    sov_result tip{};
+    tip.d = -depth;
+    const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {3 - depth, 0, 0};
+    for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
+    double cos_cap = NAN;
+    const int proved = sovc_proved_cap(&cos_cap, &tip, &s.A, &s.XA, &s.B, &s.XB, 1e-10);
+    if (depth > 4.0 / 3) {
+      EXPECT_EQ(proved, 0) << "depth " << depth;
+    }
+    if (depth < 1.2) {
+      EXPECT_EQ(proved, 1) << "depth " << depth;
+    }
+    if (!proved) continue;
+    const double theta = std::acos(cos_cap);
+    for (double f : {1.0, 0.5, 0.1})
+      for (int m = 0; m < 24; ++m) {
+        const double phi = f * theta, psi = 2 * kPi * m / 24;
+        const double w[3] = {std::cos(phi), std::sin(phi) * std::cos(psi),
+                             std::sin(phi) * std::sin(psi)};
+        EXPECT_LE(Objective(s.A, s.XA, s.B, s.XB, w), tip.d + 1e-10)
+            << "depth " << depth << " angle " << phi;
+      }
+  }
+}
+
+// Local optima, not only the global one, of random overlapping pairs:
+// polishes from 26 directions each. Wherever a cap is proved around one, no
+// direction sampled in it (rings from its edge down to 1e-3 of its angle)
+// has a larger objective. Saddles and the optima of other basins that a
+// wrong proof would cover show up at the cap's edge, where they exceed the
+// tolerance by orders of magnitude.
+TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::normal_distribution<double> normal(0, 1);
+  sov_options options;
+  sov_options_default(&options);
+  const sovc_newton_config cfg = sovc_chart_config(&options);
+  int proved = 0, local_only = 0;
+  for (int k = 0; k < 60; ++k) {
+    const sov_shape A = RandomShape(rng), B = RandomShape(rng);
+    double q[4], c[3];
+    for (double &x : q) x = normal(rng);
+    const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (double &x : q) x /= qn;
+    for (double &x : c) x = 0.5 * A.radius * (2 * unit(rng) - 1);
+    const double identity[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
+    sov_pose XA, XB;
+    ASSERT_EQ(sov_pose_from_quat(&XA, identity, origin), SOV_OK);
+    ASSERT_EQ(sov_pose_from_quat(&XB, q, c), SOV_OK);
+    sov_result global;
+    if (sov_distance(&global, &A, &XA, &B, &XB, nullptr, nullptr) != SOV_OK || global.d >= 0)
+      continue;
+    const double tol = 1e-9 * (A.radius + B.radius);
+    for (int j = 0; j < 26; ++j) {
+      const double v0[3] = {static_cast<double>(j % 3) - 1, static_cast<double>(j / 3 % 3) - 1,
+                            static_cast<double>(j / 9) - 1 + (j >= 13)};
+      const double vn = std::sqrt(v0[0] * v0[0] + v0[1] * v0[1] + v0[2] * v0[2]);
+      const double v[3] = {v0[0] / vn, v0[1] / vn, v0[2] / vn}, mv[3] = {-v[0], -v[1], -v[2]};
+      sovc_support_eval a{}, b{};
+      a.z = b.z = NAN;
+      sovc_posed_support(&a, &A, &XA, v);
+      sovc_posed_support(&b, &B, &XB, mv);
+      sov_result r{};
+      int have = 0;
+      if (sovc_solve_local(&r, &have, &A, &XA, &B, &XB, v, a.p, b.p, -(a.h + b.h), &cfg) !=
+              SOV_OK ||
+          !(r.d < 0))
+        continue;
+      double cos_cap;
+      if (!sovc_proved_cap(&cos_cap, &r, &A, &XA, &B, &XB, sovc_value_tolerance(&r))) continue;
+      ++proved;
+      if (r.d < global.d - 1e-6) ++local_only;
+      const double theta = std::acos(cos_cap);
+      double t[3] = {-r.n[1], r.n[0], 0};
+      if (std::fabs(r.n[2]) > 0.9) t[0] = 0, t[1] = -r.n[2], t[2] = r.n[1];
+      const double tn = std::sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+      for (double &x : t) x /= tn;
+      const double b2[3] = {r.n[1] * t[2] - r.n[2] * t[1], r.n[2] * t[0] - r.n[0] * t[2],
+                            r.n[0] * t[1] - r.n[1] * t[0]};
+      double worst = -INFINITY;
+      for (double f : {1.0, 0.7, 0.4, 0.1, 0.01, 0.001})
+        for (int m = 0; m < 24; ++m) {
+          const double phi = f * theta, psi = 2 * kPi * m / 24;
+          double w[3];
+          for (int i = 0; i < 3; ++i)
+            w[i] = std::cos(phi) * r.n[i] +
+                   std::sin(phi) * (std::cos(psi) * t[i] + std::sin(psi) * b2[i]);
+          worst = std::fmax(worst, Objective(A, XA, B, XB, w) - r.d);
+        }
+      EXPECT_LE(worst, tol) << "pair " << k << " start " << j << " cap " << theta;
+    }
+  }
+  EXPECT_GT(proved, 100);
+  EXPECT_GT(local_only, 5);
 }
 
 }  // namespace
