@@ -126,6 +126,17 @@ static interval tighten(interval a, double hi) { return iv(greater(a.lo, 0), les
 /* A symmetric bracket [-m, m] tightened onto a. */
 static interval clamp(interval a, double m) { return iv(greater(a.lo, -m), lesser(a.hi, m)); }
 
+/* Intersection of two enclosures of one range. */
+static interval meet(interval a, interval b) { return iv(greater(a.lo, b.lo), lesser(a.hi, b.hi)); }
+
+/* Range of a / (a + b) for a, b >= 0 in their ranges ([0, 1] where both
+ * may vanish). */
+static interval share(interval a, interval b) {
+  const double lo = a.lo > 0 ? a.lo / (a.lo + b.hi) : 0;
+  const double hi = a.hi > 0 && b.lo > 0 ? a.hi / (a.hi + b.lo) : 1;
+  return iv(isnan(lo) ? 0 : lo, isnan(hi) ? 1 : hi);
+}
+
 /* See inner_ball.h. With U = x / (a1 kx),
  * V = y / (a2 ky), w = z / a3, S = |U|^p + |V|^p (p = 2/eps1, q = 2/eps2,
  * g = eps1/eps2), F = S^g + |w|^q - 1. */
@@ -168,8 +179,19 @@ int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sov_shape *S, const 
   const interval b_uv = clamp(mul(Sg2, mul(cu.signed_m1, cv.signed_m1)), bE);
   const interval fU = scale(g * p, clamp(mul(Sg1, cu.signed_m1), bu));
   const interval fV = scale(g * p, clamp(mul(Sg1, cv.signed_m1), bu));
-  const interval fUU = add(scale(g * (g - 1) * p * p, b_uu1), scale(g * p * (p - 1), b_uu2));
-  const interval fVV = add(scale(g * (g - 1) * p * p, b_vv1), scale(g * p * (p - 1), b_vv2));
+  /* f_UU = g (g-1) p^2 S^(g-2) |U|^(2p-2) + g p (p-1) S^(g-1) |U|^(p-2)
+   *      = g p S^(g-1) |U|^(p-2) ((p - 1) + p (g - 1) a), a = |U|^p / S:
+   * for g < 1 the two terms cancel, which their intervals do not know,
+   * while the product's factors are non-negative; a rises with |U| and
+   * falls with |V|, so its range is exact from theirs. Both forms enclose
+   * f_UU: their intersection is kept. */
+  const interval aU = share(cu.p0, cv.p0), aV = share(cv.p0, cu.p0);
+  const interval fUU =
+      meet(add(scale(g * (g - 1) * p * p, b_uu1), scale(g * p * (p - 1), b_uu2)),
+           scale(g * p, mul(b_uu2, add(iv(p - 1, p - 1), scale(p * (g - 1), aU)))));
+  const interval fVV =
+      meet(add(scale(g * (g - 1) * p * p, b_vv1), scale(g * p * (p - 1), b_vv2)),
+           scale(g * p, mul(b_vv2, add(iv(p - 1, p - 1), scale(p * (g - 1), aV)))));
   const interval fUV = scale(g * (g - 1) * p * p, b_uv);
   const coordinate_powers cw = coordinate_powers_of(w, q);
   const interval fww = scale(q * (q - 1), cw.m2);
@@ -333,7 +355,8 @@ typedef struct cap_form {
 /* Largest row sum of |M| (M symmetric), a bound of its spectral norm. */
 static double row_norm(const double M[9]) {
   double n = 0;
-  for (int i = 0; i < 3; ++i) n = greater(n, fabs(M[3 * i]) + fabs(M[3 * i + 1]) + fabs(M[3 * i + 2]));
+  for (int i = 0; i < 3; ++i)
+    n = greater(n, fabs(M[3 * i]) + fabs(M[3 * i + 1]) + fabs(M[3 * i + 2]));
   return n;
 }
 
@@ -377,14 +400,54 @@ static double disk_radius(const cap_form *c, double mid, double half) {
   return curvature > 0 ? lesser(c->rmax, 1 / curvature) : c->rmax;
 }
 
+enum { kDiskSamples = 16 };
+
+/* A body's disks for a cap proof: the form, and the radii at kDiskSamples
+ * tangent directions psi_j = j pi / kDiskSamples. A disk of radius r in the
+ * plane of n and t_j also bounds h(v) for v = cos(phi) n + sin(phi) t off
+ * that plane: its support there is at least v . x + r c (1 - cos phi),
+ * c = cos^2(psi - psi_j) (sqrt(cos^2 + sin^2 c) - cos >= c (1 - cos)), as
+ * from a disk of radius r c in the plane of t. So a wide disk along a flat
+ * direction still serves the directions near it where the plane's own
+ * section is sharp. */
+typedef struct cap_disks {
+  cap_form form;
+  double sample[kDiskSamples];
+} cap_disks;
+
+static void cap_disks_of(cap_disks *d, const cap_form *form) {
+  d->form = *form;
+  for (int j = 0; j < kDiskSamples; ++j)
+    d->sample[j] = disk_radius(form, j * (kPi / kDiskSamples), 0);
+}
+
+/* Least of cos^2(psi - s) over psi in [mid - half, mid + half] (half < pi/4). */
+static double least_cos2(double mid, double half, double s) {
+  double x0 = mid - half - s;
+  x0 -= kPi * floor((x0 + 0.5 * kPi) / kPi); /* into [-pi/2, pi/2) */
+  const double x1 = x0 + 2 * half;
+  if (x1 >= 0.5 * kPi) return 0;
+  const double c0 = cos(x0), c1 = cos(x1);
+  return lesser(c0 * c0, c1 * c1);
+}
+
+/* Lower bound of the radius of d's disks for tangent directions in
+ * [mid - half, mid + half]: the form's own, or a sample's share. */
+static double disks_radius(const cap_disks *d, double mid, double half) {
+  double r = disk_radius(&d->form, mid, half);
+  for (int j = 0; j < kDiskSamples; ++j)
+    r = greater(r, d->sample[j] * least_cos2(mid, half, j * (kPi / kDiskSamples)));
+  return r;
+}
+
 /* 1 if disks of A and B fit with radii summing to at least depth for every
  * tangent direction psi in [mid - half, mid + half] (halving the interval
  * where the bound is too coarse, down to `levels` more halvings). */
-static int disks_cover(const cap_form *fa, const cap_form *fb, double depth, double mid,
+static int disks_cover(const cap_disks *a, const cap_disks *b, double depth, double mid,
                        double half, int levels) {
-  if (disk_radius(fa, mid, half) + disk_radius(fb, mid, half) >= depth) return 1;
-  return levels > 0 && disks_cover(fa, fb, depth, mid - 0.5 * half, 0.5 * half, levels - 1) &&
-         disks_cover(fa, fb, depth, mid + 0.5 * half, 0.5 * half, levels - 1);
+  if (disks_radius(a, mid, half) + disks_radius(b, mid, half) >= depth) return 1;
+  return levels > 0 && disks_cover(a, b, depth, mid - 0.5 * half, 0.5 * half, levels - 1) &&
+         disks_cover(a, b, depth, mid + 0.5 * half, 0.5 * half, levels - 1);
 }
 
 /* The form of S for the largest of rmax = depth, depth / 4, depth / 16
@@ -409,8 +472,8 @@ static void cap_form_any(cap_form *c, const sov_shape *S, const tangency *t, dou
  * h_A(v) >= v . (pA - rA n) + rA, and B's likewise, so with
  * rA + rB = depth, h_D(v) >= depth - |pA - pB - depth n| minus those
  * distances. */
-int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A,
-                    const sov_pose *XA, const sov_shape *B, const sov_pose *XB, double tol) {
+int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                    const sov_shape *B, const sov_pose *XB, double tol) {
   /* Cap angles tried, largest first (radians). */
   static const double kAngles[] = {0.5, 0.15, 0.05, 0.015, 0.005};
   const double depth = -r->d;
@@ -446,9 +509,12 @@ int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A,
     cap_form fa, fb;
     cap_form_any(&fa, A, &ta, depth, chord, dev, tA1, tA2);
     cap_form_any(&fb, B, &tb, depth, chord, dev, tB1, tB2);
+    cap_disks da, db;
+    cap_disks_of(&da, &fa);
+    cap_disks_of(&db, &fb);
     int covered = 1;
     for (int j = 0; j < 8 && covered; ++j)
-      covered = disks_cover(&fa, &fb, depth, (j + 0.5) * (kPi / 8), kPi / 16, 5);
+      covered = disks_cover(&da, &db, depth, (j + 0.5) * (kPi / 8), kPi / 16, 5);
     if (covered) {
       *cos_cap = cos(kAngles[k]);
       return 1;

@@ -271,6 +271,37 @@ TEST(InnerBall, ProvesCapsAtTheTipsExactlyWhereTheyAreOptima) {
   }
 }
 
+// Two equal ellipsoids (1, 4, 1), B straight above A, paired at A's top and
+// B's bottom along +z with depth d: the radii of curvature there are 1
+// along x and 16 along y in both, so the pair is a local optimum exactly
+// when d < 1 + 1. The disks along y are wide and serve the directions near
+// x only by their share cos^2 of the angle: any larger share (|cos|, say)
+// would prove pairs deeper than 2.
+TEST(InnerBall, ProvesCapsBetweenElongatedBodiesExactlyWhereTheyAreOptima) {
+  const double shape[7] = {1, 4, 1, 1, 1, 0, 0}, q[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
+  sov_shape A, B;
+  ASSERT_EQ(sov_shape_init(&A, shape), SOV_OK);
+  ASSERT_EQ(sov_shape_init(&B, shape), SOV_OK);
+  for (double depth = 0.5; depth < 3.05; depth += 0.1) {
+    const double c[3] = {0, 0, 2 - depth};
+    sov_pose XA, XB;
+    ASSERT_EQ(sov_pose_from_quat(&XA, q, origin), SOV_OK);
+    ASSERT_EQ(sov_pose_from_quat(&XB, q, c), SOV_OK);
+    sov_result pair{};
+    pair.d = -depth;
+    const double n[3] = {0, 0, 1}, tA[3] = {0, 0, 1}, tB[3] = {0, 0, 1 - depth};
+    for (int i = 0; i < 3; ++i) pair.n[i] = n[i], pair.pA[i] = tA[i], pair.pB[i] = tB[i];
+    double cos_cap = NAN;
+    const int proved = sovc_proved_cap(&cos_cap, &pair, &A, &XA, &B, &XB, 1e-10);
+    if (depth > 2) {
+      EXPECT_EQ(proved, 0) << "depth " << depth;
+    }
+    if (depth < 1.8) {
+      EXPECT_EQ(proved, 1) << "depth " << depth;
+    }
+  }
+}
+
 // Local optima, not only the global one, of random overlapping pairs:
 // polishes from 26 directions each. Wherever a cap is proved around one, no
 // direction sampled in it (rings from its edge down to 1e-3 of its angle)
