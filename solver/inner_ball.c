@@ -436,7 +436,8 @@ static double least_cos2(double mid, double half, double s) {
 static double disks_radius(const cap_disks *d, double mid, double half) {
   double r = disk_radius(&d->form, mid, half);
   for (int j = 0; j < kDiskSamples; ++j)
-    r = greater(r, d->sample[j] * least_cos2(mid, half, j * (kPi / kDiskSamples)));
+    if (d->sample[j] > r) /* a share is at most the sample */
+      r = greater(r, d->sample[j] * least_cos2(mid, half, j * (kPi / kDiskSamples)));
   return r;
 }
 
@@ -472,17 +473,78 @@ static void cap_form_any(cap_form *c, const sov_shape *S, const tangency *t, dou
  * h_A(v) >= v . (pA - rA n) + rA, and B's likewise, so with
  * rA + rB = depth, h_D(v) >= depth - |pA - pB - depth n| minus those
  * distances. */
+/* 1 if the disks' radii reach depth at the sampled directions (their own
+ * and the other samples' shares): necessary for disks_cover, and cheap. */
+static int samples_reach(const cap_disks *a, const cap_disks *b, double depth) {
+  double share[kDiskSamples];
+  for (int k = 0; k < kDiskSamples; ++k) {
+    const double c = cos(k * (kPi / kDiskSamples));
+    share[k] = c * c;
+  }
+  for (int j = 0; j < kDiskSamples; ++j) {
+    double ra = 0, rb = 0;
+    for (int i = 0; i < kDiskSamples; ++i) {
+      const double c = share[(j - i + kDiskSamples) % kDiskSamples];
+      ra = greater(ra, a->sample[i] * c);
+      rb = greater(rb, b->sample[i] * c);
+    }
+    if (ra + rb < depth) return 0;
+  }
+  return 1;
+}
+
+/* A cap proof's witnesses: tangencies with the disks' normals n (A) and -n
+ * (B), and n's tangent basis in each body's frame. */
+typedef struct cap_witnesses {
+  tangency ta, tb;
+  double tA1[3], tA2[3], tB1[3], tB2[3];
+} cap_witnesses;
+
+/* 1 if the disks for cap angle theta reach the depth everywhere (only at
+ * the sampled directions if `sampled_only`). */
+static int cap_covered(const cap_witnesses *w, const sov_shape *A, const sov_shape *B, double depth,
+                       double theta, int sampled_only) {
+  const double chord = 2 * sin(0.5 * theta);
+  /* A segment of the disk at angle phi points along
+   * -sin(phi / 2) n + cos(phi / 2) t, within 2 sin(phi / 4) of t. */
+  const double dev = 2 * sin(0.25 * theta);
+  cap_form fa, fb;
+  cap_form_any(&fa, A, &w->ta, depth, chord, dev, w->tA1, w->tA2);
+  cap_form_any(&fb, B, &w->tb, depth, chord, dev, w->tB1, w->tB2);
+  cap_disks da, db;
+  cap_disks_of(&da, &fa);
+  cap_disks_of(&db, &fb);
+  if (!samples_reach(&da, &db, depth)) return 0;
+  if (sampled_only) return 1;
+  int covered = 1;
+  for (int j = 0; j < 8 && covered; ++j)
+    covered = disks_cover(&da, &db, depth, (j + 0.5) * (kPi / 8), kPi / 16, 5);
+  return covered;
+}
+
+/* See inner_ball.h. The disks are tangent at the witnesses to the
+ * answer's normal n rather than the bodies' own normals mA, -mB, which
+ * differ by the solver's error: then a disk point at |u - n| = s has
+ * F <= r s (s (r M - g) / 2 + g |mA - n|), at most r g |mA - n|^2 / eta
+ * above 0 where r M <= (1 - eta) g, and only while s < 2 |mA - n| / eta:
+ * such points lie at most 2 r |mA - n|^2 / eta outside the body. A unit v
+ * within theta of n is cos(phi) n + sin(phi) t for a unit tangent t; if A
+ * holds the disk of radius rA(t) in the plane of n and t tangent at pA,
+ * h_A(v) >= v . (pA - rA n) + rA, and B's likewise, so with
+ * rA + rB = depth, h_D(v) >= depth - |pA - pB - depth n| minus those
+ * distances. */
 int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A, const sov_pose *XA,
                     const sov_shape *B, const sov_pose *XB, double tol) {
   /* Cap angles tried, largest first (radians). */
   static const double kAngles[] = {0.5, 0.15, 0.05, 0.015, 0.005};
+  enum { kLevels = sizeof kAngles / sizeof kAngles[0] };
   const double depth = -r->d;
   if (!(depth > 0)) return 0;
-  tangency ta, tb;
-  if (!tangency_at(&ta, A, XA, r->pA) || !tangency_at(&tb, B, XB, r->pB)) return 0;
+  cap_witnesses w;
+  if (!tangency_at(&w.ta, A, XA, r->pA) || !tangency_at(&w.tb, B, XB, r->pB)) return 0;
   double mA[3], mB[3], gap = 0, skewA = 0, skewB = 0;
-  sovc_rotate(mA, XA->R, ta.m);
-  sovc_rotate(mB, XB->R, tb.m);
+  sovc_rotate(mA, XA->R, w.ta.m);
+  sovc_rotate(mB, XB->R, w.tb.m);
   for (int i = 0; i < 3; ++i) {
     const double e = r->pA[i] - r->pB[i] - depth * r->n[i];
     gap += e * e;
@@ -490,36 +552,23 @@ int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A, co
     skewB += (mB[i] + r->n[i]) * (mB[i] + r->n[i]);
   }
   if (!(sqrt(gap) + 2 * depth * greater(skewA, skewB) / kFitMargin <= tol)) return 0;
-  /* The disks' normals are n and -n, their tangent basis n's frame. */
   sovc_frame fr;
-  double tA1[3], tA2[3], tB1[3], tB2[3];
   sovc_frame_make(&fr, r->n);
-  sovc_rotate_t(ta.m, XA->R, r->n);
+  sovc_rotate_t(w.ta.m, XA->R, r->n);
   for (int i = 0; i < 3; ++i) mB[i] = -r->n[i];
-  sovc_rotate_t(tb.m, XB->R, mB);
-  sovc_rotate_t(tA1, XA->R, fr.t);
-  sovc_rotate_t(tA2, XA->R, fr.b);
-  sovc_rotate_t(tB1, XB->R, fr.t);
-  sovc_rotate_t(tB2, XB->R, fr.b);
-  for (size_t k = 0; k < sizeof kAngles / sizeof kAngles[0]; ++k) {
-    const double chord = 2 * sin(0.5 * kAngles[k]);
-    /* A segment of the disk at angle phi points along
-     * -sin(phi / 2) n + cos(phi / 2) t, within 2 sin(phi / 4) of t. */
-    const double dev = 2 * sin(0.25 * kAngles[k]);
-    cap_form fa, fb;
-    cap_form_any(&fa, A, &ta, depth, chord, dev, tA1, tA2);
-    cap_form_any(&fb, B, &tb, depth, chord, dev, tB1, tB2);
-    cap_disks da, db;
-    cap_disks_of(&da, &fa);
-    cap_disks_of(&db, &fb);
-    int covered = 1;
-    for (int j = 0; j < 8 && covered; ++j)
-      covered = disks_cover(&da, &db, depth, (j + 0.5) * (kPi / 8), kPi / 16, 5);
-    if (covered) {
+  sovc_rotate_t(w.tb.m, XB->R, mB);
+  sovc_rotate_t(w.tA1, XA->R, fr.t);
+  sovc_rotate_t(w.tA2, XA->R, fr.b);
+  sovc_rotate_t(w.tB1, XB->R, fr.t);
+  sovc_rotate_t(w.tB2, XB->R, fr.b);
+  /* The smallest cap's samples first: its boxes are the tightest, and
+   * where they fall short (a saddle, a pointy edge) no cap is tried. */
+  if (!cap_covered(&w, A, B, depth, kAngles[kLevels - 1], 1)) return 0;
+  for (int k = 0; k < kLevels; ++k)
+    if (cap_covered(&w, A, B, depth, kAngles[k], 0)) {
       *cos_cap = cos(kAngles[k]);
       return 1;
     }
-  }
   return 0;
 }
 

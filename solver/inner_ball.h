@@ -30,9 +30,10 @@ int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_
 /* 1 if r (d < 0, witnesses on their surfaces) is proved to be the largest
  * value of the objective within tol over a cap of directions around r's
  * normal n: every unit v with v . n >= *cos_cap has
- * -(h_A(v) + h_B(-v)) <= d + tol. Caps of balls tangent at the witnesses
- * that lie in the bodies give the bound, tried from about 30 degrees down
- * to 0.3; 0 if none fits. */
+ * -(h_A(v) + h_B(-v)) <= d + tol. Disks tangent at the witnesses, in the
+ * planes through n, that lie in the bodies over the cap and whose radii sum
+ * to the depth in every tangent direction give the bound; caps are tried
+ * from about 30 degrees down to 0.3; 0 if none is proved. */
 int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A,
                     const sov_pose *XA, const sov_shape *B, const sov_pose *XB, double tol);
 
