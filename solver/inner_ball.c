@@ -346,8 +346,9 @@ int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_
  * tangent disks of radius r <= rmax, for unit u within the cap's angle of
  * the normal m (Taylor's theorem as for the whole ball, along each
  * segment's direction d), d^T H d <= k(t) + slack where k is the tangent
- * form of the Hessian's midpoint on the tangent vector t nearest d (world
- * basis e1, e2), and slack covers the Hessian's spread and |d - t|. */
+ * form of the Hessian's midpoint on the tangent vector t nearest d (in a
+ * tangent basis l1, l2), and slack covers the Hessian's spread and
+ * |d - t|. */
 typedef struct cap_form {
   double k11, k12, k22, slack, g, rmax;
 } cap_form;
@@ -390,7 +391,7 @@ static int cap_form_of(cap_form *c, const sov_shape *S, const tangency *t, doubl
 }
 
 /* Lower bound of the disk radius that fits for tangent directions
- * t = cos(psi) e1 + sin(psi) e2, psi in [mid - half, mid + half]: r fits
+ * t = cos(psi) l1 + sin(psi) l2, psi in [mid - half, mid + half]: r fits
  * where r (t^T K t + slack) <= g, and t^T K t = a + b cos 2psi + c sin 2psi
  * moves by at most 2 sqrt(b^2 + c^2) per radian. */
 static double disk_radius(const cap_form *c, double mid, double half) {
@@ -462,17 +463,6 @@ static void cap_form_any(cap_form *c, const sov_shape *S, const tangency *t, dou
   *c = point;
 }
 
-/* See inner_ball.h. The disks are tangent at the witnesses to the
- * answer's normal n rather than the bodies' own normals mA, -mB, which
- * differ by the solver's error: then a disk point at |u - n| = s has
- * F <= r s (s (r M - g) / 2 + g |mA - n|), at most r g |mA - n|^2 / eta
- * above 0 where r M <= (1 - eta) g, and only while s < 2 |mA - n| / eta:
- * such points lie at most 2 r |mA - n|^2 / eta outside the body. A unit v
- * within theta of n is cos(phi) n + sin(phi) t for a unit tangent t; if A
- * holds the disk of radius rA(t) in the plane of n and t tangent at pA,
- * h_A(v) >= v . (pA - rA n) + rA, and B's likewise, so with
- * rA + rB = depth, h_D(v) >= depth - |pA - pB - depth n| minus those
- * distances. */
 /* 1 if the disks' radii reach depth at the sampled directions (their own
  * and the other samples' shares): necessary for disks_cover, and cheap. */
 static int samples_reach(const cap_disks *a, const cap_disks *b, double depth) {
