@@ -134,10 +134,6 @@ static void vertex_points(double pA[3], double pB[3], const sovc_polytope *P, in
   }
 }
 
-static double dot(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 /* Lower bound of h_D over the directions of face f's cone outside the
  * proved caps; INFINITY if the cone lies in one (its vertices' directions
  * do: caps are convex). The ray along such a v meets the face at distance
@@ -154,10 +150,10 @@ static double face_bound(const search *S, int f) {
     int inside = 1;
     for (int j = 0; j < 3 && inside; ++j) {
       const double *w = S->P.v[S->P.face[f][j]];
-      inside = dot(w, c->n) > c->cos * sqrt(dot(w, w));
+      inside = sovc_dot(w, c->n) > c->cos * sqrt(sovc_dot(w, w));
     }
     if (inside) return INFINITY;
-    const double ca = dot(nf, c->n);
+    const double ca = sovc_dot(nf, c->n);
     if (ca > c->cos) {
       const double cos_turn = c->cos * ca + c->sin * sqrt(1 - ca * ca); /* cos(theta - alpha) */
       if (cos_turn < cmax) cmax = cos_turn;
@@ -184,7 +180,7 @@ static void prove_cap(search *S, const sov_result *r, const sov_shape *A, const 
                       const sov_shape *B, const sov_pose *XB) {
   if (!(r->d < 0) || S->ncaps == kMaxCaps) return;
   for (int k = 0; k < S->ncaps; ++k)
-    if (dot(r->n, S->caps[k].n) > S->caps[k].cos) return;
+    if (sovc_dot(r->n, S->caps[k].n) > S->caps[k].cos) return;
   cap *c = &S->caps[S->ncaps];
   if (!sovc_proved_cap(&c->cos, r, A, XA, B, XB, sovc_value_tolerance(r))) return;
   memcpy(c->n, r->n, sizeof c->n);

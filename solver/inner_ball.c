@@ -380,9 +380,9 @@ static int cap_form_of(cap_form *c, const sov_shape *S, const tangency *t, doubl
   }
   sovc_rotate(Hl1, Hc, l1);
   sovc_rotate(Hl2, Hc, l2);
-  c->k11 = l1[0] * Hl1[0] + l1[1] * Hl1[1] + l1[2] * Hl1[2];
-  c->k12 = l1[0] * Hl2[0] + l1[1] * Hl2[1] + l1[2] * Hl2[2];
-  c->k22 = l2[0] * Hl2[0] + l2[1] * Hl2[1] + l2[2] * Hl2[2];
+  c->k11 = sovc_dot(l1, Hl1);
+  c->k12 = sovc_dot(l1, Hl2);
+  c->k22 = sovc_dot(l2, Hl2);
   /* d^T Hc d - t^T Hc t <= |Hc| (2 dev + dev^2) for |d - t| <= dev. */
   c->slack = row_norm(Hr) + row_norm(Hc) * dev * (2 + dev);
   c->g = t->gnorm;

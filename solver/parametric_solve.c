@@ -37,11 +37,6 @@ typedef struct sovc_geom {
 typedef void (*sovc_system)(double f[4], double J[16], double *res,
                             const sovc_geom *a, const sovc_geom *b);
 
-/* a . b */
-static double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 /* 1 if all n values are finite. */
 static int all_finite(const double *v, int n) {
   for (int i = 0; i < n; ++i)
@@ -66,10 +61,10 @@ static void geom_eval(sovc_geom *g, const sov_shape *shape, const sov_pose *X,
 /* dn/dphi1 and dn/dphi2 of the unit normal from the Weingarten equations
  * dn_a . t_c = -n . x_ac, dn_a in the tangent plane: dn = -L G^-1 t. */
 static void geom_normal_derivs(double dn[2][3], const sovc_geom *g) {
-  const double G11 = dot3(g->t[0], g->t[0]), G12 = dot3(g->t[0], g->t[1]);
-  const double G22 = dot3(g->t[1], g->t[1]);
-  const double L11 = dot3(g->n, g->x[0]), L12 = dot3(g->n, g->x[1]);
-  const double L22 = dot3(g->n, g->x[2]);
+  const double G11 = sovc_dot(g->t[0], g->t[0]), G12 = sovc_dot(g->t[0], g->t[1]);
+  const double G22 = sovc_dot(g->t[1], g->t[1]);
+  const double L11 = sovc_dot(g->n, g->x[0]), L12 = sovc_dot(g->n, g->x[1]);
+  const double L22 = sovc_dot(g->n, g->x[2]);
   const double det = G11 * G22 - G12 * G12;
   const double C[2][2] = {{-(L11 * G22 - L12 * G12) / det, -(L12 * G11 - L11 * G12) / det},
                           {-(L12 * G22 - L22 * G12) / det, -(L22 * G11 - L12 * G12) / det}};
@@ -107,14 +102,15 @@ static void param_system(double f[4], double J[16], double *res,
   const double D[3] = {b->p[0] - a->p[0], b->p[1] - a->p[1], b->p[2] - a->p[2]};
   double r2 = 0.0;
   for (int i = 0; i < 2; ++i) {
-    f[i] = dot3(a->t[i], D);
-    f[2 + i] = dot3(b->t[i], D);
-    r2 += f[i] * f[i] / dot3(a->t[i], a->t[i]) + f[2 + i] * f[2 + i] / dot3(b->t[i], b->t[i]);
+    f[i] = sovc_dot(a->t[i], D);
+    f[2 + i] = sovc_dot(b->t[i], D);
+    r2 += f[i] * f[i] / sovc_dot(a->t[i], a->t[i]) +
+          f[2 + i] * f[2 + i] / sovc_dot(b->t[i], b->t[i]);
     for (int j = 0; j < 2; ++j) {
-      J[i + 4 * j] = dot3(a->x[i + j], D) - dot3(a->t[i], a->t[j]);
-      J[i + 4 * (2 + j)] = dot3(a->t[i], b->t[j]);
-      J[2 + i + 4 * j] = -dot3(b->t[i], a->t[j]);
-      J[2 + i + 4 * (2 + j)] = dot3(b->x[i + j], D) + dot3(b->t[i], b->t[j]);
+      J[i + 4 * j] = sovc_dot(a->x[i + j], D) - sovc_dot(a->t[i], a->t[j]);
+      J[i + 4 * (2 + j)] = sovc_dot(a->t[i], b->t[j]);
+      J[2 + i + 4 * j] = -sovc_dot(b->t[i], a->t[j]);
+      J[2 + i + 4 * (2 + j)] = sovc_dot(b->x[i + j], D) + sovc_dot(b->t[i], b->t[j]);
     }
   }
   *res = sqrt(r2);
@@ -132,13 +128,13 @@ static void ntb_system(double f[4], double J[16], double *res,
   geom_normal_derivs(dnB, b);
   ntb_basis(T, dT, a->n, (const double(*)[3])dnA);
   for (int m = 0; m < 2; ++m) {
-    f[m] = dot3(T[m], b->n);
-    f[2 + m] = dot3(T[m], D);
+    f[m] = sovc_dot(T[m], b->n);
+    f[2 + m] = sovc_dot(T[m], D);
     for (int c = 0; c < 2; ++c) {
-      J[m + 4 * c] = dot3(dT[m][c], b->n);
-      J[m + 4 * (2 + c)] = dot3(T[m], dnB[c]);
-      J[2 + m + 4 * c] = dot3(dT[m][c], D) - dot3(T[m], a->t[c]);
-      J[2 + m + 4 * (2 + c)] = dot3(T[m], b->t[c]);
+      J[m + 4 * c] = sovc_dot(dT[m][c], b->n);
+      J[m + 4 * (2 + c)] = sovc_dot(T[m], dnB[c]);
+      J[2 + m + 4 * c] = sovc_dot(dT[m][c], D) - sovc_dot(T[m], a->t[c]);
+      J[2 + m + 4 * (2 + c)] = sovc_dot(T[m], b->t[c]);
     }
   }
   *res = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2] + f[3] * f[3]);
@@ -170,12 +166,12 @@ static int newton(sovc_geom *a, sovc_geom *b, double phi[4], int *iters,
  * basis E: P II^-1 P^T with P = E^T [t1 t2], II = -n . x_ij. 0 when the point
  * is flat (II singular) or the numbers are not finite: no verdict. */
 static int radii_tensor(double R[3], const sovc_geom *g, const double E[2][3]) {
-  const double I11 = -dot3(g->n, g->x[0]), I12 = -dot3(g->n, g->x[1]);
-  const double I22 = -dot3(g->n, g->x[2]);
+  const double I11 = -sovc_dot(g->n, g->x[0]), I12 = -sovc_dot(g->n, g->x[1]);
+  const double I22 = -sovc_dot(g->n, g->x[2]);
   const double det = I11 * I22 - I12 * I12;
   if (!(det > 0.0)) return 0;
-  const double P[2][2] = {{dot3(E[0], g->t[0]), dot3(E[0], g->t[1])},
-                          {dot3(E[1], g->t[0]), dot3(E[1], g->t[1])}};
+  const double P[2][2] = {{sovc_dot(E[0], g->t[0]), sovc_dot(E[0], g->t[1])},
+                          {sovc_dot(E[1], g->t[0]), sovc_dot(E[1], g->t[1])}};
   double Q[2][2];
   for (int r = 0; r < 2; ++r) {
     Q[r][0] = (P[r][0] * I22 - P[r][1] * I12) / det;
@@ -218,13 +214,13 @@ static double box_support(const sov_shape *shape, const sov_pose *X, const doubl
 static double distance_lower_bound(const sov_shape *A, const sov_pose *XA,
                                    const sov_shape *B, const sov_pose *XB) {
   const double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
-  const double L = sqrt(dot3(c, c));
+  const double L = sqrt(sovc_dot(c, c));
   double best = -HUGE_VAL;
   if (L > 0.0) best = L - (box_support(A, XA, c) + box_support(B, XB, c)) / L;
   for (int k = 0; k < 6; ++k) {
     const sov_pose *X = k < 3 ? XA : XB;
     const double v[3] = {X->R[k % 3], X->R[3 + k % 3], X->R[6 + k % 3]};
-    const double b = fabs(dot3(v, c)) - box_support(A, XA, v) - box_support(B, XB, v);
+    const double b = fabs(sovc_dot(v, c)) - box_support(A, XA, v) - box_support(B, XB, v);
     if (b > best) best = b;
   }
   return best;
@@ -237,8 +233,8 @@ static int check_pair(const sovc_geom *a, const sovc_geom *b, double d, double b
   const double D[3] = {b->p[0] - a->p[0], b->p[1] - a->p[1], b->p[2] - a->p[2]};
   const double c[3] = {a->n[1] * D[2] - a->n[2] * D[1], a->n[2] * D[0] - a->n[0] * D[2],
                        a->n[0] * D[1] - a->n[1] * D[0]};
-  if (dot3(a->n, b->n) > -1.0 + SOVC_OPPOSITE_TOL) return SOV_ERR_SPURIOUS;
-  if (sqrt(dot3(c, c)) > SOVC_PARALLEL_TOL) return SOV_ERR_SPURIOUS;
+  if (sovc_dot(a->n, b->n) > -1.0 + SOVC_OPPOSITE_TOL) return SOV_ERR_SPURIOUS;
+  if (sqrt(sovc_dot(c, c)) > SOVC_PARALLEL_TOL) return SOV_ERR_SPURIOUS;
   if (d < bound - SOVC_BOUND_SLACK) return SOV_ERR_SPURIOUS;
   if (d < 0.0 && !is_local_max(a, b, d)) return SOV_ERR_SPURIOUS;
   return SOV_OK;

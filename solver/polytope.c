@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "solver/pose.h"
+
 /* c = a - b. */
 static void sub(double c[3], const double a[3], const double b[3]) {
   c[0] = a[0] - b[0];
@@ -17,11 +19,6 @@ static void cross(double c[3], const double a[3], const double b[3]) {
   c[0] = a[1] * b[2] - a[2] * b[1];
   c[1] = a[2] * b[0] - a[0] * b[2];
   c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* a . b. */
-static double dot(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
 /* Store face (i, j, k) in a free slot; returns 0 when full. */
@@ -37,12 +34,12 @@ static int add_face(sovc_polytope *P, int i, int j, int k) {
   sub(e1, P->v[j], P->v[i]);
   sub(e2, P->v[k], P->v[i]);
   cross(n, e1, e2);
-  const double len = sqrt(dot(n, n));
+  const double len = sqrt(sovc_dot(n, n));
   P->face[f][0] = i;
   P->face[f][1] = j;
   P->face[f][2] = k;
   for (int c = 0; c < 3; ++c) P->normal[f][c] = len > 0 ? n[c] / len : 0;
-  P->dist[f] = len > 0 ? dot(P->normal[f], P->v[i]) : INFINITY;
+  P->dist[f] = len > 0 ? sovc_dot(P->normal[f], P->v[i]) : INFINITY;
   P->alive[f] = 1;
   return 1;
 }
@@ -55,17 +52,17 @@ static int farthest(const double (*pts)[3], int n, const int *chosen, int nc) {
     double d[3], e[3], c[3], m;
     sub(d, pts[p], pts[chosen[0]]);
     if (nc == 1) {
-      m = dot(d, d);
+      m = sovc_dot(d, d);
     } else {
       sub(e, pts[chosen[1]], pts[chosen[0]]);
       if (nc == 2) {
         cross(c, d, e);
-        m = dot(c, c) / fmax(dot(e, e), 1e-300);
+        m = sovc_dot(c, c) / fmax(sovc_dot(e, e), 1e-300);
       } else {
         double f2[3];
         sub(f2, pts[chosen[2]], pts[chosen[0]]);
         cross(c, e, f2);
-        m = fabs(dot(c, d));
+        m = fabs(sovc_dot(c, d));
       }
     }
     if (m > bd) bd = m, best = p;
@@ -90,8 +87,8 @@ int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
   sub(e2, pts[ch[2]], pts[ch[0]]);
   sub(e3, pts[ch[3]], pts[ch[0]]);
   cross(c, e1, e2);
-  const double vol = dot(c, e3);
-  if (!(fabs(vol) > eps * sqrt(dot(e1, e1)) * sqrt(dot(e2, e2)))) return 0;
+  const double vol = sovc_dot(c, e3);
+  if (!(fabs(vol) > eps * sqrt(sovc_dot(e1, e1)) * sqrt(sovc_dot(e2, e2)))) return 0;
   for (int i = 0; i < 4; ++i) {
     memcpy(P->v[i], pts[ch[i]], sizeof P->v[i]);
     memcpy(P->aux[i], aux[ch[i]], sizeof P->aux[i]);
@@ -115,7 +112,7 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
                       double eps) {
   int vis[SOVC_POLY_MAX_FACES], nvis = 0;
   for (int f = 0; f < P->nf; ++f)
-    if (P->alive[f] && dot(P->normal[f], w) - P->dist[f] > eps) vis[nvis++] = f;
+    if (P->alive[f] && sovc_dot(P->normal[f], w) - P->dist[f] > eps) vis[nvis++] = f;
   if (nvis == 0) return 0;
   if (P->nv == SOVC_POLY_MAX_VERTS) return -1;
   int horizon[SOVC_POLY_MAX_FACES][2], nh = 0;
@@ -151,10 +148,10 @@ void sovc_polytope_closest(double x[3], double lam[3], const sovc_polytope *P, i
   double ab[3], ac[3], ap[3] = {-a[0], -a[1], -a[2]};
   sub(ab, b, a);
   sub(ac, c, a);
-  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
+  const double d1 = sovc_dot(ab, ap), d2 = sovc_dot(ac, ap);
   if (d1 <= 0 && d2 <= 0) { memcpy(x, a, 3 * sizeof(double)); weights(lam, 0, 0); return; }
   const double bp[3] = {-b[0], -b[1], -b[2]};
-  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
+  const double d3 = sovc_dot(ab, bp), d4 = sovc_dot(ac, bp);
   if (d3 >= 0 && d4 <= d3) { memcpy(x, b, 3 * sizeof(double)); weights(lam, 1, 0); return; }
   const double vc = d1 * d4 - d3 * d2;
   if (vc <= 0 && d1 >= 0 && d3 <= 0) {
@@ -164,7 +161,7 @@ void sovc_polytope_closest(double x[3], double lam[3], const sovc_polytope *P, i
     return;
   }
   const double cp[3] = {-c[0], -c[1], -c[2]};
-  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
+  const double d5 = sovc_dot(ab, cp), d6 = sovc_dot(ac, cp);
   if (d6 >= 0 && d5 <= d6) { memcpy(x, c, 3 * sizeof(double)); weights(lam, 0, 1); return; }
   const double vb = d5 * d2 - d1 * d6;
   if (vb <= 0 && d2 >= 0 && d6 <= 0) {

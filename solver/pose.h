@@ -7,6 +7,11 @@
 /* Rotation matrix from a quaternion w x y z (normalised first). */
 void sovc_quat_to_matrix(double R[9], const double q[4]);
 
+/* a . b of 3-vectors. */
+static inline double sovc_dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
 /* y = R x. */
 void sovc_rotate(double y[3], const double R[9], const double x[3]);
 
