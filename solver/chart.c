@@ -140,7 +140,7 @@ int sovc_solve_chart(sov_result *res, const sov_shape *A, const sov_pose *XA,
     res->iterations = it + 1;
     if (sovc_least_squares(6, 4, J, step) != SOV_OK) break;
     double alpha = 1, trn = INFINITY;
-    for (int ls = 0; ls < 30; ++ls, alpha *= 0.5) {
+    for (int ls = 0; ls < SOVC_CHART_HALVINGS; ++ls, alpha *= 0.5) {
       for (int i = 0; i < 4; ++i) ts[i] = s[i] + alpha * step[i];
       wrap(ts);
       trn = residual(tr, tpA, tpB, tnA, A, XA, B, XB, ts);

@@ -86,7 +86,7 @@ int sovc_solve_mixed(sov_result *res, const sov_shape *P, const sov_pose *XP,
     res->iterations = it + 1;
     if (sovc_solve_small(3, J, step) != SOV_OK) break;
     double alpha = 1;
-    for (int ls = 0; ls < 30; ++ls, alpha *= 0.5) {
+    for (int ls = 0; ls < SOVC_CHART_HALVINGS; ++ls, alpha *= 0.5) {
       trial = cur;
       for (int i = 0; i < 3; ++i) trial.p[i] = cur.p[i] + alpha * step[i];
       if (evaluate(&trial, P, XP, S, XS) <= (1 - 1e-4 * alpha) * cur.rn) break;

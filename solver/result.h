@@ -20,6 +20,13 @@ static inline double sovc_coordinate_size(const double pA[3], const double pB[3]
   return L;
 }
 
+/* Step halvings a chart's backtracking line search tries before the chart
+ * gives up. A Newton step that needs more makes almost no progress (on the
+ * stress battery the steps accepted after more halvings moved the iterate
+ * by about 1e-4 of the body's size), and the default method does better
+ * handing over to its next chart than grinding on. */
+enum { SOVC_CHART_HALVINGS = 5 };
+
 /* Fill result from world witness points pA, pB and the outward normal nA of
  * A at pA (need not be unit): n = nA / |nA|, d = n . (pB - pA). iterations,
  * residual and method are left to the caller. */
