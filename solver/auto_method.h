@@ -37,12 +37,15 @@ int sovc_solve_auto_finish(sov_result *result, int have, const sov_shape *A,
  * position chart, then the mixed charts, then the normal chart, taking the
  * first that converges to d >= lb0 (the objective at v; -INFINITY for no
  * bound). Keeps the answer in best if it is the first or has a larger d;
- * adds iterations. SOV_ERR_SPURIOUS if every chart ended below lb0. */
+ * adds iterations. SOV_ERR_SPURIOUS if every chart ended below lb0.
+ * overlap_to_search: the caller hands unfinished overlaps to the global
+ * search; then, when the position chart fails and the centre line proves
+ * the bodies overlap, the solve stops there (SOV_ERR_NO_CONVERGENCE). */
 int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
                      const sov_pose *XA, const sov_shape *B,
                      const sov_pose *XB, const double v[3], const double pA[3],
                      const double pB[3], double lb0,
-                     const sovc_newton_config *cfg);
+                     const sovc_newton_config *cfg, int overlap_to_search);
 
 /* Tolerance for comparing values of the objective at r's coordinates
  * (1e-10 of their size). */

@@ -10,6 +10,7 @@
 #include "solver/inner_ball.h"
 #include "solver/parametric.h"
 #include "solver/pose.h"
+#include "solver/posed.h"
 #include "solver/quadtree.h"
 #include "solver/shape.h"
 #include "solver/support.h"
@@ -139,58 +140,14 @@ static int separating(const sov_shape *A, const sov_pose *XA, const sov_shape *B
   return off - sovc_support(x, A, vlA, NAN) - sovc_support(x, B, vlB, NAN) > 0;
 }
 
-/* 1 if world point p is strictly inside the posed shape. */
-static int inside(const sov_shape *S, const sov_pose *X, const double p[3]) {
-  double x[3], F;
-  sovc_to_local(x, X, p);
-  sovc_implicit(&F, NULL, NULL, S, x);
-  return F < 0;
-}
-
-/* Where the line from S's centre towards world point q leaves S, as a
- * fraction of the way, from the normalised G at the point x (local) of the
- * line at fraction t: G of an untapered body is homogeneous of degree 1
- * about its centre, so the line leaves at t / (G + 1); a tapered body's
- * exit is approached by repeating this from the last guess. */
-static double centre_line_exit(const sov_shape *S, const double x[3], double t) {
-  double y[3], g;
-  for (int i = 0; i < 3; ++i) y[i] = t * x[i];
-  sovc_implicit_norm(&g, NULL, NULL, S, y);
-  return t / (g + 1);
-}
-
-/* 1 if the point at fraction t of the way from A's centre to B's lies in
- * both. */
-static int centre_line_inside(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                              const sov_pose *XB, double t) {
-  double m[3];
-  for (int i = 0; i < 3; ++i) m[i] = XA->p[i] + t * (XB->p[i] - XA->p[i]);
-  return inside(A, XA, m) && inside(B, XB, m);
-}
-
-/* Overlap proof on the centre line, neither centre inside the other body:
- * a point between B's entry and A's exit, estimated once and then once
- * more for tapers, found inside both. */
-static int centre_line_point(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                             const sov_pose *XB) {
-  double xA[3], xB[3];
-  sovc_to_local(xA, XA, XB->p); /* B's centre in A's frame, and A's in B's */
-  sovc_to_local(xB, XB, XA->p);
-  double exit_A = centre_line_exit(A, xA, 1), exit_B = centre_line_exit(B, xB, 1);
-  if (1 - exit_B < exit_A && centre_line_inside(A, XA, B, XB, 0.5 * (exit_A + 1 - exit_B)))
-    return 1;
-  exit_A = centre_line_exit(A, xA, exit_A);
-  exit_B = centre_line_exit(B, xB, exit_B);
-  return 1 - exit_B < exit_A && centre_line_inside(A, XA, B, XB, 0.5 * (exit_A + 1 - exit_B));
-}
-
 /* Overlap proof from a local answer with d <= 0: a point inside both
  * bodies (pA inside B, pB inside A, or their midpoint inside both). */
 static int common_point(const sov_result *r, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB) {
   const double m[3] = {0.5 * (r->pA[0] + r->pB[0]), 0.5 * (r->pA[1] + r->pB[1]),
                        0.5 * (r->pA[2] + r->pB[2])};
-  return inside(B, XB, r->pA) || inside(A, XA, r->pB) || (inside(A, XA, m) && inside(B, XB, m));
+  return sovc_posed_inside(B, XB, r->pA) || sovc_posed_inside(A, XA, r->pB) ||
+         (sovc_posed_inside(A, XA, m) && sovc_posed_inside(B, XB, m));
 }
 
 /* Early exits: bounding spheres and separating planes prove "apart", a
@@ -213,8 +170,7 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   }
   if (cc > 0 && separating(A, XA, B, XB, c)) return SOV_OK;
   *colliding = 1;
-  if (inside(B, XB, XA->p) || inside(A, XA, XB->p) || centre_line_point(A, XA, B, XB))
-    return SOV_OK;
+  if (sovc_centre_line_overlap(A, XA, B, XB)) return SOV_OK;
   sov_result r;
   int st;
   if (opt->method == SOV_METHOD_AUTO) {

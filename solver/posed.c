@@ -73,6 +73,57 @@ void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3])
   out[2] = w0 * H[2] + w1 * H[5] + w2 * H[8];
 }
 
+/* See posed.h. */
+int sovc_posed_inside(const sov_shape *S, const sov_pose *X, const double p[3]) {
+  double x[3], F;
+  sovc_to_local(x, X, p);
+  sovc_implicit(&F, NULL, NULL, S, x);
+  return F < 0;
+}
+
+/* Where the line from S's centre towards world point q leaves S, as a
+ * fraction of the way, from the normalised G at the point x (local) of the
+ * line at fraction t: G of an untapered body is homogeneous of degree 1
+ * about its centre, so the line leaves at t / (G + 1); a tapered body's
+ * exit is approached by repeating this from the last guess. */
+static double centre_line_exit(const sov_shape *S, const double x[3], double t) {
+  double y[3], g;
+  for (int i = 0; i < 3; ++i) y[i] = t * x[i];
+  sovc_implicit_norm(&g, NULL, NULL, S, y);
+  return t / (g + 1);
+}
+
+/* 1 if the point at fraction t of the way from A's centre to B's lies in
+ * both. */
+static int centre_line_inside(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                              const sov_pose *XB, double t) {
+  double m[3];
+  for (int i = 0; i < 3; ++i) m[i] = XA->p[i] + t * (XB->p[i] - XA->p[i]);
+  return sovc_posed_inside(A, XA, m) && sovc_posed_inside(B, XB, m);
+}
+
+/* A point of the centre line between B's entry and A's exit, estimated once
+ * and then once more for tapers, found inside both. */
+static int centre_line_point(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                             const sov_pose *XB) {
+  double xA[3], xB[3];
+  sovc_to_local(xA, XA, XB->p); /* B's centre in A's frame, and A's in B's */
+  sovc_to_local(xB, XB, XA->p);
+  double exit_A = centre_line_exit(A, xA, 1), exit_B = centre_line_exit(B, xB, 1);
+  if (1 - exit_B < exit_A && centre_line_inside(A, XA, B, XB, 0.5 * (exit_A + 1 - exit_B)))
+    return 1;
+  exit_A = centre_line_exit(A, xA, exit_A);
+  exit_B = centre_line_exit(B, xB, exit_B);
+  return 1 - exit_B < exit_A && centre_line_inside(A, XA, B, XB, 0.5 * (exit_A + 1 - exit_B));
+}
+
+/* See posed.h. */
+int sovc_centre_line_overlap(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                             const sov_pose *XB) {
+  return sovc_posed_inside(B, XB, XA->p) || sovc_posed_inside(A, XA, XB->p) ||
+         centre_line_point(A, XA, B, XB);
+}
+
 /* Support point in world direction v. */
 void sovc_posed_support(sovc_support_eval *e, const sov_shape *S,
                         const sov_pose *X, const double v[3]) {

@@ -32,6 +32,15 @@ void sovc_posed_hessian(sovc_implicit_eval *e, const sov_pose *X);
  * gradient vanishes). */
 double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]);
 
+/* 1 if world point p is strictly inside the posed body (F < 0). */
+int sovc_posed_inside(const sov_shape *S, const sov_pose *X, const double p[3]);
+
+/* 1 if a point inside both bodies is found on the line between their
+ * centres: a centre inside the other body, or a point between B's entry
+ * and A's exit (a few implicit evaluations). 0 proves nothing. */
+int sovc_centre_line_overlap(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                             const sov_pose *XB);
+
 /* Row vector out = u^T dn/dp = u^T (I - n n^T) H / |g| (needs the Hessian). */
 void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3]);
 

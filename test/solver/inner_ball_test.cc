@@ -342,7 +342,7 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
       sovc_posed_support(&b, &B, &XB, mv);
       sov_result r{};
       int have = 0;
-      if (sovc_solve_local(&r, &have, &A, &XA, &B, &XB, v, a.p, b.p, -(a.h + b.h), &cfg) !=
+      if (sovc_solve_local(&r, &have, &A, &XA, &B, &XB, v, a.p, b.p, -(a.h + b.h), &cfg, 0) !=
               SOV_OK ||
           !(r.d < 0))
         continue;
