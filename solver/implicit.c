@@ -232,7 +232,7 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     }
     if (st != SOV_OK) return st;
     double alpha = 1, trn = INFINITY;
-    for (int ls = 0; ls < (cfg->damped ? SOVC_CHART_HALVINGS : 1); ++ls, alpha *= 0.5) {
+    for (int ls = 0; ls < (cfg->damped ? SOVC_POSITION_CHART_HALVINGS : 1); ++ls, alpha *= 0.5) {
       for (int i = 0; i < 6; ++i) tp[i] = p[i] + alpha * step[i];
       trn = evaluate(tr, &ta, &tb, &tF, A, XA, B, XB, tp, tp + 3, cfg->normalized);
       if (!cfg->damped || trn <= (1 - 1e-4 * alpha) * rn) break;
