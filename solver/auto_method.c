@@ -152,8 +152,8 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
   const int precise = ok;
   /* An overlap answer of the slower charts would still go to the search
    * unless inner balls proved it, and on the stress battery they mostly
-   * do not (1 in 7); the search's polytope seeds the charts better than
-   * the centre line did (overlaps' median 51 -> 45 us). */
+   * do not (1 in 8); the search's polytope seeds the charts better than
+   * the centre line did (overlaps' median 51 -> 44 us). */
   if (!ok && overlap_to_search && sovc_centre_line_overlap(A, XA, B, XB)) {
     best->iterations += spent;
     return SOV_ERR_NO_CONVERGENCE;
