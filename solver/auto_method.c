@@ -212,7 +212,8 @@ sovc_newton_config sovc_chart_config(const sov_options *opt) {
 /* First stage: warm or centre-line start, one local solve. */
 static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov_pose *XA,
                        const sov_shape *B, const sov_pose *XB,
-                       const sovc_newton_config *cfg, const sov_cache *cache) {
+                       const sovc_newton_config *cfg, const sov_cache *cache,
+                       int overlap_to_search) {
   double pA[3], pB[3], v[3];
   res->iterations = 0;
   if (cache && cache->valid) {
@@ -234,16 +235,17 @@ static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov
   }
   /* No descent bound on the first solve: a non-negative answer is certified
    * by its sign, anything else goes to the global search. */
-  return sovc_solve_local(res, have, A, XA, B, XB, v, pA, pB, -INFINITY, cfg, 1);
+  return sovc_solve_local(res, have, A, XA, B, XB, v, pA, pB, -INFINITY, cfg, overlap_to_search);
 }
 
 /* Local stage only (see auto_method.h). */
 int sovc_solve_auto_local(sov_result *res, const sov_shape *A, const sov_pose *XA,
                           const sov_shape *B, const sov_pose *XB,
-                          const sov_options *opt, const sov_cache *cache) {
+                          const sov_options *opt, const sov_cache *cache,
+                          int overlap_to_search) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
   int have = 0;
-  first_stage(res, &have, A, XA, B, XB, &cfg, cache);
+  first_stage(res, &have, A, XA, B, XB, &cfg, cache, overlap_to_search);
   res->method = SOV_METHOD_AUTO;
   return have ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
@@ -300,6 +302,6 @@ int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
     res->method = SOV_METHOD_AUTO;
     return SOV_OK;
   }
-  const int have = sovc_solve_auto_local(res, A, XA, B, XB, opt, cache) == SOV_OK;
+  const int have = sovc_solve_auto_local(res, A, XA, B, XB, opt, cache, 1) == SOV_OK;
   return sovc_solve_auto_finish(res, have, A, XA, B, XB, opt);
 }

@@ -174,7 +174,8 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   sov_result r;
   int st;
   if (opt->method == SOV_METHOD_AUTO) {
-    const int have = sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache) == SOV_OK;
+    /* The centre line proved nothing above: the local stage need not try it again. */
+    const int have = sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache, 0) == SOV_OK;
     if (have && r.d > 0) return *colliding = 0, SOV_OK;
     if (have && common_point(&r, A, XA, B, XB)) return SOV_OK;
     /* The rest of the distance, not all of it again. */
