@@ -48,9 +48,12 @@ enum {
   kScaleSteps = 20   /* bisection steps of the taper scale (~1e-6) */
 };
 
-/* Directions are x shares at z = 0 in logit form, capped at +-kLogitCap
- * (a share within 4e-18 of 0 or 1); a refinement spans at least
- * +-kDirMinSpan around the best candidate. */
+/* Directions are x shares at z = 0 in logit form. The worst direction at a
+ * height z has a logit within kLogitCap there (a share at most 4e-18 from
+ * 0 or 1); at z = 0 its logit differs by q log(kx / ky), so the search
+ * spans kLogitCap + q max |log(kx / ky)|, far beyond kLogitCap as eps1
+ * nears 2 (q = 2e9 at 2 - 1e-9). A refinement spans at least +-kDirMinSpan
+ * around the best candidate. */
 static const double kLogitCap = 40, kDirMinSpan = 0.25;
 
 /* Exponents and tapers of the slice-support test (a1, a2, a3 play no part). */
@@ -58,15 +61,28 @@ typedef struct profile {
   double q;  /* dual slice exponent 2/(2 - eps1) */
   double m;  /* profile exponent 2/eps2 */
   double tx, ty;
+  double logit_cap; /* largest |logit| at z = 0 of a worst direction */
 } profile;
 
-/* Heights sampled for the concave envelope, with the per-height factors. */
+/* The profile of params[7]; log(kx / ky) is monotonic in z, so its extremes
+ * are at z = +-1. */
+static profile profile_make(const double params[7]) {
+  profile P = {2 / (2 - params[3]), 2 / params[4], params[5], params[6], 0};
+  const double top = fabs(log1p(P.tx) - log1p(P.ty)), bottom = fabs(log1p(-P.tx) - log1p(-P.ty));
+  P.logit_cap = kLogitCap + P.q * fmax(top, bottom);
+  return P;
+}
+
+/* Heights sampled for the concave envelope, with the per-height factors
+ * (kx^q and ky^q themselves overflow when eps1 is near 2, so h is formed
+ * from the log of their ratio). */
 typedef struct envelope_nodes {
   int n;
   double z[kMaxNodes];
-  double c[kMaxNodes];   /* c(z) */
-  double kxq[kMaxNodes]; /* (1 + tx z)^q */
-  double kyq[kMaxNodes]; /* (1 + ty z)^q */
+  double c[kMaxNodes];      /* c(z) */
+  double kx[kMaxNodes];     /* 1 + tx z */
+  double ky[kMaxNodes];     /* 1 + ty z */
+  double log_kr[kMaxNodes]; /* log(kx / ky) */
 } envelope_nodes;
 
 /* Worst direction share rho and max over directions of w^2 h''/h at height
@@ -97,8 +113,8 @@ static double worst_logit(const profile *P, double z) {
   if (z > 0) curvature_max(&rho, P, z, P->tx, P->ty);
   else curvature_max(&rho, P, -z, -P->tx, -P->ty);
   const double lr = rho <= 0 ? -kLogitCap : (rho >= 1 ? kLogitCap : log(rho / (1 - rho)));
-  const double l0 = lr - P->q * log((1 + P->tx * z) / (1 + P->ty * z));
-  return fmax(-kLogitCap, fmin(kLogitCap, l0));
+  const double l0 = lr - P->q * (log1p(P->tx * z) - log1p(P->ty * z));
+  return fmax(-P->logit_cap, fmin(P->logit_cap, l0));
 }
 
 /* curvature_at through the callback signature of sovc_golden_max. */
@@ -181,21 +197,33 @@ static void nodes_build(envelope_nodes *E, const profile *P, double iv[][2], int
   for (int i = 0; i < E->n; ++i) {
     const double z = E->z[i], az = fabs(z);
     E->c[i] = az >= 1 ? 0.0 : pow(1 - pow(az, P->m), 1 / P->m);
-    E->kxq[i] = pow(1 + P->tx * z, P->q);
-    E->kyq[i] = pow(1 + P->ty * z, P->q);
+    E->kx[i] = 1 + P->tx * z;
+    E->ky[i] = 1 + P->ty * z;
+    E->log_kr[i] = log1p(P->tx * z) - log1p(P->ty * z);
   }
+}
+
+/* log(1 + e^x) without overflow. */
+static double softplus(double x) {
+  return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
 }
 
 /* Dent depth of h(.; u) relative to its width, for the direction whose
  * x share at z = 0 has logit lam: gap between the upper hull of the sampled
  * h and h itself. */
 static double dent_for_direction(const envelope_nodes *E, const profile *P, double lam) {
-  const double wx = 1 / (1 + exp(-lam)), wy = 1 / (1 + exp(lam));
+  /* h = c (wx kx^q + wy ky^q)^(1/q), wx and wy the logistic of +-lam, as
+   * c times the larger of kx wx^(1/q), ky wy^(1/q) times (1 + r)^(1/q),
+   * where r = smaller / larger term = exp(-|lam + q log(kx / ky)|). */
+  const double rx = exp(-softplus(-lam) / P->q), ry = exp(-softplus(lam) / P->q);
   double h[kMaxNodes];
   int hull[kMaxNodes], nh = 0;
   double width = 0, gap = 0;
   for (int i = 0; i < E->n; ++i) {
-    h[i] = E->c[i] * pow(wx * E->kxq[i] + wy * E->kyq[i], 1 / P->q);
+    const double t = lam + P->q * E->log_kr[i];
+    const double larger = t >= 0 ? E->kx[i] * rx : E->ky[i] * ry;
+    const double ratio = exp(-fabs(t));
+    h[i] = E->c[i] * larger * (ratio > 0 ? pow(1 + ratio, 1 / P->q) : 1.0);
     if (h[i] > width) width = h[i];
     while (nh >= 2) {
       const int i1 = hull[nh - 2], i2 = hull[nh - 1];
@@ -263,7 +291,7 @@ static double dent_over_directions(const envelope_nodes *E, const profile *P,
  * the height zone [lo, hi] (z / a3) outside which every slice support is
  * concave ([0, 0] when there is none). */
 double sovc_shape_dent(double zone[2], const double params[7]) {
-  const profile P = {2 / (2 - params[3]), 2 / params[4], params[5], params[6]};
+  const profile P = profile_make(params);
   zone[0] = zone[1] = 0;
   if (P.tx == 0 && P.ty == 0) return 0.0;
   double iv[kMaxIntervals][2];
@@ -308,19 +336,26 @@ static int explain_param(char *buf, size_t size, int status, const char *name,
   return status;
 }
 
-/* Explain a dented body: how far its tapers must shrink. */
+/* x truncated toward zero to `digits` significant digits: a taper scale or
+ * taper so truncated stays on the convex side. */
+static double trunc_digits(double x, int digits) {
+  if (x == 0) return 0;
+  const double unit = pow(10, floor(log10(fabs(x))) - digits + 1);
+  return trunc(x / unit) * unit;
+}
+
+/* Explain a dented body: how far its tapers must shrink (significant
+ * digits: near-diamond cross-sections allow scales of 1e-5). */
 static int explain_nonconvex(char *buf, size_t size, const double params[7]) {
   if (!buf || size == 0) return SOV_ERR_NONCONVEX;
   double zone[2];
   const double s = sovc_max_taper_scale(params);
-  const double s2 = floor(s * 100) / 100;
-  const double tx = trunc(params[5] * s * 1000) / 1000;
-  const double ty = trunc(params[6] * s * 1000) / 1000;
   snprintf(buf, size,
-           "taper_x = %.10g, taper_y = %.10g with eps2 = %.10g make the body "
+           "taper_x = %.10g, taper_y = %.10g with eps1 = %.10g, eps2 = %.10g make the body "
            "non-convex (dented by %.2g %% of its width); scale both tapers by at "
-           "most %.2f (taper_x = %.3f, taper_y = %.3f)",
-           params[5], params[6], params[4], 100 * sovc_shape_dent(zone, params), s2, tx, ty);
+           "most %.2g (taper_x = %.3g, taper_y = %.3g)",
+           params[5], params[6], params[3], params[4], 100 * sovc_shape_dent(zone, params),
+           trunc_digits(s, 2), trunc_digits(params[5] * s, 3), trunc_digits(params[6] * s, 3));
   return SOV_ERR_NONCONVEX;
 }
 

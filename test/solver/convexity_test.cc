@@ -18,6 +18,8 @@ extern "C" {
 #include "superovoid/superovoid.h"
 }
 
+#include "spec_reference.h"
+
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
@@ -130,7 +132,7 @@ TEST(Convexity, ExplainReportsNonConvexAndTheScale) {
   int status;
   const std::string msg = Explain(P(1, 1, 1, 1, 1.6, 0.5, 0.5), &status);
   EXPECT_EQ(status, SOV_ERR_NONCONVEX);
-  EXPECT_EQ(msg.rfind("taper_x = 0.5, taper_y = 0.5 with eps2 = 1.6 make the body non-convex", 0), 0u)
+  EXPECT_EQ(msg.rfind("taper_x = 0.5, taper_y = 0.5 with eps1 = 1, eps2 = 1.6 make the body non-convex", 0), 0u)
       << msg;
   // SPEC: the largest convex equal taper at eps2 = 1.6 is 0.348, i.e. s ~ 0.696.
   EXPECT_NE(msg.find("scale both tapers by at most 0.69 "), std::string::npos) << msg;
@@ -215,6 +217,56 @@ TEST(Convexity, UnequalTapersDentFlatProfiles) {
   EXPECT_TRUE(sovc_is_convex(P(1, 1, 1, 0.5, 0.3, 0.4, 0.4).p));
   EXPECT_TRUE(sovc_is_convex(P(1, 1, 1, 0.5, 1.3, 0.3, -0.3).p));
   EXPECT_GT(BruteDent(P(1, 1, 1, 0.5, 0.3, 0.4, -0.4)), kClearlyDented);
+}
+
+// Largest SPEC F at the midpoint of a vertex of the cross-section on the x
+// axis at one height and a vertex on the y axis at another: above 0 proves
+// the body non-convex. As eps1 -> 2 the cross-section becomes a diamond and
+// its faces are ruled by these chords; with unequal tapers the faces twist.
+double WorstVertexChordMidpoint(const Params& q) {
+  const sov_shape s = sov_spec::MakeShape(q.p);
+  double worst = -HUGE_VAL;
+  for (int i = -20; i <= 20; ++i)
+    for (int j = -20; j <= 20; ++j) {
+      double x[3], y[3], mid[3];
+      sov_spec::Param(x, s, 0, kPi / 2 * i / 21);
+      sov_spec::Param(y, s, kPi / 2, kPi / 2 * j / 21);
+      for (int k = 0; k < 3; ++k) mid[k] = 0.5 * (x[k] + y[k]);
+      long double F;
+      sov_spec::SpecImplicitLong(&F, nullptr, s, mid);
+      worst = std::max(worst, static_cast<double>(F));
+    }
+  return worst;
+}
+
+TEST(Convexity, NearDiamondCrossSectionsTwistWithUnequalTapers) {
+  // Bug 7: at eps1 = 2 - 1e-9 the slice support's dual exponent q is 2e9, and
+  // (1 + t z)^q overflowed: a body dented by 19 % of its width was accepted.
+  for (double e1 : {1.99, 1.999999, 2 - 1e-9, 2 - 1e-13}) {
+    for (double e2 : {0.3, 1.0, 1.5}) {
+      const Params twisted = P(0.5, 2, 0.3, e1, e2, 0.3, -0.2);
+      EXPECT_GT(WorstVertexChordMidpoint(twisted), 1e-3) << "eps1 " << e1 << " eps2 " << e2;
+      EXPECT_FALSE(sovc_is_convex(twisted.p)) << "eps1 " << e1 << " eps2 " << e2;
+      const Params similar = P(0.5, 2, 0.3, e1, e2, 0.2, 0.2);
+      EXPECT_LE(WorstVertexChordMidpoint(similar), 1e-12) << "eps1 " << e1 << " eps2 " << e2;
+      EXPECT_TRUE(sovc_is_convex(similar.p)) << "eps1 " << e1 << " eps2 " << e2;
+    }
+  }
+  // The scale that makes the twisted body convex is tiny but exists.
+  const Params twisted = P(0.5, 2, 0.3, 2 - 1e-9, 0.3, 0.3, -0.2);
+  const double s = sovc_max_taper_scale(twisted.p);
+  EXPECT_GT(s, 0);
+  EXPECT_LT(s, 1e-3);
+  Params in = twisted;
+  in.p[5] *= s, in.p[6] *= s;
+  EXPECT_TRUE(sovc_is_convex(in.p));
+  int status;
+  const std::string msg = Explain(twisted, &status);
+  EXPECT_EQ(status, SOV_ERR_NONCONVEX);
+  double shown;
+  ASSERT_EQ(std::sscanf(msg.c_str() + msg.find("at most "), "at most %lf", &shown), 1) << msg;
+  EXPECT_GT(shown, 0) << msg;
+  EXPECT_LE(shown, s) << msg;
 }
 
 TEST(Convexity, VerdictMatchesBruteForceDent) {
