@@ -1,5 +1,5 @@
 // The extreme-input matrix: shapes at the edges of the valid range (exponents
-// 0.05 and 1.95, aspect ratio 1000, strong tapers) paired with each other at
+// 0.05, 1.95 and 2 - 1e-9, aspect ratio 1000, strong tapers) paired with each other at
 // gaps from 1e6 down to 1e-12 times their size, exactly touching, in tiny
 // overlap, with coincident centres, as identical bodies and one inside the
 // other. Deterministic: the same cases on every run.
@@ -34,6 +34,8 @@ inline const std::vector<NamedShape> &ExtremeShapes() {
       {"box plate 1000:1", {1.0, 0.5, 1e-3, 0.05, 0.05, 0.0, 0.0}},
       {"tapered 0.6", {0.6, 0.5, 0.8, 0.8, 1.0, 0.6, 0.6}},
       {"tapered eps 0.05", {0.5, 0.4, 0.6, 0.5, 0.05, 0.5, 0.5}},
+      {"diamond eps 2 - 1e-9", {1.0, 0.8, 0.6, 1.999999999, 1.999999999, 0.0, 0.0}},
+      {"tapered diamond eps1 2 - 1e-9", {0.6, 0.5, 0.8, 1.999999999, 1.0, 0.5, 0.5}},
   };
   return shapes;
 }
