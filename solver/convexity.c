@@ -26,6 +26,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "solver/golden.h"
 #include "superovoid/superovoid.h"
@@ -208,27 +209,73 @@ static double softplus(double x) {
   return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
 }
 
+/* Where a direction's x and y terms are equal (lam + q log(kx / ky) = 0)
+ * its slice support switches between them. The log of their ratio changes
+ * by about q |tx - ty| per unit height: above kSharpSwitch (2 across the
+ * envelope's node spacing) the switch is a kink narrower than the nodes
+ * (eps1 near 2), whose dent spans about as much height as the tapers'
+ * difference. Heights up to kSwitchSpan either side, halving kSwitchSteps
+ * times (down to 1e-4), resolve it. Smoother switches are left to the
+ * nodes: bodies fitted to the dent limit stay accepted. */
+enum { kSwitchSteps = 12, kSwitchNodes = 2 * kSwitchSteps + 1 };
+static const double kSwitchSpan = 0.2, kSharpSwitch = 50;
+
+/* Heights around a sharp switch of the direction with logit lam,
+ * ascending, inside (-1, 1); returns their count (0 if there is none). */
+static int switch_nodes(double z[kSwitchNodes], const profile *P, double lam) {
+  if (!(P->q * fabs(P->tx - P->ty) > kSharpSwitch)) return 0;
+  /* kx / ky = e^(-lam / q) =: 1 + e gives z (tx - (1 + e) ty) = e. */
+  const double e = expm1(-lam / P->q), zs = e / (P->tx - (1 + e) * P->ty);
+  if (!(zs > -1 && zs < 1)) return 0;
+  int n = 0;
+  for (int j = 0; j < kSwitchNodes; ++j) {
+    const int k = j - kSwitchSteps; /* offsets -span, -span / 2, ..., 0, ..., span */
+    const double zj = zs + (k == 0 ? 0 : copysign(ldexp(kSwitchSpan, abs(k) - kSwitchSteps), k));
+    if (zj > -1 && zj < 1) z[n++] = zj;
+  }
+  return n;
+}
+
+/* Slice support h(z; u) for the direction with logit lam at a height with
+ * c(z), kx, ky and log(kx / ky). As c (wx kx^q + wy ky^q)^(1/q), wx and wy
+ * the logistic of +-lam: c times the larger of kx wx^(1/q) (rx) and
+ * ky wy^(1/q) (ry) times (1 + r)^(1/q), r = smaller / larger term =
+ * exp(-|lam + q log(kx / ky)|); kx^q, ky^q themselves overflow. */
+static double slice_support(const profile *P, double lam, double rx, double ry, double c,
+                            double kx, double ky, double log_kr) {
+  const double t = lam + P->q * log_kr;
+  const double ratio = exp(-fabs(t));
+  return c * (t >= 0 ? kx * rx : ky * ry) * (ratio > 0 ? pow(1 + ratio, 1 / P->q) : 1.0);
+}
+
 /* Dent depth of h(.; u) relative to its width, for the direction whose
- * x share at z = 0 has logit lam: gap between the upper hull of the sampled
- * h and h itself. */
+ * x share at z = 0 has logit lam: gap between the upper hull of h sampled
+ * at the body's nodes and around the direction's switch, and h itself. */
 static double dent_for_direction(const envelope_nodes *E, const profile *P, double lam) {
-  /* h = c (wx kx^q + wy ky^q)^(1/q), wx and wy the logistic of +-lam, as
-   * c times the larger of kx wx^(1/q), ky wy^(1/q) times (1 + r)^(1/q),
-   * where r = smaller / larger term = exp(-|lam + q log(kx / ky)|). */
   const double rx = exp(-softplus(-lam) / P->q), ry = exp(-softplus(lam) / P->q);
-  double h[kMaxNodes];
-  int hull[kMaxNodes], nh = 0;
+  double zs[kSwitchNodes], z[kMaxNodes + kSwitchNodes], h[kMaxNodes + kSwitchNodes];
+  const int ns = switch_nodes(zs, P, lam);
+  int n = 0;
+  for (int i = 0, j = 0; i < E->n || j < ns;) {
+    if (j >= ns || (i < E->n && E->z[i] <= zs[j])) {
+      z[n] = E->z[i];
+      h[n] = slice_support(P, lam, rx, ry, E->c[i], E->kx[i], E->ky[i], E->log_kr[i]);
+      ++i;
+    } else {
+      const double zj = zs[j++], kx = 1 + P->tx * zj, ky = 1 + P->ty * zj;
+      z[n] = zj;
+      h[n] = slice_support(P, lam, rx, ry, pow(1 - pow(fabs(zj), P->m), 1 / P->m), kx, ky,
+                           log1p(P->tx * zj) - log1p(P->ty * zj));
+    }
+    if (n == 0 || z[n] > z[n - 1]) ++n; /* equal heights would break the hull */
+  }
+  int hull[kMaxNodes + kSwitchNodes], nh = 0;
   double width = 0, gap = 0;
-  for (int i = 0; i < E->n; ++i) {
-    const double t = lam + P->q * E->log_kr[i];
-    const double larger = t >= 0 ? E->kx[i] * rx : E->ky[i] * ry;
-    const double ratio = exp(-fabs(t));
-    h[i] = E->c[i] * larger * (ratio > 0 ? pow(1 + ratio, 1 / P->q) : 1.0);
+  for (int i = 0; i < n; ++i) {
     if (h[i] > width) width = h[i];
     while (nh >= 2) {
       const int i1 = hull[nh - 2], i2 = hull[nh - 1];
-      const double cross = (E->z[i2] - E->z[i1]) * (h[i] - h[i1]) -
-                           (h[i2] - h[i1]) * (E->z[i] - E->z[i1]);
+      const double cross = (z[i2] - z[i1]) * (h[i] - h[i1]) - (h[i2] - h[i1]) * (z[i] - z[i1]);
       if (cross < 0) break;
       --nh;
     }
@@ -236,9 +283,9 @@ static double dent_for_direction(const envelope_nodes *E, const profile *P, doub
   }
   for (int j = 0; j + 1 < nh; ++j) {
     const int i1 = hull[j], i2 = hull[j + 1];
-    const double slope = (h[i2] - h[i1]) / (E->z[i2] - E->z[i1]);
+    const double slope = (h[i2] - h[i1]) / (z[i2] - z[i1]);
     for (int i = i1 + 1; i < i2; ++i) {
-      const double g = h[i1] + slope * (E->z[i] - E->z[i1]) - h[i];
+      const double g = h[i1] + slope * (z[i] - z[i1]) - h[i];
       if (g > gap) gap = g;
     }
   }

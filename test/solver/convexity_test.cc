@@ -225,12 +225,17 @@ TEST(Convexity, UnequalTapersDentFlatProfiles) {
 // its faces are ruled by these chords; with unequal tapers the faces twist.
 double WorstVertexChordMidpoint(const Params& q) {
   const sov_shape s = sov_spec::MakeShape(q.p);
+  // Heights z / a3: a uniform grid and, for the kinks of small tapers, a
+  // geometric one about the equator.
+  std::vector<double> heights;
+  for (int i = -19; i <= 19; ++i) heights.push_back(i / 20.0);
+  for (double h = 1e-4; h < 0.05; h *= 1.5) heights.push_back(h), heights.push_back(-h);
   double worst = -HUGE_VAL;
-  for (int i = -20; i <= 20; ++i)
-    for (int j = -20; j <= 20; ++j) {
+  for (double hx : heights)
+    for (double hy : heights) {
       double x[3], y[3], mid[3];
-      sov_spec::Param(x, s, 0, kPi / 2 * i / 21);
-      sov_spec::Param(y, s, kPi / 2, kPi / 2 * j / 21);
+      sov_spec::Param(x, s, 0, std::asin(sov_spec::Spow(hx, 1 / s.eps2)));
+      sov_spec::Param(y, s, kPi / 2, std::asin(sov_spec::Spow(hy, 1 / s.eps2)));
       for (int k = 0; k < 3; ++k) mid[k] = 0.5 * (x[k] + y[k]);
       long double F;
       sov_spec::SpecImplicitLong(&F, nullptr, s, mid);
@@ -251,6 +256,14 @@ TEST(Convexity, NearDiamondCrossSectionsTwistWithUnequalTapers) {
       EXPECT_LE(WorstVertexChordMidpoint(similar), 1e-12) << "eps1 " << e1 << " eps2 " << e2;
       EXPECT_TRUE(sovc_is_convex(similar.p)) << "eps1 " << e1 << " eps2 " << e2;
     }
+  }
+  // Small unequal tapers: the switch between the diamond's x and y vertices
+  // is a kink whose dent (about taper^2 / 2) spans only about the taper in
+  // height, between the envelope's nodes.
+  for (double t : {0.01, 0.003}) {
+    const Params slightly = P(1, 1, 1, 2 - 1e-9, 1.0, t, -t);
+    EXPECT_GT(WorstVertexChordMidpoint(slightly), 1e-6) << "taper " << t;
+    EXPECT_FALSE(sovc_is_convex(slightly.p)) << "taper " << t;
   }
   // The scale that makes the twisted body convex is tiny but exists.
   const Params twisted = P(0.5, 2, 0.3, 2 - 1e-9, 0.3, 0.3, -0.2);
