@@ -65,12 +65,22 @@ typedef struct profile {
   double logit_cap; /* largest |logit| at z = 0 of a worst direction */
 } profile;
 
+/* Profile factor c(z) = (1 - |z|^m)^(1/m) (0 beyond |z| = 1). */
+static double profile_c(const profile *P, double z) {
+  const double az = fabs(z);
+  return az >= 1 ? 0.0 : pow(1 - pow(az, P->m), 1 / P->m);
+}
+
+/* log(kx / ky) at height z. */
+static double log_taper_ratio(const profile *P, double z) {
+  return log1p(P->tx * z) - log1p(P->ty * z);
+}
+
 /* The profile of params[7]; log(kx / ky) is monotonic in z, so its extremes
  * are at z = +-1. */
 static profile profile_make(const double params[7]) {
   profile P = {2 / (2 - params[3]), 2 / params[4], params[5], params[6], 0};
-  const double top = fabs(log1p(P.tx) - log1p(P.ty)), bottom = fabs(log1p(-P.tx) - log1p(-P.ty));
-  P.logit_cap = kLogitCap + P.q * fmax(top, bottom);
+  P.logit_cap = kLogitCap + P.q * fmax(fabs(log_taper_ratio(&P, 1)), fabs(log_taper_ratio(&P, -1)));
   return P;
 }
 
@@ -114,7 +124,7 @@ static double worst_logit(const profile *P, double z) {
   if (z > 0) curvature_max(&rho, P, z, P->tx, P->ty);
   else curvature_max(&rho, P, -z, -P->tx, -P->ty);
   const double lr = rho <= 0 ? -kLogitCap : (rho >= 1 ? kLogitCap : log(rho / (1 - rho)));
-  const double l0 = lr - P->q * (log1p(P->tx * z) - log1p(P->ty * z));
+  const double l0 = lr - P->q * log_taper_ratio(P, z);
   return fmax(-P->logit_cap, fmin(P->logit_cap, l0));
 }
 
@@ -196,11 +206,11 @@ static void nodes_build(envelope_nodes *E, const profile *P, double iv[][2], int
     merge_sorted(E->z, &E->n, dense, kDenseNodes);
   }
   for (int i = 0; i < E->n; ++i) {
-    const double z = E->z[i], az = fabs(z);
-    E->c[i] = az >= 1 ? 0.0 : pow(1 - pow(az, P->m), 1 / P->m);
+    const double z = E->z[i];
+    E->c[i] = profile_c(P, z);
     E->kx[i] = 1 + P->tx * z;
     E->ky[i] = 1 + P->ty * z;
-    E->log_kr[i] = log1p(P->tx * z) - log1p(P->ty * z);
+    E->log_kr[i] = log_taper_ratio(P, z);
   }
 }
 
@@ -264,8 +274,7 @@ static double dent_for_direction(const envelope_nodes *E, const profile *P, doub
     } else {
       const double zj = zs[j++], kx = 1 + P->tx * zj, ky = 1 + P->ty * zj;
       z[n] = zj;
-      h[n] = slice_support(P, lam, rx, ry, pow(1 - pow(fabs(zj), P->m), 1 / P->m), kx, ky,
-                           log1p(P->tx * zj) - log1p(P->ty * zj));
+      h[n] = slice_support(P, lam, rx, ry, profile_c(P, zj), kx, ky, log_taper_ratio(P, zj));
     }
     if (n == 0 || z[n] > z[n - 1]) ++n; /* equal heights would break the hull */
   }
