@@ -70,7 +70,7 @@ static void sample(double v[3], int k) {
  * (m rows of 3). */
 static int in_caps(const double *list, int m, const double n[3], double cap) {
   for (int s = 0; s < m; ++s, list += 3)
-    if (n[0] * list[0] + n[1] * list[1] + n[2] * list[2] > cap) return 1;
+    if (sovc_dot(n, list) > cap) return 1;
   return 0;
 }
 

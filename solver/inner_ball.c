@@ -27,7 +27,6 @@
 
 enum { kBisections = 7 };
 
-static const double kPi = 3.14159265358979323846;
 /* Cap proofs fit disks with r M <= (1 - kFitMargin) |grad F|: the margin
  * absorbs the witnesses' normal error (see sovc_proved_cap). */
 static const double kFitMargin = 1e-3;
@@ -419,15 +418,15 @@ typedef struct cap_disks {
 static void cap_disks_of(cap_disks *d, const cap_form *form) {
   d->form = *form;
   for (int j = 0; j < kDiskSamples; ++j)
-    d->sample[j] = disk_radius(form, j * (kPi / kDiskSamples), 0);
+    d->sample[j] = disk_radius(form, j * (SOVC_PI / kDiskSamples), 0);
 }
 
 /* Least of cos^2(psi - s) over psi in [mid - half, mid + half] (half < pi/4). */
 static double least_cos2(double mid, double half, double s) {
   double x0 = mid - half - s;
-  x0 -= kPi * floor((x0 + 0.5 * kPi) / kPi); /* into [-pi/2, pi/2) */
+  x0 -= SOVC_PI * floor((x0 + 0.5 * SOVC_PI) / SOVC_PI); /* into [-pi/2, pi/2) */
   const double x1 = x0 + 2 * half;
-  if (x1 >= 0.5 * kPi) return 0;
+  if (x1 >= 0.5 * SOVC_PI) return 0;
   const double c0 = cos(x0), c1 = cos(x1);
   return lesser(c0 * c0, c1 * c1);
 }
@@ -438,7 +437,7 @@ static double disks_radius(const cap_disks *d, double mid, double half) {
   double r = disk_radius(&d->form, mid, half);
   for (int j = 0; j < kDiskSamples; ++j)
     if (d->sample[j] > r) /* a share is at most the sample */
-      r = greater(r, d->sample[j] * least_cos2(mid, half, j * (kPi / kDiskSamples)));
+      r = greater(r, d->sample[j] * least_cos2(mid, half, j * (SOVC_PI / kDiskSamples)));
   return r;
 }
 
@@ -468,7 +467,7 @@ static void cap_form_any(cap_form *c, const sov_shape *S, const tangency *t, dou
 static int samples_reach(const cap_disks *a, const cap_disks *b, double depth) {
   double share[kDiskSamples];
   for (int k = 0; k < kDiskSamples; ++k) {
-    const double c = cos(k * (kPi / kDiskSamples));
+    const double c = cos(k * (SOVC_PI / kDiskSamples));
     share[k] = c * c;
   }
   for (int j = 0; j < kDiskSamples; ++j) {
@@ -508,7 +507,7 @@ static int cap_covered(const cap_witnesses *w, const sov_shape *A, const sov_sha
   if (sampled_only) return 1;
   int covered = 1;
   for (int j = 0; j < 8 && covered; ++j)
-    covered = disks_cover(&da, &db, depth, (j + 0.5) * (kPi / 8), kPi / 16, 5);
+    covered = disks_cover(&da, &db, depth, (j + 0.5) * (SOVC_PI / 8), SOVC_PI / 16, 5);
   return covered;
 }
 

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#define SOVC_PI 3.14159265358979323846
+#include "solver/pose.h"
 
 /* Smallest |cos| or |sin| used in the derivative powers |c|^(e-1) and
  * |c|^(e-2), which blow up on the axes, the equator and the poles when e < 1

@@ -7,6 +7,9 @@
 /* Rotation matrix from a quaternion w x y z (normalised first). */
 void sovc_quat_to_matrix(double R[9], const double q[4]);
 
+/* pi, for the solver's angles. */
+#define SOVC_PI 3.14159265358979323846
+
 /* a . b of 3-vectors. */
 static inline double sovc_dot(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

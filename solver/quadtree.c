@@ -4,8 +4,6 @@
 #include "solver/parametric.h"
 #include "solver/pose.h"
 
-#define SOVC_PI 3.14159265358979323846
-
 /* Levels of the quadtree; level 0 splits the whole (phi1, phi2) domain. */
 #define SOVC_QUADTREE_LEVELS 6
 
