@@ -91,8 +91,6 @@ typedef struct envelope_nodes {
   int n;
   double z[kMaxNodes];
   double c[kMaxNodes];      /* c(z) */
-  double kx[kMaxNodes];     /* 1 + tx z */
-  double ky[kMaxNodes];     /* 1 + ty z */
   double log_kr[kMaxNodes]; /* log(kx / ky) */
 } envelope_nodes;
 
@@ -208,8 +206,6 @@ static void nodes_build(envelope_nodes *E, const profile *P, double iv[][2], int
   for (int i = 0; i < E->n; ++i) {
     const double z = E->z[i];
     E->c[i] = profile_c(P, z);
-    E->kx[i] = 1 + P->tx * z;
-    E->ky[i] = 1 + P->ty * z;
     E->log_kr[i] = log_taper_ratio(P, z);
   }
 }
@@ -246,16 +242,17 @@ static int switch_nodes(double z[kSwitchNodes], const profile *P, double lam) {
   return n;
 }
 
-/* Slice support h(z; u) for the direction with logit lam at a height with
- * c(z), kx, ky and log(kx / ky). As c (wx kx^q + wy ky^q)^(1/q), wx and wy
+/* Slice support h(z; u) for the direction with logit lam at height z with
+ * c(z) and log(kx / ky). As c (wx kx^q + wy ky^q)^(1/q), wx and wy
  * the logistic of +-lam: c times the larger of kx wx^(1/q) (rx) and
  * ky wy^(1/q) (ry) times (1 + r)^(1/q), r = smaller / larger term =
  * exp(-|lam + q log(kx / ky)|); kx^q, ky^q themselves overflow. */
-static double slice_support(const profile *P, double lam, double rx, double ry, double c,
-                            double kx, double ky, double log_kr) {
+static double slice_support(const profile *P, double lam, double rx, double ry, double z,
+                            double c, double log_kr) {
   const double t = lam + P->q * log_kr;
   const double ratio = exp(-fabs(t));
-  return c * (t >= 0 ? kx * rx : ky * ry) * (ratio > 0 ? pow(1 + ratio, 1 / P->q) : 1.0);
+  const double larger = t >= 0 ? (1 + P->tx * z) * rx : (1 + P->ty * z) * ry;
+  return c * larger * (ratio > 0 ? pow(1 + ratio, 1 / P->q) : 1.0);
 }
 
 /* Dent depth of h(.; u) relative to its width, for the direction whose
@@ -269,12 +266,11 @@ static double dent_for_direction(const envelope_nodes *E, const profile *P, doub
   for (int i = 0, j = 0; i < E->n || j < ns;) {
     if (j >= ns || (i < E->n && E->z[i] <= zs[j])) {
       z[n] = E->z[i];
-      h[n] = slice_support(P, lam, rx, ry, E->c[i], E->kx[i], E->ky[i], E->log_kr[i]);
+      h[n] = slice_support(P, lam, rx, ry, z[n], E->c[i], E->log_kr[i]);
       ++i;
     } else {
-      const double zj = zs[j++], kx = 1 + P->tx * zj, ky = 1 + P->ty * zj;
-      z[n] = zj;
-      h[n] = slice_support(P, lam, rx, ry, profile_c(P, zj), kx, ky, log_taper_ratio(P, zj));
+      z[n] = zs[j++];
+      h[n] = slice_support(P, lam, rx, ry, z[n], profile_c(P, z[n]), log_taper_ratio(P, z[n]));
     }
     if (n == 0 || z[n] > z[n - 1]) ++n; /* equal heights would break the hull */
   }
