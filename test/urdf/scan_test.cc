@@ -170,6 +170,57 @@ TEST(UrdfErrors, MalformedXml) {
               "", {"not well-formed XML (XML_ERROR_MISMATCHED_ELEMENT"});
 }
 
+// urdfdom's TinyXML trusts a lead byte's sequence length; a document that
+// ends inside a cut-short sequence made it read past the end of the text
+// (an ASan report from urdf_fuzz). Such documents are refused before any
+// XML reader sees them, with the line, column and bytes.
+TEST(UrdfErrors, NotUtf8) {
+  struct Case {
+    std::string bytes;  // on line 2, after "<!-- "
+    std::string text;
+  };
+  const Case cases[] = {
+      {"\xF0\"", "the bytes 0xF0 0x22 are not UTF-8 (column 6)"},  // cut short
+      {"\xE9t\xE9", "the bytes 0xE9 0x74 are not UTF-8"},          // Latin-1
+      {"\xC0\xAF", "the byte 0xC0 is not UTF-8"},                  // overlong '/'
+      {"\xED\xA0\x80", "the bytes 0xED 0xA0 are not UTF-8"},       // surrogate
+      {"\xF4\x90\x80\x80", "the bytes 0xF4 0x90 are not UTF-8"},   // past U+10FFFF
+      {"\x80", "the byte 0x80 is not UTF-8"},                      // stray continuation
+      {std::string(1, '\0'), "a NUL byte (column 6)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    const std::string xml = "<?xml version='1.0'?>\n<!-- " + c.bytes + " -->\n" +
+                            fingerWith(superovoid(kValid));
+    expectError(parseError(xml), SOV_URDF_ERR_XML, 2, "", "", {"not a UTF-8 document: " + c.text});
+  }
+  // The same at the very end, where TinyXML would step over the terminator.
+  expectError(parseError(fingerWith(superovoid(kValid)) + "<!-- \xE2\x82"), SOV_URDF_ERR_XML, 6,
+              "", "", {"the bytes 0xE2 0x82 are not UTF-8"});
+}
+
+TEST(UrdfErrors, Utf8NamesAndCommentsParse) {
+  // Two-, three- and four-byte sequences at their range limits.
+  const std::string xml = "<?xml version='1.0' encoding='UTF-8'?>\n<!-- \xC2\x80 \xE0\xA0\x80 "
+                          "\xED\x9F\xBF \xEF\xBF\xBD \xF0\x90\x80\x80 \xF4\x8F\xBF\xBF -->\n" +
+                          fingerWith(superovoid(kValid));
+  const std::string named = std::string(xml).replace(xml.find("'finger'"), 8, "'Gr\xC3\xA4ifer'");
+  EXPECT_EQ(sov::urdf::parse(xml).superovoids.size(), 1u);
+  const sov::urdf::Model m = sov::urdf::parse(named);
+  ASSERT_EQ(m.superovoids.size(), 1u);
+  EXPECT_EQ(m.superovoids[0].link, "Gr\xC3\xA4ifer");
+  // The check is on the caller's text only: tinyxml2 writes a reference to a
+  // surrogate as its three bytes, and the comment below makes the parser
+  // write the fallback box through tinyxml2 (which quotes with ").
+  const std::string reprinted =
+      "<robot name='r&#xD800;' xmlns:sov='urn:superovoid:urdf:1'>\n"
+      "<link name='finger'><collision>\n"
+      "<geometry><!-- <sov:superovoid --><sov:superovoid " + std::string(kValid) +
+      "/></geometry>\n</collision></link>\n</robot>\n";
+  EXPECT_NE(sov::urdf::parse(reprinted).loaded_xml.find("<link name=\"finger\">"),
+            std::string::npos);
+}
+
 // urdfdom silently drops a collision it cannot read and every later one of
 // the link; the extension refuses such a document.
 TEST(UrdfErrors, CollisionDroppedByUrdfdom) {

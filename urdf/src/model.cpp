@@ -99,6 +99,7 @@ const Superovoid* Model::find(const std::string& link,
 }
 
 Model parse(const std::string& xml, const std::string& source_name) {
+  detail::checkUtf8(xml, source_name);
   tinyxml2::XMLDocument doc;
   detail::parseXml(&doc, xml, source_name);
   const Scan scan = detail::scanDocument(&doc, source_name);

@@ -1,5 +1,6 @@
 #include "scan.h"
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <set>
@@ -223,10 +224,77 @@ std::vector<LinkCount> countCollisions(const XMLElement* robot) {
   return links;
 }
 
+// Offset of the first byte of xml that is not part of a well-formed UTF-8
+// sequence (RFC 3629: no overlong forms, surrogates or code points past
+// U+10FFFF) or is NUL; npos when there is none. length receives the number
+// of bytes up to and including the one that breaks the sequence.
+std::size_t firstBadByte(const std::string& xml, std::size_t* length) {
+  const auto* s = reinterpret_cast<const unsigned char*>(xml.data());
+  const std::size_t n = xml.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char b = s[i];
+    int more = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // range of the second byte
+    if (b == 0) {
+      *length = 1;
+      return i;
+    } else if (b < 0x80) {
+      more = 0;
+    } else if (b >= 0xC2 && b <= 0xDF) {
+      more = 1;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      more = 2;
+      if (b == 0xE0) lo = 0xA0;
+      if (b == 0xED) hi = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      more = 3;
+      if (b == 0xF0) lo = 0x90;
+      if (b == 0xF4) hi = 0x8F;
+    } else {
+      *length = 1;
+      return i;
+    }
+    for (int k = 1; k <= more; ++k) {
+      const bool ok = i + k < n && (k == 1 ? s[i + k] >= lo && s[i + k] <= hi
+                                           : s[i + k] >= 0x80 && s[i + k] <= 0xBF);
+      if (!ok) {
+        *length = k + 1;
+        return i;
+      }
+    }
+    i += 1 + more;
+  }
+  return std::string::npos;
+}
+
 }  // namespace
 
-void parseXml(tinyxml2::XMLDocument* doc, const std::string& xml,
-              const std::string& source) {
+void checkUtf8(const std::string& xml, const std::string& source) {
+  std::size_t length = 0;
+  const std::size_t at = firstBadByte(xml, &length);
+  if (at == std::string::npos) return;
+  int line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < at; ++i) {
+    if (xml[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  char bytes[32] = "";
+  for (std::size_t k = 0; k < length && at + k < xml.size(); ++k) {
+    std::snprintf(bytes + std::strlen(bytes), sizeof bytes - std::strlen(bytes), "%s0x%02X",
+                  k ? " " : "", static_cast<unsigned char>(xml[at + k]));
+  }
+  const std::string what = xml[at] == '\0' ? std::string("a NUL byte")
+                           : length == 1   ? std::string("the byte ") + bytes + " is not UTF-8"
+                                           : std::string("the bytes ") + bytes + " are not UTF-8";
+  throw Error(
+      SOV_URDF_ERR_XML, Location{source, line, "", ""},
+      "not a UTF-8 document: " + what + " (column " + std::to_string(at - line_start + 1) + ")");
+}
+
+void parseXml(tinyxml2::XMLDocument* doc, const std::string& xml, const std::string& source) {
   if (doc->Parse(xml.c_str(), xml.size()) == tinyxml2::XML_SUCCESS) return;
   // ErrorStr() reads "Error=... ErrorID=... Line number=N: detail".
   std::string detail = doc->ErrorStr() ? doc->ErrorStr() : "";

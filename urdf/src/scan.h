@@ -43,6 +43,14 @@ struct Scan {
   std::vector<LinkCount> links;
 };
 
+// Throw Error(SOV_URDF_ERR_XML) naming source, line and column unless xml
+// is UTF-8 without NUL bytes. urdfdom's reader (TinyXML 2.6) takes a lead
+// byte's sequence length on trust: in a document that ends inside a cut-short
+// sequence it steps over the terminator and reads past the end. (tinyxml2
+// writes every character reference as a whole sequence, so its output needs
+// no check.)
+void checkUtf8(const std::string& xml, const std::string& source);
+
 // Parse xml into doc; throws Error(SOV_URDF_ERR_XML) naming source and line.
 void parseXml(tinyxml2::XMLDocument* doc, const std::string& xml,
               const std::string& source);
