@@ -12,16 +12,22 @@
 //    num_max_contacts), b1 / b2 the triangle's index on the mesh's side. A
 //    mesh is a surface: a superovoid wholly inside a closed mesh does not
 //    collide with it.
+//  - vs an OctoMap octree (fcl::OcTree): FCL's OcTreeSolver, each occupied
+//    leaf a box answered as the GJK pairs; one contact per intersecting leaf
+//    (up to num_max_contacts), the leaf's index on the octree's side.
 // With enable_contact the contact has the normal from o1 to o2, the
 // penetration depth -d and the position halfway between the witness points
-// (GJK and mesh pairs: what FCL's libccd path reports; for a superovoid
-// first and a mesh second the mirror image of FCL's mesh-first answer, which
-// FCL itself does not flip). Costs (enable_cost) are AABB overlaps, as in FCL.
+// (GJK, mesh and octree pairs: what FCL's libccd path reports; for a
+// superovoid first and a mesh or octree second the mirror image of FCL's
+// answer, which FCL itself does not flip). Without enable_contact a contact
+// names only o1, o2, b1 and b2: as in FCL, its normal, pos and
+// penetration_depth are left unset. Costs (enable_cost) are AABB overlaps,
+// as in FCL.
 //
 // Throws sov::Error for what FCL would print about and answer wrongly:
 // a null geometry, a request with gjk_solver_type other than GST_LIBCCD
 // (FCL's GST_INDEP would take a superovoid for a point), a superovoid paired
-// with an octree or a triangle (TriangleP: not supported yet), a BVHModel
+// with a triangle (TriangleP: not supported yet), a BVHModel
 // that is not a built triangle mesh (a point cloud, endModel() not called),
 // a superovoid pose that is not a rotation within 1e-6, a non-finite GJK
 // answer.
