@@ -119,7 +119,7 @@ extern "C" {
 
 const char* sov_urdf_status_string(int status) {
   switch (status) {
-    case SOV_URDF_ERR_XML: return "the document is not well-formed XML";
+    case SOV_URDF_ERR_XML: return "the document is not well-formed XML or not UTF-8";
     case SOV_URDF_ERR_IO: return "a file could not be read or written";
     case SOV_URDF_ERR_MODEL: return "urdfdom rejected the model or dropped a collision";
     case SOV_URDF_ERR_PLACEMENT: return "a superovoid element is misplaced or unknown";

@@ -46,7 +46,7 @@ extern "C" {
 
 /* Status codes of the URDF layer (beside those of superovoid.h). */
 enum {
-  SOV_URDF_ERR_XML = -101,       /* the document is not well-formed XML */
+  SOV_URDF_ERR_XML = -101,       /* not well-formed XML, or not UTF-8 */
   SOV_URDF_ERR_IO = -102,        /* a file could not be read or written */
   SOV_URDF_ERR_MODEL = -103,     /* urdfdom rejected the model, or dropped
                                     one of its <collision> elements */
