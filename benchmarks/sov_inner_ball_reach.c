@@ -1,0 +1,133 @@
+/* How far inner balls can certify a battery's overlaps: for every pair whose
+ * reference d is negative, the largest balls tangent at the reference
+ * witnesses that the inner-ball test (solver/inner_ball.c) proves to lie in
+ * each body, and the ratio of their radii's sum to the depth. A ratio of 1
+ * or more is what sovc_inner_balls_certify needs; below it no ball pair at
+ * those witnesses proves the answer, however it is searched for. For scale,
+ * the same ratio with the witnesses' smallest radii of curvature, which bound
+ * every tangent inner ball whether or not a test can prove it.
+ *
+ *   sov_inner_ball_reach BATTERY.csv   (BATTERY.ref.csv beside it) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/inner_ball.h"
+#include "solver/pose.h"
+#include "superovoid/superovoid.h"
+
+enum { kColumns = 29, kRefColumns = 11, kBisections = 40 };
+
+/* Largest radius up to 64 depth that the test proves at local point x. */
+static double largest_ball(const sov_shape *S, const double x[3], double depth) {
+  double lo = 0, hi = 64 * depth;
+  if (sovc_inner_ball_fits(S, x, hi)) return hi;
+  for (int k = 0; k < kBisections; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    if (sovc_inner_ball_fits(S, x, mid))
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Smallest radius of curvature of S's surface at local point x: 1 / the
+ * largest eigenvalue of the Hessian on the tangent plane over |grad F|. */
+static double smallest_curvature_radius(const sov_shape *S, const double x[3]) {
+  double F, g[3], H[9];
+  if (sov_shape_implicit(&F, g, H, S, x) != SOV_OK) return 0;
+  const double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  if (!(gn > 0)) return 0;
+  const double m[3] = {g[0] / gn, g[1] / gn, g[2] / gn};
+  /* A tangent basis t1, t2 of the unit normal m. */
+  const double a[3] = {fabs(m[0]) < 0.9 ? 1 : 0, fabs(m[0]) < 0.9 ? 0 : 1, 0};
+  double t1[3] = {a[1] * m[2] - a[2] * m[1], a[2] * m[0] - a[0] * m[2], a[0] * m[1] - a[1] * m[0]};
+  const double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+  for (int i = 0; i < 3; ++i) t1[i] /= l;
+  const double t2[3] = {m[1] * t1[2] - m[2] * t1[1], m[2] * t1[0] - m[0] * t1[2],
+                        m[0] * t1[1] - m[1] * t1[0]};
+  double k[3] = {0, 0, 0}; /* t1 H t1, t1 H t2, t2 H t2 */
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      k[0] += t1[i] * H[3 * i + j] * t1[j];
+      k[1] += t1[i] * H[3 * i + j] * t2[j];
+      k[2] += t2[i] * H[3 * i + j] * t2[j];
+    }
+  const double top = 0.5 * (k[0] + k[2]) + sqrt(0.25 * (k[0] - k[2]) * (k[0] - k[2]) + k[1] * k[1]);
+  return top > 0 ? gn / top : INFINITY;
+}
+
+/* Parse n comma-separated numbers of line into v; 0 if there are fewer. */
+static int parse_row(double *v, int n, const char *line) {
+  const char *p = line;
+  for (int i = 0; i < n; ++i) {
+    char *end;
+    v[i] = strtod(p, &end);
+    if (end == p) return 0;
+    p = *end == ',' ? end + 1 : end;
+  }
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2 || strlen(argv[1]) < 5 || strcmp(argv[1] + strlen(argv[1]) - 4, ".csv")) {
+    fprintf(stderr, "usage: sov_inner_ball_reach BATTERY.csv (with BATTERY.ref.csv beside it)\n");
+    return 2;
+  }
+  char ref_path[4096];
+  snprintf(ref_path, sizeof ref_path, "%.*s.ref.csv", (int)strlen(argv[1]) - 4, argv[1]);
+  FILE *in = fopen(argv[1], "r"), *ref = fopen(ref_path, "r");
+  if (!in || !ref) {
+    fprintf(stderr, "cannot read %s or %s\n", argv[1], ref_path);
+    return 1;
+  }
+  static const double kEdges[] = {0.1, 0.25, 0.5, 0.75, 0.9, 1, 2};
+  enum { kBins = sizeof kEdges / sizeof kEdges[0] + 1 };
+  int bins[kBins] = {0}, overlaps = 0, reached = 0, curvature_reached = 0, bad = 0;
+  char line[8192], ref_line[4096];
+  if (!fgets(line, sizeof line, in) || !fgets(ref_line, sizeof ref_line, ref)) return 1;
+  while (fgets(line, sizeof line, in) && fgets(ref_line, sizeof ref_line, ref)) {
+    double v[kColumns], r[kRefColumns];
+    if (!parse_row(v, kColumns, line) || !parse_row(r, kRefColumns, ref_line) || v[0] != r[0]) {
+      ++bad;
+      continue;
+    }
+    if (!(r[1] < 0)) continue;
+    sov_shape A, B;
+    sov_pose XA, XB;
+    if (sov_shape_init(&A, v + 1) || sov_shape_init(&B, v + 15) ||
+        sov_pose_from_quat(&XA, v + 8, v + 12) || sov_pose_from_quat(&XB, v + 22, v + 26)) {
+      ++bad;
+      continue;
+    }
+    double xA[3], xB[3];
+    sovc_to_local(xA, &XA, r + 5);
+    sovc_to_local(xB, &XB, r + 8);
+    const double depth = -r[1];
+    const double ratio = (largest_ball(&A, xA, depth) + largest_ball(&B, xB, depth)) / depth;
+    int b = 0;
+    while (b < kBins - 1 && ratio >= kEdges[b]) ++b;
+    ++bins[b];
+    ++overlaps;
+    reached += ratio >= 1;
+    curvature_reached +=
+        smallest_curvature_radius(&A, xA) + smallest_curvature_radius(&B, xB) >= depth;
+  }
+  printf("%s: %d overlapping pairs, %d with (rA + rB) / depth >= 1 (%.1f %%)", argv[1], overlaps,
+         reached, overlaps ? 100.0 * reached / overlaps : 0.0);
+  printf(bad ? ", %d rows unreadable or refused\n" : "\n", bad);
+  printf("  with the smallest radii of curvature instead: %d (%.1f %%)\n", curvature_reached,
+         overlaps ? 100.0 * curvature_reached / overlaps : 0.0);
+  for (int b = 0; b < kBins; ++b) {
+    if (b == 0)
+      printf("  ratio < %g", kEdges[0]);
+    else if (b == kBins - 1)
+      printf("  ratio >= %g", kEdges[b - 1]);
+    else
+      printf("  %g <= ratio < %g", kEdges[b - 1], kEdges[b]);
+    printf(": %d\n", bins[b]);
+  }
+  return bad ? 1 : 0;
+}
