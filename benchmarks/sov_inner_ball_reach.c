@@ -15,22 +15,15 @@
 
 #include "solver/inner_ball.h"
 #include "solver/pose.h"
+#include "solver/posed.h"
 #include "superovoid/superovoid.h"
 
 enum { kColumns = 29, kRefColumns = 11, kBisections = 40 };
 
 /* Largest radius up to 64 depth that the test proves at local point x. */
 static double largest_ball(const sov_shape *S, const double x[3], double depth) {
-  double lo = 0, hi = 64 * depth;
-  if (sovc_inner_ball_fits(S, x, hi)) return hi;
-  for (int k = 0; k < kBisections; ++k) {
-    const double mid = 0.5 * (lo + hi);
-    if (sovc_inner_ball_fits(S, x, mid))
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
+  const double hi = 64 * depth;
+  return sovc_inner_ball_fits(S, x, hi) ? hi : sovc_inner_ball_bisect(S, x, 0, hi, kBisections);
 }
 
 /* Smallest radius of curvature of S's surface at local point x: 1 / the
@@ -38,23 +31,15 @@ static double largest_ball(const sov_shape *S, const double x[3], double depth) 
 static double smallest_curvature_radius(const sov_shape *S, const double x[3]) {
   double F, g[3], H[9];
   if (sov_shape_implicit(&F, g, H, S, x) != SOV_OK) return 0;
-  const double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  const double gn = sqrt(sovc_dot(g, g));
   if (!(gn > 0)) return 0;
   const double m[3] = {g[0] / gn, g[1] / gn, g[2] / gn};
-  /* A tangent basis t1, t2 of the unit normal m. */
-  const double a[3] = {fabs(m[0]) < 0.9 ? 1 : 0, fabs(m[0]) < 0.9 ? 0 : 1, 0};
-  double t1[3] = {a[1] * m[2] - a[2] * m[1], a[2] * m[0] - a[0] * m[2], a[0] * m[1] - a[1] * m[0]};
-  const double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
-  for (int i = 0; i < 3; ++i) t1[i] /= l;
-  const double t2[3] = {m[1] * t1[2] - m[2] * t1[1], m[2] * t1[0] - m[0] * t1[2],
-                        m[0] * t1[1] - m[1] * t1[0]};
-  double k[3] = {0, 0, 0}; /* t1 H t1, t1 H t2, t2 H t2 */
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      k[0] += t1[i] * H[3 * i + j] * t1[j];
-      k[1] += t1[i] * H[3 * i + j] * t2[j];
-      k[2] += t2[i] * H[3 * i + j] * t2[j];
-    }
+  sovc_frame fr;
+  sovc_frame_make(&fr, m);
+  double Ht[3], Hb[3];
+  sovc_rotate(Ht, H, fr.t);
+  sovc_rotate(Hb, H, fr.b);
+  const double k[3] = {sovc_dot(fr.t, Ht), sovc_dot(fr.t, Hb), sovc_dot(fr.b, Hb)};
   const double top = 0.5 * (k[0] + k[2]) + sqrt(0.25 * (k[0] - k[2]) * (k[0] - k[2]) + k[1] * k[1]);
   return top > 0 ? gn / top : INFINITY;
 }

@@ -292,8 +292,9 @@ static double coarse_radius(const sov_shape *S, const tangency *t, double depth,
 
 /* Nearly the largest radius in [lo, hi) that fits, given that lo fits and
  * hi does not (bisection: the Hessian bound grows with the ball). */
-static double bisected_radius(const sov_shape *S, const tangency *t, double lo, double hi) {
-  for (int k = 0; k < kBisections; ++k) {
+static double bisected_radius(const sov_shape *S, const tangency *t, double lo, double hi,
+                              int bisections) {
+  for (int k = 0; k < bisections; ++k) {
     const double mid = 0.5 * (lo + hi);
     if (ball_inside(S, t, mid))
       lo = mid;
@@ -301,6 +302,13 @@ static double bisected_radius(const sov_shape *S, const tangency *t, double lo, 
       hi = mid;
   }
   return lo;
+}
+
+/* See inner_ball.h. */
+double sovc_inner_ball_bisect(const sov_shape *S, const double x[3], double lo, double hi,
+                              int bisections) {
+  tangency t;
+  return tangency_local(&t, S, x) ? bisected_radius(S, &t, lo, hi, bisections) : lo;
 }
 
 /* 1 if the balls of radii rA, rB tangent at the witnesses prove r within
@@ -336,7 +344,7 @@ int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_
   /* Then nearly A's largest ball and what it leaves to B: still far
    * cheaper than the search. */
   if (!(failsA > rA)) return 0;
-  const double bA = bisected_radius(A, &ta, rA, failsA), needB = depth - bA;
+  const double bA = bisected_radius(A, &ta, rA, failsA, kBisections), needB = depth - bA;
   return bA > rA && ball_inside(B, &tb, needB) && balls_prove(r, XA, &ta, bA, XB, &tb, needB, tol);
 }
 

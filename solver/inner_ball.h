@@ -21,6 +21,12 @@ double sovc_hessian_bound(const sov_shape *S, const double lo[3], const double h
  * r inside along the normal) is proved to lie in the body. */
 int sovc_inner_ball_fits(const sov_shape *S, const double x[3], double r);
 
+/* Nearly the largest radius in [lo, hi) of such a ball at x, given that lo
+ * fits and hi does not, after the given number of bisections; lo where x
+ * has no usable normal. */
+double sovc_inner_ball_bisect(const sov_shape *S, const double x[3], double lo, double hi,
+                              int bisections);
+
 /* 1 if r (d < 0, witnesses on their surfaces) is proved to be the largest
  * value of the objective within tol; 0 if the balls that fit do not prove
  * it (the answer may still be right). */
