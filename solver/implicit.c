@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "solver/linalg.h"
+#include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/result.h"
 
@@ -203,7 +204,46 @@ static void solve_step(const step_factors *f, double b[6]) {
   for (int i = 0; i < 3; ++i) b[i] = xA[i], b[3 + i] = xB[i];
 }
 
-/* Damped or plain Newton on Eq. 15 from (pA0, pB0). */
+/* Near a regular root Newton's steps and residuals shrink quadratically:
+ * |s_k| is about K |s_(k-1)|^2, so the error left after step k is about
+ * K |s_k|^2 = |s_k|^3 / |s_(k-1)|^2, and the residual after it about
+ * |r_k|^3 / |r_(k-1)|^2 likewise. When both predictions lie below this
+ * share of the tolerance, evaluating the step's end point would only
+ * confirm them: the step is taken as the last one without it. Both are
+ * needed: near a flat face or a pointy edge (a nearly singular Jacobian)
+ * the steps can shrink fast while the residual stalls, and where one body
+ * is far steeper than the other the residual can drop while the steps
+ * do not. */
+static const double kUnevaluatedShare = 1e-2;
+
+/* The larger of the two predictions for a step of length sn at residual rn
+ * after a whole step of length prev_sn at residual prev_rn (prev_sn 0:
+ * none, or a damped one); INFINITY unless steps and residuals contract. */
+static double predicted_error(double sn, double rn, double prev_sn, double prev_rn) {
+  if (!(prev_sn > 0) || !(sn <= 0.1 * prev_sn) || !(rn <= 0.1 * prev_rn)) return INFINITY;
+  return fmax(sn * sn * sn / (prev_sn * prev_sn), rn * rn * rn / (prev_rn * prev_rn));
+}
+
+/* Finish with the step s from p taken without evaluating its end point:
+ * the witnesses move by s and A's normal by its first-order change
+ * (I - n n^T) H sA / |g|, both exact to the predicted (second-order) error. */
+static int finish_unevaluated(sov_result *res, const sovc_implicit_eval *a,
+                              const sovc_implicit_eval *b, double p[6], const double s[6],
+                              double predicted) {
+  double Hs[3], n[3];
+  for (int i = 0; i < 6; ++i) p[i] += s[i];
+  sovc_rotate(Hs, a->H, s); /* H symmetric: row-major product is H sA */
+  const double hn = Hs[0] * a->n[0] + Hs[1] * a->n[1] + Hs[2] * a->n[2];
+  for (int i = 0; i < 3; ++i) n[i] = a->n[i] + (Hs[i] - hn * a->n[i]) * a->inv_gnorm;
+  sovc_result_set(res, p, p + 3, n);
+  res->residual = predicted;
+  res->method = SOV_METHOD_IMPLICIT;
+  const double dot = res->n[0] * b->n[0] + res->n[1] * b->n[1] + res->n[2] * b->n[2];
+  return dot < 0 ? SOV_OK : SOV_ERR_SPURIOUS;
+}
+
+/* Damped or plain Newton on Eq. 15 from (pA0, pB0). The damped one (the
+ * default method's) takes a final step unevaluated when the model allows. */
 int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB,
                         const double pA0[3], const double pB0[3],
@@ -215,6 +255,7 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
   memcpy(p, pA0, 3 * sizeof(double));
   memcpy(p + 3, pB0, 3 * sizeof(double));
   res->iterations = 0;
+  double prev_sn = 0, prev_rn = INFINITY;
   double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, p, p + 3, cfg->normalized);
   for (int it = 0; it < cfg->max_iterations && isfinite(rn); ++it) {
     if (rn < scaled_tolerance(cfg->tolerance, p, p + 3)) break;
@@ -231,6 +272,9 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
       if (st == SOV_OK) solve_step(&factors, step);
     }
     if (st != SOV_OK) return st;
+    const double sn = norm6(step), predicted = predicted_error(sn, rn, prev_sn, prev_rn);
+    if (cfg->damped && predicted <= kUnevaluatedShare * scaled_tolerance(cfg->tolerance, p, p + 3))
+      return finish_unevaluated(res, &a, &b, p, step, predicted);
     double alpha = 1, trn = INFINITY;
     for (int ls = 0; ls < (cfg->damped ? SOVC_POSITION_CHART_HALVINGS : 1); ++ls, alpha *= 0.5) {
       for (int i = 0; i < 6; ++i) tp[i] = p[i] + alpha * step[i];
@@ -239,6 +283,8 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     }
     /* A failed line search means Newton has stalled: stop, unconverged. */
     if (!isfinite(trn) || (cfg->damped && !(trn < rn))) break;
+    prev_sn = alpha == 1 ? sn : 0;
+    prev_rn = rn;
     memcpy(p, tp, sizeof p);
     memcpy(r, tr, sizeof r);
     a = ta;

@@ -120,7 +120,11 @@ typedef struct sov_result {
   double pA[3];       /* witness point on A (world) */
   double pB[3];       /* witness point on B (world); pB - pA = d n */
   int iterations;     /* Newton iterations spent (all stages) */
-  double residual;    /* final residual norm of the answering method */
+  double residual;    /* final residual norm of the answering method; AUTO
+                         takes a last Newton step without evaluating its
+                         end when the steps' and residuals' quadratic
+                         convergence puts the error after it below 1e-2 of
+                         the tolerance, and reports that prediction */
   sov_method method;  /* method that produced the answer */
 } sov_result;
 
