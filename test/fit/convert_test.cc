@@ -155,6 +155,21 @@ TEST(FitUrdfLinks, UnknownLinkMeshAndUnknownPackageAreErrors) {
   }
 }
 
+TEST(FitUrdfLinks, InputThatParseRefusesFailsBeforeAnyMeshIsRead) {
+  std::string text = readText(kFixture);
+  // A cut-short UTF-8 sequence in a comment, and a mesh that does not exist:
+  // the document's error comes first.
+  text.replace(text.find("Fixture"), 7, "Fixture \xF0");
+  text.replace(text.find("l_link.obj\" scale"), 10, "gone.obj");
+  try {
+    sov::urdf::fitUrdf(text, SOV_FIT_TEST_DATA_DIR, quickOptions(), nullptr, "bad.urdf");
+    FAIL() << "a document that is not UTF-8 was accepted";
+  } catch (const sov::urdf::Error& e) {
+    EXPECT_EQ(e.status(), SOV_URDF_ERR_XML) << e.what();
+    EXPECT_NE(std::string(e.what()).find("UTF-8"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FitUrdfLinks, PackageUrisResolveThroughThePackagePaths) {
   sov::urdf::UrdfFitOptions o = quickOptions();
   o.links = {"arm"};

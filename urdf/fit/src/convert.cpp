@@ -231,6 +231,9 @@ void checkContainment(const Model& model, const std::vector<Target>& targets,
 std::string fitUrdf(const std::string& xml, const std::string& base_dir,
                     const UrdfFitOptions& options, std::vector<CollisionFit>* fits,
                     const std::string& source_name) {
+  // The input must already be a document parse() accepts (UTF-8 among the
+  // rest): refused now, not after minutes of fitting when the output is.
+  parse(xml, source_name);
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
     fail(SOV_URDF_ERR_XML, source_name, doc.ErrorLineNum(), "", doc.ErrorStr());

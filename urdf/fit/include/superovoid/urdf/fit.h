@@ -120,8 +120,9 @@ struct CollisionFit {
 // loads it with every collision, and every mesh vertex is inside its
 // superovoid as parsed back (F <= 0 through sov_shape_implicit). fits (when
 // not null) gets one entry per fitted collision, in document order. Throws
-// sov::urdf::Error naming source_name: malformed XML, an unknown link in
-// options.links, an unreadable mesh, a fit that fails.
+// sov::urdf::Error naming source_name: an input sov::urdf::parse refuses
+// (malformed XML, not UTF-8, ...; checked before any mesh is read), an
+// unknown link in options.links, an unreadable mesh, a fit that fails.
 SOV_FIT_API std::string fitUrdf(const std::string& xml, const std::string& base_dir,
                                 const UrdfFitOptions& options,
                                 std::vector<CollisionFit>* fits = nullptr,
