@@ -122,7 +122,8 @@ typedef struct sov_result {
   int iterations;     /* Newton iterations spent (all stages) */
   double residual;    /* final residual norm of the answering method; AUTO
                          takes a last Newton step without evaluating its
-                         end when the steps' and residuals' quadratic
+                         end when, from a residual within 1e3 of the
+                         tolerance, the steps' and residuals' quadratic
                          convergence puts the error after it below 1e-2 of
                          the tolerance, and reports that prediction */
   sov_method method;  /* method that produced the answer */
