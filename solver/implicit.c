@@ -210,13 +210,12 @@ static void solve_step(const step_factors *f, double b[6]) {
  * |r_k|^3 / |r_(k-1)|^2 likewise. When both predictions lie below a share
  * of the tolerance and the residual is already within a few orders of it,
  * evaluating the step's end point would only confirm them: the step is
- * taken as the last one without it. All three are needed (the hardening
- * suite's extreme pairs): near a flat face or a pointy edge (a nearly
- * singular Jacobian) the steps can shrink fast while the residual stalls;
- * where one body is far steeper than the other the residual can drop
- * while the steps do not; and a near-diamond 1e6 wide gave both
- * predictions below the tolerance from a residual of 1, with a witness
- * 2e-3 off. */
+ * taken as the last one without it. The step model alone is fooled near
+ * flat faces and pointy edges (a nearly singular Jacobian: the steps
+ * shrink fast while the residual stalls; five of the hardening suite's
+ * extreme pairs), and a near-diamond 1e6 wide gave both predictions below
+ * the tolerance from a residual of 1, with a witness 2e-3 off: hence all
+ * three tests. */
 static const double kUnevaluatedShare = 1e-2, kUnevaluatedResidual = 1e3;
 
 /* The larger of the two predictions for a step of length sn at residual rn
