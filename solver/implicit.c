@@ -61,16 +61,14 @@ static double norm6(const double r[6]) {
   return sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3] + r[4] * r[4] + r[5] * r[5]);
 }
 
-/* Finish: validate the common-normal pair and fill result. */
-static int finish(sov_result *res, const sovc_implicit_eval *a,
-                  const sovc_implicit_eval *b, const double pA[3],
+/* Finish: validate the common-normal pair (normals nA, nB) and fill result. */
+static int finish(sov_result *res, const double nA[3], const double nB[3], const double pA[3],
                   const double pB[3], double rn) {
-  sovc_result_set(res, pA, pB, a->n);
+  sovc_result_set(res, pA, pB, nA);
   res->residual = rn;
   res->method = SOV_METHOD_IMPLICIT;
   /* tA . nB = bA . nB = 0 also holds for nB = +nA: not a contact pair. */
-  const double dot = a->n[0] * b->n[0] + a->n[1] * b->n[1] + a->n[2] * b->n[2];
-  return dot < 0 ? SOV_OK : SOV_ERR_SPURIOUS;
+  return sovc_dot(nA, nB) < 0 ? SOV_OK : SOV_ERR_SPURIOUS;
 }
 
 /* The caller's tolerance (length units), raised to the rounding floor of
@@ -235,13 +233,9 @@ static int finish_unevaluated(sov_result *res, const sovc_implicit_eval *a,
   double Hs[3], n[3];
   for (int i = 0; i < 6; ++i) p[i] += s[i];
   sovc_rotate(Hs, a->H, s); /* H symmetric: row-major product is H sA */
-  const double hn = Hs[0] * a->n[0] + Hs[1] * a->n[1] + Hs[2] * a->n[2];
+  const double hn = sovc_dot(Hs, a->n);
   for (int i = 0; i < 3; ++i) n[i] = a->n[i] + (Hs[i] - hn * a->n[i]) * a->inv_gnorm;
-  sovc_result_set(res, p, p + 3, n);
-  res->residual = predicted;
-  res->method = SOV_METHOD_IMPLICIT;
-  const double dot = res->n[0] * b->n[0] + res->n[1] * b->n[1] + res->n[2] * b->n[2];
-  return dot < 0 ? SOV_OK : SOV_ERR_SPURIOUS;
+  return finish(res, n, b->n, p, p + 3, predicted);
 }
 
 /* Damped or plain Newton on Eq. 15 from (pA0, pB0). The damped one (the
@@ -296,7 +290,7 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     rn = trn;
   }
   if (isfinite(rn) && rn < scaled_tolerance(cfg->tolerance, p, p + 3))
-    return finish(res, &a, &b, p, p + 3, rn);
+    return finish(res, a.n, b.n, p, p + 3, rn);
   res->residual = rn;
   return SOV_ERR_NO_CONVERGENCE;
 }
