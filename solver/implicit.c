@@ -254,7 +254,8 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
   double prev_sn = 0, prev_rn = INFINITY;
   double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, p, p + 3, cfg->normalized);
   for (int it = 0; it < cfg->max_iterations && isfinite(rn); ++it) {
-    if (rn < scaled_tolerance(cfg->tolerance, p, p + 3)) break;
+    const double tol = scaled_tolerance(cfg->tolerance, p, p + 3);
+    if (rn < tol) break;
     sovc_posed_hessian(&a, XA);
     sovc_posed_hessian(&b, XB);
     jacobian(J, &a, &b, &F, p, p + 3);
@@ -269,7 +270,6 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     }
     if (st != SOV_OK) return st;
     const double sn = norm6(step), predicted = predicted_error(sn, rn, prev_sn, prev_rn);
-    const double tol = scaled_tolerance(cfg->tolerance, p, p + 3);
     if (cfg->damped && rn <= kUnevaluatedResidual * tol && predicted <= kUnevaluatedShare * tol)
       return finish_unevaluated(res, &a, &b, p, step, predicted);
     double alpha = 1, trn = INFINITY;
