@@ -140,16 +140,17 @@ static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
  * chart: theirs stop on their own rows (the normal chart's on support
  * maps from a few search steps), which can leave n off by 1e-8 where d is
  * exact. */
-int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
-                     const sov_pose *XA, const sov_shape *B,
-                     const sov_pose *XB, const double v[3], const double pA[3],
+int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_pose *XA,
+                     const sov_shape *B, const sov_pose *XB, const double v[3], const double pA[3],
                      const double pB[3], double lb0, const sovc_newton_config *cfg,
-                     int overlap_to_search) {
+                     int overlap_to_search, sovc_warm *warm) {
   sov_result r;
-  int st = sovc_solve_implicit(&r, A, XA, B, XB, pA, pB, cfg);
+  int st = sovc_solve_implicit_warm(&r, A, XA, B, XB, pA, pB, cfg, warm ? warm->start : NULL,
+                                    warm ? warm->last : NULL);
   int spent = r.iterations;
   int ok = acceptable(st, &r, lb0, A, XA, B, XB);
   const int precise = ok;
+  if (warm) warm->have_last = precise;
   /* An overlap answer of the slower charts would still go to the search
    * unless inner balls proved it, and on the stress battery they mostly
    * do not (1 in 8); the search's polytope seeds the charts better than
@@ -188,9 +189,12 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
     sov_result p;
     sovc_newton_config polish = *cfg;
     if (polish.max_iterations > kPolishIterations) polish.max_iterations = kPolishIterations;
-    const int pst = sovc_solve_implicit(&p, A, XA, B, XB, r.pA, r.pB, &polish);
+    const int pst = sovc_solve_implicit_warm(&p, A, XA, B, XB, r.pA, r.pB, &polish, NULL,
+                                             warm ? warm->last : NULL);
     spent += p.iterations;
-    if (acceptable(pst, &p, r.d - sovc_value_tolerance(&r), A, XA, B, XB)) r = p;
+    const int polished = acceptable(pst, &p, r.d - sovc_value_tolerance(&r), A, XA, B, XB);
+    if (polished) r = p;
+    if (warm) warm->have_last = polished;
   }
   r.iterations = spent;
   sovc_keep_best(best, have, &r);
@@ -209,11 +213,43 @@ sovc_newton_config sovc_chart_config(const sov_options *opt) {
   return cfg;
 }
 
+/* The shapes' parameters, the key of a cache's evaluations. */
+static void shape_params(double out[7], const sov_shape *S) {
+  for (int i = 0; i < 3; ++i) out[i] = S->a[i];
+  out[3] = S->eps1;
+  out[4] = S->eps2;
+  out[5] = S->taper[0];
+  out[6] = S->taper[1];
+}
+
+/* See auto_method.h. */
+void sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_shape *A,
+                    const sov_shape *B) {
+  warm->start = NULL;
+  warm->have_last = 0;
+  if (!cache || !cache->valid || !cache->evaluated) return;
+  double key[14];
+  shape_params(key, A);
+  shape_params(key + 7, B);
+  for (int i = 0; i < 14; ++i)
+    if (key[i] != cache->params[i]) return;
+  warm->start = cache->eval;
+}
+
+/* See auto_method.h. */
+void sovc_warm_store(sov_cache *cache, const sovc_warm *warm, const sov_shape *A,
+                     const sov_shape *B) {
+  cache->evaluated = warm && warm->have_last;
+  if (!cache->evaluated) return;
+  shape_params(cache->params, A);
+  shape_params(cache->params + 7, B);
+  memcpy(cache->eval, warm->last, sizeof cache->eval);
+}
+
 /* First stage: warm or centre-line start, one local solve. */
 static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov_pose *XA,
-                       const sov_shape *B, const sov_pose *XB,
-                       const sovc_newton_config *cfg, const sov_cache *cache,
-                       int overlap_to_search) {
+                       const sov_shape *B, const sov_pose *XB, const sovc_newton_config *cfg,
+                       const sov_cache *cache, int overlap_to_search, sovc_warm *warm) {
   double pA[3], pB[3], v[3];
   res->iterations = 0;
   if (cache && cache->valid) {
@@ -235,17 +271,17 @@ static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov
   }
   /* No descent bound on the first solve: a non-negative answer is certified
    * by its sign, anything else goes to the global search. */
-  return sovc_solve_local(res, have, A, XA, B, XB, v, pA, pB, -INFINITY, cfg, overlap_to_search);
+  return sovc_solve_local(res, have, A, XA, B, XB, v, pA, pB, -INFINITY, cfg, overlap_to_search,
+                          warm);
 }
 
 /* Local stage only (see auto_method.h). */
 int sovc_solve_auto_local(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                          const sov_shape *B, const sov_pose *XB,
-                          const sov_options *opt, const sov_cache *cache,
-                          int overlap_to_search) {
+                          const sov_shape *B, const sov_pose *XB, const sov_options *opt,
+                          const sov_cache *cache, int overlap_to_search, sovc_warm *warm) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
   int have = 0;
-  first_stage(res, &have, A, XA, B, XB, &cfg, cache, overlap_to_search);
+  first_stage(res, &have, A, XA, B, XB, &cfg, cache, overlap_to_search, warm);
   res->method = SOV_METHOD_AUTO;
   return have ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
@@ -280,28 +316,32 @@ static void sphere_pair(sov_result *res, double rA, double rB, const sov_pose *X
 
 /* After the first stage (see auto_method.h). */
 int sovc_solve_auto_finish(sov_result *res, int have, const sov_shape *A, const sov_pose *XA,
-                           const sov_shape *B, const sov_pose *XB, const sov_options *opt) {
+                           const sov_shape *B, const sov_pose *XB, const sov_options *opt,
+                           sovc_warm *warm) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
   int st = SOV_OK;
   /* A non-negative answer is final; an overlap answer is final when inner
    * balls at its witnesses prove it (most overlaps of moderate depth). */
   const int final = have && (res->d >= 0 || sovc_inner_balls_certify(res, A, XA, B, XB,
                                                                       sovc_value_tolerance(res)));
-  if (!final) st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
+  if (!final) {
+    st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
+    if (warm) warm->have_last = 0;
+  }
   res->method = SOV_METHOD_AUTO;
   return have && st == SOV_OK ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* Default method: first stage, certificate, global search. */
-int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                    const sov_shape *B, const sov_pose *XB,
-                    const sov_options *opt, const sov_cache *cache) {
+int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                    const sov_pose *XB, const sov_options *opt, const sov_cache *cache,
+                    sovc_warm *warm) {
   const double rA = sphere_radius(A), rB = sphere_radius(B);
   if (rA > 0 && rB > 0) {
     sphere_pair(res, rA, rB, XA, XB);
     res->method = SOV_METHOD_AUTO;
     return SOV_OK;
   }
-  const int have = sovc_solve_auto_local(res, A, XA, B, XB, opt, cache, 1) == SOV_OK;
-  return sovc_solve_auto_finish(res, have, A, XA, B, XB, opt);
+  const int have = sovc_solve_auto_local(res, A, XA, B, XB, opt, cache, 1, warm) == SOV_OK;
+  return sovc_solve_auto_finish(res, have, A, XA, B, XB, opt, warm);
 }

@@ -6,10 +6,27 @@
 #include "solver/implicit.h"
 #include "superovoid/superovoid.h"
 
-/* Signed distance by the default method; cache may be NULL. */
-int sovc_solve_auto(sov_result *result, const sov_shape *A, const sov_pose *XA,
-                    const sov_shape *B, const sov_pose *XB,
-                    const sov_options *options, const sov_cache *cache);
+/* A warm query's cached evaluations, and the answer's for the cache. */
+typedef struct sovc_warm {
+  const sov_cache_eval *start; /* the cache's, if they belong to these shapes */
+  sov_cache_eval last[2];      /* where the answer's position chart last evaluated */
+  int have_last;               /* 1 if last belongs to the answer */
+} sovc_warm;
+
+/* Take the cache's evaluations (if any, and computed for shapes with A's
+ * and B's parameters) as the start. */
+void sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_shape *A,
+                    const sov_shape *B);
+
+/* Store the shapes' parameters and, if warm has them, the answer's
+ * evaluations in the cache (else mark it as holding none). */
+void sovc_warm_store(sov_cache *cache, const sovc_warm *warm, const sov_shape *A,
+                     const sov_shape *B);
+
+/* Signed distance by the default method; cache and warm may be NULL. */
+int sovc_solve_auto(sov_result *result, const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                    const sov_pose *XB, const sov_options *options, const sov_cache *cache,
+                    sovc_warm *warm);
 
 /* Newton configuration of the default method's charts: the SPEC's F (the
  * normalised G costs two more transcendentals per evaluation; from the
@@ -25,17 +42,16 @@ sovc_newton_config sovc_chart_config(const sov_options *options);
  * answer (see sovc_solve_local): the caller must go on to
  * sovc_solve_auto_finish. 0 where the caller's own centre-line test has
  * already failed. */
-int sovc_solve_auto_local(sov_result *result, const sov_shape *A,
-                          const sov_pose *XA, const sov_shape *B,
-                          const sov_pose *XB, const sov_options *options,
-                          const sov_cache *cache, int overlap_to_search);
+int sovc_solve_auto_local(sov_result *result, const sov_shape *A, const sov_pose *XA,
+                          const sov_shape *B, const sov_pose *XB, const sov_options *options,
+                          const sov_cache *cache, int overlap_to_search, sovc_warm *warm);
 
 /* The default method's stages after the first, from its result: an
  * answer with d >= 0 or proved by inner balls is final, anything else
  * (have = 0: no local answer) goes to the global search. */
-int sovc_solve_auto_finish(sov_result *result, int have, const sov_shape *A,
-                           const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
-                           const sov_options *options);
+int sovc_solve_auto_finish(sov_result *result, int have, const sov_shape *A, const sov_pose *XA,
+                           const sov_shape *B, const sov_pose *XB, const sov_options *options,
+                           sovc_warm *warm);
 
 /* One local solve from unit world direction v with support points pA, pB:
  * position chart, then the mixed charts, then the normal chart, taking the
@@ -44,12 +60,13 @@ int sovc_solve_auto_finish(sov_result *result, int have, const sov_shape *A,
  * adds iterations. SOV_ERR_SPURIOUS if every chart ended below lb0.
  * overlap_to_search: the caller hands unfinished overlaps to the global
  * search; then, when the position chart fails and the centre line proves
- * the bodies overlap, the solve stops there (SOV_ERR_NO_CONVERGENCE). */
-int sovc_solve_local(sov_result *best, int *have, const sov_shape *A,
-                     const sov_pose *XA, const sov_shape *B,
-                     const sov_pose *XB, const double v[3], const double pA[3],
-                     const double pB[3], double lb0,
-                     const sovc_newton_config *cfg, int overlap_to_search);
+ * the bodies overlap, the solve stops there (SOV_ERR_NO_CONVERGENCE).
+ * warm (NULL for none): the position chart starts from warm->start if set,
+ * and warm->have_last says whether this solve's answer came from it. */
+int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_pose *XA,
+                     const sov_shape *B, const sov_pose *XB, const double v[3], const double pA[3],
+                     const double pB[3], double lb0, const sovc_newton_config *cfg,
+                     int overlap_to_search, sovc_warm *warm);
 
 /* Tolerance for comparing values of the objective at r's coordinates
  * (1e-10 of their size). */

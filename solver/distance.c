@@ -52,13 +52,16 @@ static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2
   return SOV_OK;
 }
 
-/* Store the answer in each body's frame. */
-static void cache_store(sov_cache *cache, const sov_result *r, const sov_pose *XA,
-                        const sov_pose *XB) {
+/* Store the answer in each body's frame, with the default method's
+ * evaluations for the next query (warm NULL: none). */
+static void cache_store(sov_cache *cache, const sov_result *r, const sov_shape *A,
+                        const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+                        const sovc_warm *warm) {
   sovc_to_local(cache->pA_local, XA, r->pA);
   sovc_to_local(cache->pB_local, XB, r->pB);
   sovc_rotate_t(cache->nA_local, XA->R, r->n);
   cache->valid = 1;
+  sovc_warm_store(cache, warm, A, B);
 }
 
 /* A converged study answer with d <= 0 is one critical point among several:
@@ -103,12 +106,13 @@ static int study(sov_result *res, const sov_shape *A, const sov_pose *XA,
 
 /* A solver's status for its answer: overflow (centres near 1e300 apart) is
  * a failure, never an answer; an answer goes into the cache. */
-static int deliver(int st, const sov_result *res, const sov_pose *XA, const sov_pose *XB,
-                   sov_cache *cache) {
+static int deliver(int st, const sov_result *res, const sov_shape *A, const sov_pose *XA,
+                   const sov_shape *B, const sov_pose *XB, sov_cache *cache,
+                   const sovc_warm *warm) {
   if (st == SOV_OK && !(isfinite(res->d) && isfinite(res->pA[0] + res->pA[1] + res->pA[2]) &&
                         isfinite(res->pB[0] + res->pB[1] + res->pB[2])))
     st = SOV_ERR_NO_CONVERGENCE;
-  if (st == SOV_OK && cache) cache_store(cache, res, XA, XB);
+  if (st == SOV_OK && cache) cache_store(cache, res, A, XA, B, XB, warm);
   return st;
 }
 
@@ -116,12 +120,12 @@ static int deliver(int st, const sov_result *res, const sov_pose *XA, const sov_
 int sovc_distance(sov_result *res, const sov_shape *A, const sov_pose *XA,
                   const sov_shape *B, const sov_pose *XB,
                   const sov_options *opt, sov_cache *cache) {
-  int st;
-  if (opt->method == SOV_METHOD_AUTO)
-    st = sovc_solve_auto(res, A, XA, B, XB, opt, cache);
-  else
-    st = study(res, A, XA, B, XB, opt, cache);
-  return deliver(st, res, XA, XB, cache);
+  if (opt->method != SOV_METHOD_AUTO)
+    return deliver(study(res, A, XA, B, XB, opt, cache), res, A, XA, B, XB, cache, NULL);
+  sovc_warm warm;
+  sovc_warm_init(&warm, cache, A, B);
+  const int st = sovc_solve_auto(res, A, XA, B, XB, opt, cache, &warm);
+  return deliver(st, res, A, XA, B, XB, cache, &warm);
 }
 
 /* 1 if the plane normal to world direction v (not necessarily unit)
@@ -175,11 +179,14 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   int st;
   if (opt->method == SOV_METHOD_AUTO) {
     /* The centre line proved nothing above: the local stage need not try it again. */
-    const int have = sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache, 0) == SOV_OK;
+    sovc_warm warm;
+    sovc_warm_init(&warm, cache, A, B);
+    const int have = sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache, 0, &warm) == SOV_OK;
     if (have && r.d > 0) return *colliding = 0, SOV_OK;
     if (have && common_point(&r, A, XA, B, XB)) return SOV_OK;
     /* The rest of the distance, not all of it again. */
-    st = deliver(sovc_solve_auto_finish(&r, have, A, XA, B, XB, opt), &r, XA, XB, cache);
+    st = deliver(sovc_solve_auto_finish(&r, have, A, XA, B, XB, opt, &warm), &r, A, XA, B, XB,
+                 cache, &warm);
   } else {
     st = sovc_distance(&r, A, XA, B, XB, opt, cache);
   }

@@ -204,7 +204,7 @@ static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
                   double lb, const sovc_newton_config *cfg) {
   sov_result r = {0};
   int got = 0;
-  const int st = sovc_solve_local(&r, &got, A, XA, B, XB, v, pA, pB, lb, cfg, 0);
+  const int st = sovc_solve_local(&r, &got, A, XA, B, XB, v, pA, pB, lb, cfg, 0, NULL);
   if (st != SOV_OK) {
     best->iterations += r.iterations;
     add_cap(S->failed, &S->nfailed, v);

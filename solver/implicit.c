@@ -77,6 +77,17 @@ static double scaled_tolerance(double tol, const double pA[3], const double pB[3
   return fmax(tol, 64 * DBL_EPSILON * sovc_coordinate_size(pA, pB));
 }
 
+/* The residual of evaluated bodies in the Householder frame of A (made in
+ * F); returns |r|, INFINITY if a normal is undefined or r is not finite. */
+static double frame_residual(double r[6], const sovc_implicit_eval *a, const sovc_implicit_eval *b,
+                             sovc_frame *F, const double pA[3], const double pB[3]) {
+  /* r is written either way (with n = 0 where a gradient vanishes). */
+  sovc_frame_make(F, a->n);
+  residual(r, a, b, F, pA, pB);
+  const double nr = norm6(r);
+  return isfinite(nr) && a->gnorm > 0 && b->gnorm > 0 ? nr : INFINITY;
+}
+
 /* Evaluate both bodies with local Hessians at (pA, pB) and the residual in
  * the Householder frame of A; returns |r| (INFINITY if anything is not
  * finite). |r| does not depend on which axis the frame uses. The world
@@ -87,11 +98,7 @@ static double evaluate(double r[6], sovc_implicit_eval *a, sovc_implicit_eval *b
                        const double pB[3], int normalized) {
   sovc_posed_implicit(a, A, XA, pA, normalized, SOVC_LOCAL_HESSIAN);
   sovc_posed_implicit(b, B, XB, pB, normalized, SOVC_LOCAL_HESSIAN);
-  if (!(a->gnorm > 0) || !(b->gnorm > 0)) return INFINITY;
-  sovc_frame_make(F, a->n);
-  residual(r, a, b, F, pA, pB);
-  const double nr = norm6(r);
-  return isfinite(nr) ? nr : INFINITY;
+  return frame_residual(r, a, b, F, pA, pB);
 }
 
 /* Residual and Jacobian of Eq. 15 at one point (for checks and tests). */
@@ -238,21 +245,37 @@ static int finish_unevaluated(sov_result *res, const sovc_implicit_eval *a,
   return finish(res, n, b->n, p, p + 3, predicted);
 }
 
-/* Damped or plain Newton on Eq. 15 from (pA0, pB0). The damped one (the
+/* The bodies' evaluations at p (the point the answer came from) for a
+ * cache. */
+static void keep_last(sov_cache_eval last[2], const sovc_implicit_eval *a,
+                      const sovc_implicit_eval *b, const sov_pose *XA, const sov_pose *XB,
+                      const double p[6]) {
+  if (!last) return;
+  sovc_posed_to_cache(&last[0], a, XA, p);
+  sovc_posed_to_cache(&last[1], b, XB, p + 3);
+}
+
+/* Damped or plain Newton on Eq. 15 (see implicit.h). The damped one (the
  * default method's) takes a final step unevaluated when the model allows. */
-int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                        const sov_shape *B, const sov_pose *XB,
-                        const double pA0[3], const double pB0[3],
-                        const sovc_newton_config *cfg) {
+int sovc_solve_implicit_warm(sov_result *res, const sov_shape *A, const sov_pose *XA,
+                             const sov_shape *B, const sov_pose *XB, const double pA0[3],
+                             const double pB0[3], const sovc_newton_config *cfg,
+                             const sov_cache_eval start[2], sov_cache_eval last[2]) {
   double p[6], r[6], J[36], step[6], tp[6], tr[6];
   sovc_implicit_eval a, b, ta, tb;
   sovc_frame F, tF;
   step_factors factors;
-  memcpy(p, pA0, 3 * sizeof(double));
-  memcpy(p + 3, pB0, 3 * sizeof(double));
   res->iterations = 0;
-  double prev_sn = 0, prev_rn = INFINITY;
-  double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, p, p + 3, cfg->normalized);
+  double prev_sn = 0, prev_rn = INFINITY, rn;
+  if (start) {
+    sovc_posed_from_cache(&a, p, &start[0], XA);
+    sovc_posed_from_cache(&b, p + 3, &start[1], XB);
+    rn = frame_residual(r, &a, &b, &F, p, p + 3);
+  } else {
+    memcpy(p, pA0, 3 * sizeof(double));
+    memcpy(p + 3, pB0, 3 * sizeof(double));
+    rn = evaluate(r, &a, &b, &F, A, XA, B, XB, p, p + 3, cfg->normalized);
+  }
   for (int it = 0; it < cfg->max_iterations && isfinite(rn); ++it) {
     const double tol = scaled_tolerance(cfg->tolerance, p, p + 3);
     if (rn < tol) break;
@@ -270,8 +293,10 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     }
     if (st != SOV_OK) return st;
     const double sn = norm6(step), predicted = predicted_error(sn, rn, prev_sn, prev_rn);
-    if (cfg->damped && rn <= kUnevaluatedResidual * tol && predicted <= kUnevaluatedShare * tol)
+    if (cfg->damped && rn <= kUnevaluatedResidual * tol && predicted <= kUnevaluatedShare * tol) {
+      keep_last(last, &a, &b, XA, XB, p);
       return finish_unevaluated(res, &a, &b, p, step, predicted);
+    }
     double alpha = 1, trn = INFINITY;
     for (int ls = 0; ls < (cfg->damped ? SOVC_POSITION_CHART_HALVINGS : 1); ++ls, alpha *= 0.5) {
       for (int i = 0; i < 6; ++i) tp[i] = p[i] + alpha * step[i];
@@ -289,8 +314,17 @@ int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA,
     F = tF;
     rn = trn;
   }
-  if (isfinite(rn) && rn < scaled_tolerance(cfg->tolerance, p, p + 3))
+  if (isfinite(rn) && rn < scaled_tolerance(cfg->tolerance, p, p + 3)) {
+    keep_last(last, &a, &b, XA, XB, p);
     return finish(res, a.n, b.n, p, p + 3, rn);
+  }
   res->residual = rn;
   return SOV_ERR_NO_CONVERGENCE;
+}
+
+/* Newton from (pA0, pB0), evaluated there. */
+int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                        const sov_pose *XB, const double pA0[3], const double pB0[3],
+                        const sovc_newton_config *cfg) {
+  return sovc_solve_implicit_warm(res, A, XA, B, XB, pA0, pB0, cfg, NULL, NULL);
 }

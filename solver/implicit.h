@@ -33,4 +33,14 @@ int sovc_solve_implicit(sov_result *result, const sov_shape *A,
                         const sov_pose *XB, const double pA0[3],
                         const double pB0[3], const sovc_newton_config *config);
 
+/* sovc_solve_implicit with a cache's evaluations: from start (the raw F of
+ * both bodies at points in their frames, as sov_cache keeps them; NULL:
+ * evaluate at pA0, pB0) without evaluating there again; with
+ * config->normalized 0 only. On SOV_OK last (if not NULL) gets the
+ * evaluations at the last point evaluated, from which the answer came. */
+int sovc_solve_implicit_warm(sov_result *result, const sov_shape *A, const sov_pose *XA,
+                             const sov_shape *B, const sov_pose *XB, const double pA0[3],
+                             const double pB0[3], const sovc_newton_config *config,
+                             const sov_cache_eval start[2], sov_cache_eval last[2]);
+
 #endif

@@ -31,21 +31,47 @@ static void rotate_matrix(double out[9], const double R[9], const double M[9]) {
   out[8] = R[6] * T[2] + R[7] * T[5] + R[8] * T[8];
 }
 
+/* World gradient, its norm and the unit normal from e->gl. */
+static void world_gradient(sovc_implicit_eval *e, const sov_pose *X) {
+  sovc_rotate(e->g, X->R, e->gl);
+  e->gnorm = sqrt(e->g[0] * e->g[0] + e->g[1] * e->g[1] + e->g[2] * e->g[2]);
+  e->inv_gnorm = e->gnorm > 0 ? 1 / e->gnorm : 0;
+  for (int i = 0; i < 3; ++i) e->n[i] = e->g[i] * e->inv_gnorm;
+}
+
 /* Implicit value, gradient, normal and Hessian at a world point. */
 void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
                          const sov_pose *X, const double p[3], int normalized,
                          int want_hessian) {
-  double x[3], gl[3];
+  double x[3];
   sovc_to_local(x, X, p);
   if (normalized)
-    sovc_implicit_norm(&e->f, gl, want_hessian ? e->Hl : NULL, S, x);
+    sovc_implicit_norm(&e->f, e->gl, want_hessian ? e->Hl : NULL, S, x);
   else
-    sovc_implicit(&e->f, gl, want_hessian ? e->Hl : NULL, S, x);
-  sovc_rotate(e->g, X->R, gl);
-  e->gnorm = sqrt(e->g[0] * e->g[0] + e->g[1] * e->g[1] + e->g[2] * e->g[2]);
-  e->inv_gnorm = e->gnorm > 0 ? 1 / e->gnorm : 0;
-  for (int i = 0; i < 3; ++i) e->n[i] = e->g[i] * e->inv_gnorm;
+    sovc_implicit(&e->f, e->gl, want_hessian ? e->Hl : NULL, S, x);
+  world_gradient(e, X);
   if (want_hessian == SOVC_WORLD_HESSIAN) rotate_matrix(e->H, X->R, e->Hl);
+}
+
+/* See posed.h. */
+void sovc_posed_from_cache(sovc_implicit_eval *e, double p[3], const sov_cache_eval *c,
+                           const sov_pose *X) {
+  sovc_to_world(p, X, c->x);
+  e->f = c->f;
+  for (int i = 0; i < 3; ++i) e->gl[i] = c->g[i];
+  e->Hl[0] = c->H[0], e->Hl[1] = e->Hl[3] = c->H[1], e->Hl[2] = e->Hl[6] = c->H[2];
+  e->Hl[4] = c->H[3], e->Hl[5] = e->Hl[7] = c->H[4], e->Hl[8] = c->H[5];
+  world_gradient(e, X);
+}
+
+/* See posed.h. */
+void sovc_posed_to_cache(sov_cache_eval *c, const sovc_implicit_eval *e, const sov_pose *X,
+                         const double p[3]) {
+  sovc_to_local(c->x, X, p); /* the same rounding as the evaluation's */
+  c->f = e->f;
+  for (int i = 0; i < 3; ++i) c->g[i] = e->gl[i];
+  c->H[0] = e->Hl[0], c->H[1] = e->Hl[1], c->H[2] = e->Hl[2];
+  c->H[3] = e->Hl[4], c->H[4] = e->Hl[5], c->H[5] = e->Hl[8];
 }
 
 /* World Hessian from the local one. */

@@ -11,6 +11,7 @@
  * world (H). */
 typedef struct sovc_implicit_eval {
   double f, g[3], H[9], Hl[9], n[3], gnorm, inv_gnorm; /* inv_gnorm 0 where gnorm is */
+  double gl[3];                                        /* g in the body's frame */
 } sovc_implicit_eval;
 
 /* want_hessian of sovc_posed_implicit: none, local and world, or local
@@ -22,6 +23,16 @@ enum { SOVC_NO_HESSIAN = 0, SOVC_WORLD_HESSIAN = 1, SOVC_LOCAL_HESSIAN = 2 };
 void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
                          const sov_pose *X, const double p[3], int normalized,
                          int want_hessian);
+
+/* e as a SOVC_LOCAL_HESSIAN evaluation of the raw F at the world point p
+ * of a cached evaluation c (sov_cache), without evaluating F again. */
+void sovc_posed_from_cache(sovc_implicit_eval *e, double p[3], const sov_cache_eval *c,
+                           const sov_pose *X);
+
+/* The raw F's evaluation e at world point p (with its local Hessian), in
+ * the body's frame for a cache. */
+void sovc_posed_to_cache(sov_cache_eval *c, const sovc_implicit_eval *e, const sov_pose *X,
+                         const double p[3]);
 
 /* e->H = R e->Hl R^T: the world Hessian after a SOVC_LOCAL_HESSIAN
  * evaluation. */

@@ -855,6 +855,61 @@ TEST(SuperovoidDistance, WarmStartMatchesColdQuery) {
   }
 }
 
+// The cache keeps both bodies' F where the answer's Newton solve last
+// evaluated them; a warm query starts there without evaluating again. Those
+// values belong to the shapes: a cache filled for one pair and used for
+// another must only seed the second pair, never answer it. Here the second
+// pair has the first's poses, and the first pair was queried twice, so that
+// its cached values (from the repeat, ended on an evaluated converged
+// point) would claim a converged start.
+TEST(SuperovoidDistance, CacheOfOtherShapesOnlySeeds) {
+  Rng rng(37);
+  for (int k = 0; k < kRandomPairs; ++k) {
+    const PosedPair pp = RandomPair(rng);
+    sov_cache cache;
+    sov_cache_reset(&cache);
+    Solve(pp, nullptr, &cache);
+    Solve(pp, nullptr, &cache);
+    PosedPair other = pp;
+    Params a = RandomConvexParams(rng);
+    other.A = MakeShape(a);
+    const sov_result cold = Solve(other);
+    const sov_result warm = Solve(other, nullptr, &cache);
+    SCOPED_TRACE("random pair " + std::to_string(k) + ", d = " + sov_test::Num(cold.d));
+    EXPECT_NEAR(warm.d, cold.d, kInvarianceTol);
+    EXPECT_LE(MaxDiff(warm.n, cold.n), kInvarianceTol);
+    EXPECT_LE(MaxDiff(warm.pA, cold.pA), kInvarianceTol);
+    EXPECT_LE(MaxDiff(warm.pB, cold.pB), kInvarianceTol);
+  }
+}
+
+// A query that did not end in the position chart's Newton solve (a study
+// method, a cache seeded from points) leaves no evaluations in the cache.
+TEST(SuperovoidDistance, CacheHoldsEvaluationsOnlyFromTheDefaultMethod) {
+  Rng rng(41);
+  int evaluated = 0;
+  for (int k = 0; k < kRandomPairs; ++k) {
+    const PosedPair pp = RandomPair(rng);
+    sov_cache cache;
+    sov_cache_reset(&cache);
+    const sov_result r = Solve(pp, nullptr, &cache);
+    evaluated += cache.evaluated;
+    ASSERT_EQ(sov_cache_set(&cache, &pp.XA, &pp.XB, r.pA, r.pB), SOV_OK);
+    EXPECT_EQ(cache.evaluated, 0) << "sov_cache_set kept evaluations";
+    Solve(pp, nullptr, &cache);
+    sov_options o;
+    sov_options_default(&o);
+    o.method = SOV_METHOD_IMPLICIT;
+    o.seed = SOV_SEED_CACHE;
+    sov_result study{};
+    if (sov_distance(&study, &pp.A, &pp.XA, &pp.B, &pp.XB, &o, &cache) == SOV_OK) {
+      EXPECT_EQ(cache.evaluated, 0) << "a study method's answer kept evaluations";
+    }
+  }
+  // Most battery-like pairs end in the position chart (all but pointy ones).
+  EXPECT_GT(evaluated, 0) << "no default-method query kept its evaluations";
+}
+
 // ---------------------------------------------------- collide and threads
 
 // Posed pairs of both committed subsets.

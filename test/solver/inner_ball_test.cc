@@ -342,8 +342,8 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
       sovc_posed_support(&b, &B, &XB, mv);
       sov_result r{};
       int have = 0;
-      if (sovc_solve_local(&r, &have, &A, &XA, &B, &XB, v, a.p, b.p, -(a.h + b.h), &cfg, 0) !=
-              SOV_OK ||
+      if (sovc_solve_local(&r, &have, &A, &XA, &B, &XB, v, a.p, b.p, -(a.h + b.h), &cfg, 0,
+                           nullptr) != SOV_OK ||
           !(r.d < 0))
         continue;
       double cos_cap;

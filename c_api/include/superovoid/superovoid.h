@@ -129,6 +129,15 @@ typedef struct sov_result {
   sov_method method;  /* method that produced the answer */
 } sov_result;
 
+/* One body's implicit function F (SPEC) at a point of its own frame, as a
+ * warm-start cache keeps it: value, gradient and Hessian (xx xy xz yy yz zz). */
+typedef struct sov_cache_eval {
+  double x[3];
+  double f;
+  double g[3];
+  double H[6];
+} sov_cache_eval;
+
 /* Warm-start cache owned by the caller: the previous answer in each body's
  * frame. Zero it (or call sov_cache_reset) before first use. */
 typedef struct sov_cache {
@@ -136,6 +145,16 @@ typedef struct sov_cache {
   double pA_local[3]; /* witness point on A, A's frame */
   double pB_local[3]; /* witness point on B, B's frame */
   double nA_local[3]; /* normal n, A's frame */
+  /* Written by sov_distance and sov_collide, read by AUTO; leave them alone.
+   * Both bodies' F at the last point where the answer's Newton solve
+   * evaluated them, so that the next query starts there without evaluating
+   * them again: F in a body's frame does not change when the body moves.
+   * Used only for shapes with the parameters it was computed for;
+   * evaluated = 0 when there is none (sov_cache_set, the study's methods,
+   * answers of the global search). */
+  int evaluated;
+  double params[14];      /* A's then B's a1 a2 a3 eps1 eps2 taper_x taper_y */
+  sov_cache_eval eval[2]; /* A, B */
 } sov_cache;
 
 /* Library version as "MAJOR.MINOR.PATCH". */
