@@ -23,35 +23,60 @@ static void residual(double r[6], const sovc_implicit_eval *a,
   r[5] = b->f;
 }
 
-/* Analytic 6x6 Jacobian (column-major; columns 0-2 pA, 3-5 pB). */
-static void jacobian(double J[36], const sovc_implicit_eval *a,
-                     const sovc_implicit_eval *b, const sovc_frame *F,
-                     const double pA[3], const double pB[3]) {
+/* The analytic Jacobian of Eq. 15 in row-major 3 x 3 blocks: rows 0, 3, 4
+ * (F_A and the tangential offsets) against pA (P) and pB (Q), rows 1, 2, 5
+ * (the normals' tangential parts and F_B) against pA (R) and pB (S). A
+ * Newton step needs only the blocks (see step_factors). */
+typedef struct jacobian_blocks {
+  double P[9], Q[9], R[9], S[9];
+} jacobian_blocks;
+
+static const int kTopRows[3] = {0, 3, 4}, kBottomRows[3] = {1, 2, 5};
+
+static void jacobian_blocks_make(jacobian_blocks *j, const sovc_implicit_eval *a,
+                                 const sovc_implicit_eval *b, const sovc_frame *F,
+                                 const double pA[3], const double pB[3]) {
   const double dp[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};
-  double v[3], rowA[3], rowB[3];
-  memset(J, 0, 36 * sizeof(double));
+  double v[3], rowA[3];
   for (int c = 0; c < 3; ++c) {
-    J[6 * c + 0] = a->g[c];
-    J[6 * (c + 3) + 5] = b->g[c];
+    j->P[c] = a->g[c];
+    j->Q[c] = 0;
+    j->R[6 + c] = 0;
+    j->S[6 + c] = b->g[c];
   }
   for (int q = 0; q < 2; ++q) {
     const double *tq = q == 0 ? F->t : F->b;
     /* Rows 1-2: tq . nB. */
     sovc_frame_dvec(v, F, a->n, q, b->n);
-    sovc_dnormal(rowA, a, v);
-    sovc_dnormal(rowB, b, tq);
-    for (int c = 0; c < 3; ++c) {
-      J[6 * c + 1 + q] = rowA[c];
-      J[6 * (c + 3) + 1 + q] = rowB[c];
-    }
+    sovc_dnormal(j->R + 3 * q, a, v);
+    sovc_dnormal(j->S + 3 * q, b, tq);
     /* Rows 3-4: tq . (pB - pA). */
     sovc_frame_dvec(v, F, a->n, q, dp);
     sovc_dnormal(rowA, a, v);
     for (int c = 0; c < 3; ++c) {
-      J[6 * c + 3 + q] = rowA[c] - tq[c];
-      J[6 * (c + 3) + 3 + q] = tq[c];
+      j->P[3 * (1 + q) + c] = rowA[c] - tq[c];
+      j->Q[3 * (1 + q) + c] = tq[c];
     }
   }
+}
+
+/* The blocks as the 6 x 6 Jacobian (column-major; columns 0-2 pA, 3-5 pB). */
+static void jacobian_full(double J[36], const jacobian_blocks *j) {
+  for (int i = 0; i < 3; ++i)
+    for (int c = 0; c < 3; ++c) {
+      J[6 * c + kTopRows[i]] = j->P[3 * i + c];
+      J[6 * (c + 3) + kTopRows[i]] = j->Q[3 * i + c];
+      J[6 * c + kBottomRows[i]] = j->R[3 * i + c];
+      J[6 * (c + 3) + kBottomRows[i]] = j->S[3 * i + c];
+    }
+}
+
+/* Analytic 6x6 Jacobian (column-major; columns 0-2 pA, 3-5 pB). */
+static void jacobian(double J[36], const sovc_implicit_eval *a, const sovc_implicit_eval *b,
+                     const sovc_frame *F, const double pA[3], const double pB[3]) {
+  jacobian_blocks j;
+  jacobian_blocks_make(&j, a, b, F, pA, pB);
+  jacobian_full(J, &j);
 }
 
 /* Euclidean norm of a 6-vector. */
@@ -170,26 +195,21 @@ typedef struct step_factors {
   sovc_lu lu;
 } step_factors;
 
-static const int kTopRows[3] = {0, 3, 4}, kBottomRows[3] = {1, 2, 5};
-
-/* Factor the column-major 6 x 6 J. */
-static int factor_step(step_factors *f, const double J[36]) {
-  double P[9], R[9], S[9], RPiQ[9], Sc[9];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      P[3 * i + j] = J[6 * j + kTopRows[i]];
-      f->Q[3 * i + j] = J[6 * (j + 3) + kTopRows[i]];
-      R[3 * i + j] = J[6 * j + kBottomRows[i]];
-      S[3 * i + j] = J[6 * (j + 3) + kBottomRows[i]];
-    }
-  f->blocks = inverse3(f->Pi, P);
+/* Factor the Jacobian from its blocks. */
+static int factor_step(step_factors *f, const jacobian_blocks *j) {
+  double RPiQ[9], Sc[9];
+  memcpy(f->Q, j->Q, sizeof f->Q);
+  f->blocks = inverse3(f->Pi, j->P);
   if (f->blocks) {
-    mul3(f->RPi, R, f->Pi);
+    mul3(f->RPi, j->R, f->Pi);
     mul3(RPiQ, f->RPi, f->Q);
-    for (int i = 0; i < 9; ++i) Sc[i] = S[i] - RPiQ[i];
+    for (int i = 0; i < 9; ++i) Sc[i] = j->S[i] - RPiQ[i];
     f->blocks = inverse3(f->Si, Sc);
   }
-  return f->blocks ? SOV_OK : sovc_lu_factor(&f->lu, 6, J);
+  if (f->blocks) return SOV_OK;
+  double J[36];
+  jacobian_full(J, j);
+  return sovc_lu_factor(&f->lu, 6, J);
 }
 
 /* Overwrite b (6 entries, Eq. 15's row order) with J^-1 b. */
@@ -261,64 +281,69 @@ int sovc_solve_implicit_warm(sov_result *res, const sov_shape *A, const sov_pose
                              const sov_shape *B, const sov_pose *XB, const double pA0[3],
                              const double pB0[3], const sovc_newton_config *cfg,
                              const sov_cache_eval start[2], sov_cache_eval last[2]) {
-  double p[6], r[6], J[36], step[6], tp[6], tr[6];
-  sovc_implicit_eval a, b, ta, tb;
-  sovc_frame F, tF;
+  /* The current iterate and the line search's trial, swapped on a step. */
+  typedef struct iterate {
+    double p[6], r[6], rn;
+    sovc_implicit_eval a, b;
+    sovc_frame F;
+  } iterate;
+  iterate its[2], *x = &its[0], *t = &its[1];
+  double J[36], step[6];
   step_factors factors;
   res->iterations = 0;
-  double prev_sn = 0, prev_rn = INFINITY, rn;
+  double prev_sn = 0, prev_rn = INFINITY;
   if (start) {
-    sovc_posed_from_cache(&a, p, &start[0], XA);
-    sovc_posed_from_cache(&b, p + 3, &start[1], XB);
-    rn = frame_residual(r, &a, &b, &F, p, p + 3);
+    sovc_posed_from_cache(&x->a, x->p, &start[0], XA);
+    sovc_posed_from_cache(&x->b, x->p + 3, &start[1], XB);
+    x->rn = frame_residual(x->r, &x->a, &x->b, &x->F, x->p, x->p + 3);
   } else {
-    memcpy(p, pA0, 3 * sizeof(double));
-    memcpy(p + 3, pB0, 3 * sizeof(double));
-    rn = evaluate(r, &a, &b, &F, A, XA, B, XB, p, p + 3, cfg->normalized);
+    memcpy(x->p, pA0, 3 * sizeof(double));
+    memcpy(x->p + 3, pB0, 3 * sizeof(double));
+    x->rn = evaluate(x->r, &x->a, &x->b, &x->F, A, XA, B, XB, x->p, x->p + 3, cfg->normalized);
   }
-  for (int it = 0; it < cfg->max_iterations && isfinite(rn); ++it) {
-    const double tol = scaled_tolerance(cfg->tolerance, p, p + 3);
+  for (int it = 0; it < cfg->max_iterations && isfinite(x->rn); ++it) {
+    const double rn = x->rn, tol = scaled_tolerance(cfg->tolerance, x->p, x->p + 3);
     if (rn < tol) break;
-    sovc_posed_hessian(&a, XA);
-    sovc_posed_hessian(&b, XB);
-    jacobian(J, &a, &b, &F, p, p + 3);
-    for (int i = 0; i < 6; ++i) step[i] = -r[i];
+    sovc_posed_hessian(&x->a, XA);
+    sovc_posed_hessian(&x->b, XB);
+    for (int i = 0; i < 6; ++i) step[i] = -x->r[i];
     res->iterations = it + 1;
     int st;
     if (cfg->lapack) {
+      jacobian(J, &x->a, &x->b, &x->F, x->p, x->p + 3);
       st = sovc_solve(6, J, step);
     } else {
-      st = factor_step(&factors, J);
+      jacobian_blocks jb;
+      jacobian_blocks_make(&jb, &x->a, &x->b, &x->F, x->p, x->p + 3);
+      st = factor_step(&factors, &jb);
       if (st == SOV_OK) solve_step(&factors, step);
     }
     if (st != SOV_OK) return st;
     const double sn = norm6(step), predicted = predicted_error(sn, rn, prev_sn, prev_rn);
     if (cfg->damped && rn <= kUnevaluatedResidual * tol && predicted <= kUnevaluatedShare * tol) {
-      keep_last(last, &a, &b, XA, XB, p);
-      return finish_unevaluated(res, &a, &b, p, step, predicted);
+      keep_last(last, &x->a, &x->b, XA, XB, x->p);
+      return finish_unevaluated(res, &x->a, &x->b, x->p, step, predicted);
     }
-    double alpha = 1, trn = INFINITY;
+    double alpha = 1;
+    t->rn = INFINITY;
     for (int ls = 0; ls < (cfg->damped ? SOVC_POSITION_CHART_HALVINGS : 1); ++ls, alpha *= 0.5) {
-      for (int i = 0; i < 6; ++i) tp[i] = p[i] + alpha * step[i];
-      trn = evaluate(tr, &ta, &tb, &tF, A, XA, B, XB, tp, tp + 3, cfg->normalized);
-      if (!cfg->damped || trn <= (1 - 1e-4 * alpha) * rn) break;
+      for (int i = 0; i < 6; ++i) t->p[i] = x->p[i] + alpha * step[i];
+      t->rn = evaluate(t->r, &t->a, &t->b, &t->F, A, XA, B, XB, t->p, t->p + 3, cfg->normalized);
+      if (!cfg->damped || t->rn <= (1 - 1e-4 * alpha) * rn) break;
     }
     /* A failed line search means Newton has stalled: stop, unconverged. */
-    if (!isfinite(trn) || (cfg->damped && !(trn < rn))) break;
+    if (!isfinite(t->rn) || (cfg->damped && !(t->rn < rn))) break;
     prev_sn = alpha == 1 ? sn : 0;
     prev_rn = rn;
-    memcpy(p, tp, sizeof p);
-    memcpy(r, tr, sizeof r);
-    a = ta;
-    b = tb;
-    F = tF;
-    rn = trn;
+    iterate *swap = x;
+    x = t;
+    t = swap;
   }
-  if (isfinite(rn) && rn < scaled_tolerance(cfg->tolerance, p, p + 3)) {
-    keep_last(last, &a, &b, XA, XB, p);
-    return finish(res, a.n, b.n, p, p + 3, rn);
+  if (isfinite(x->rn) && x->rn < scaled_tolerance(cfg->tolerance, x->p, x->p + 3)) {
+    keep_last(last, &x->a, &x->b, XA, XB, x->p);
+    return finish(res, x->a.n, x->b.n, x->p, x->p + 3, x->rn);
   }
-  res->residual = rn;
+  res->residual = x->rn;
   return SOV_ERR_NO_CONVERGENCE;
 }
 
