@@ -71,20 +71,29 @@ double sovc_value_tolerance(const sov_result *r) {
   return 1e-10 * sovc_coordinate_size(r->pA, r->pB);
 }
 
-/* The objective -(h_A(n) + h_B(-n)) at the answer's normal, from exact
- * support points hinted by the witnesses. */
-static double objective_at(const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                           const sov_shape *B, const sov_pose *XB) {
-  double x[3];
+/* How far the answer's witnesses fall short of being support points in
+ * its normal's directions: h_A(n) - n . pA + h_B(-n) + n . pB, the
+ * objective -(h_A(n) + h_B(-n)) below d. Only bodies with a dent that can
+ * matter are searched (exact supports, hinted by the witnesses): a converged
+ * witness on a convex body supports it (SPEC), so its share is 0. */
+static double support_gap(const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                          const sov_shape *B, const sov_pose *XB) {
+  double x[3], gap = 0;
   const double mn[3] = {-r->n[0], -r->n[1], -r->n[2]};
-  sovc_support_eval a, b;
-  sovc_to_local(x, XA, r->pA);
-  a.z = x[2] / A->a[2];
-  sovc_to_local(x, XB, r->pB);
-  b.z = x[2] / B->a[2];
-  sovc_posed_support(&a, A, XA, r->n);
-  sovc_posed_support(&b, B, XB, mn);
-  return -(a.h + b.h);
+  sovc_support_eval e;
+  if (A->dent > SOVC_DENT_NEGLECT) {
+    sovc_to_local(x, XA, r->pA);
+    e.z = x[2] / A->a[2];
+    sovc_posed_support(&e, A, XA, r->n);
+    gap += e.h - sovc_dot(r->n, r->pA);
+  }
+  if (B->dent > SOVC_DENT_NEGLECT) {
+    sovc_to_local(x, XB, r->pB);
+    e.z = x[2] / B->a[2];
+    sovc_posed_support(&e, B, XB, mn);
+    gap += e.h - sovc_dot(mn, r->pB);
+  }
+  return gap;
 }
 
 /* Second-order test of an overlap answer: a local maximum of the objective
@@ -114,22 +123,21 @@ static int local_maximum(const sov_result *r, const sov_shape *A, const sov_pose
  * not end uphill of its start (maximising the objective from v must not
  * finish below its value at v: else it reached a saddle or another basin's
  * far side), an overlap answer is a local maximum of the objective, its d
- * is the objective at its n, and both witnesses lie on their surfaces. The
- * objective is evaluated only for bodies with a dent that can matter: on a
- * convex body a surface point's tangent plane supports it, so converged
- * common-normal witnesses are support points (SPEC); inside a tolerated
- * dent they need not be. Dents within SOVC_DENT_NEGLECT are skipped: the
- * support search neglects them too, so it would only find the witness's
- * own local maximum from the witness's height. */
+ * is the objective at its n (its witnesses are support points), and both
+ * witnesses lie on their surfaces. Supports are searched only on bodies
+ * with a dent that can matter: on a convex body a surface point's tangent
+ * plane supports it, so converged common-normal witnesses are support
+ * points (SPEC); inside a tolerated dent they need not be. Dents within
+ * SOVC_DENT_NEGLECT are skipped: the support search neglects them too, so
+ * it would only find the witness's own local maximum from the witness's
+ * height. */
 static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
                       const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
   if (st != SOV_OK) return 0;
   const double tol = sovc_value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
   if (r->d < 0 && !local_maximum(r, A, XA, B, XB)) return 0;
-  if ((A->dent > SOVC_DENT_NEGLECT || B->dent > SOVC_DENT_NEGLECT) &&
-      fabs(objective_at(r, A, XA, B, XB) - r->d) > tol)
-    return 0;
+  if (fabs(support_gap(r, A, XA, B, XB)) > tol) return 0;
   if (!sovc_balance_witnesses(r, A, XA, B, XB, tol)) return 1;
   return sovc_off_surface(A, XA, r->pA) <= tol && sovc_off_surface(B, XB, r->pB) <= tol;
 }
