@@ -822,6 +822,14 @@ sov_pose Nudge(const sov_pose& X, Rng& rng, double size) {
   return Compose(MatrixPose(R, t), X);
 }
 
+// A warm answer against the cold answer of the same posed pair.
+void ExpectSameAnswer(const sov_result& warm, const sov_result& cold) {
+  EXPECT_NEAR(warm.d, cold.d, kInvarianceTol);
+  EXPECT_LE(MaxDiff(warm.n, cold.n), kInvarianceTol);
+  EXPECT_LE(MaxDiff(warm.pA, cold.pA), kInvarianceTol);
+  EXPECT_LE(MaxDiff(warm.pB, cold.pB), kInvarianceTol);
+}
+
 TEST(SuperovoidDistance, WarmStartMatchesColdQuery) {
   Rng rng(31);
   for (int k = 0; k < kRandomPairs; ++k) {
@@ -847,10 +855,7 @@ TEST(SuperovoidDistance, WarmStartMatchesColdQuery) {
         ASSERT_EQ(st, SOV_OK) << sov_status_string(st);
       }
       if (st != SOV_OK) continue;  // a study method may fail, honestly
-      EXPECT_NEAR(warm.d, cold.d, kInvarianceTol);
-      EXPECT_LE(MaxDiff(warm.n, cold.n), kInvarianceTol);
-      EXPECT_LE(MaxDiff(warm.pA, cold.pA), kInvarianceTol);
-      EXPECT_LE(MaxDiff(warm.pB, cold.pB), kInvarianceTol);
+      ExpectSameAnswer(warm, cold);
     }
   }
 }
@@ -871,15 +876,11 @@ TEST(SuperovoidDistance, CacheOfOtherShapesOnlySeeds) {
     Solve(pp, nullptr, &cache);
     Solve(pp, nullptr, &cache);
     PosedPair other = pp;
-    Params a = RandomConvexParams(rng);
-    other.A = MakeShape(a);
+    other.A = MakeShape(RandomConvexParams(rng));
     const sov_result cold = Solve(other);
     const sov_result warm = Solve(other, nullptr, &cache);
     SCOPED_TRACE("random pair " + std::to_string(k) + ", d = " + sov_test::Num(cold.d));
-    EXPECT_NEAR(warm.d, cold.d, kInvarianceTol);
-    EXPECT_LE(MaxDiff(warm.n, cold.n), kInvarianceTol);
-    EXPECT_LE(MaxDiff(warm.pA, cold.pA), kInvarianceTol);
-    EXPECT_LE(MaxDiff(warm.pB, cold.pB), kInvarianceTol);
+    ExpectSameAnswer(warm, cold);
   }
 }
 
