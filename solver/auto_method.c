@@ -231,17 +231,19 @@ static void shape_params(double out[7], const sov_shape *S) {
 }
 
 /* See auto_method.h. */
-void sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_shape *A,
-                    const sov_shape *B) {
+sovc_warm *sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_shape *A,
+                          const sov_shape *B) {
+  if (!cache) return NULL;
   warm->start = NULL;
   warm->have_last = 0;
-  if (!cache || !cache->valid || !cache->evaluated) return;
+  if (!cache->valid || !cache->evaluated) return warm;
   double key[14];
   shape_params(key, A);
   shape_params(key + 7, B);
   for (int i = 0; i < 14; ++i)
-    if (key[i] != cache->params[i]) return;
+    if (key[i] != cache->params[i]) return warm;
   warm->start = cache->eval;
+  return warm;
 }
 
 /* See auto_method.h. */

@@ -14,9 +14,10 @@ typedef struct sovc_warm {
 } sovc_warm;
 
 /* Take the cache's evaluations (if any, and computed for shapes with A's
- * and B's parameters) as the start. */
-void sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_shape *A,
-                    const sov_shape *B);
+ * and B's parameters) as the start; returns warm, or NULL without a cache
+ * (nowhere to keep the answer's evaluations: the solve skips them). */
+sovc_warm *sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_shape *A,
+                          const sov_shape *B);
 
 /* Store the shapes' parameters and, if warm has them, the answer's
  * evaluations in the cache (else mark it as holding none). */

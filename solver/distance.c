@@ -122,10 +122,10 @@ int sovc_distance(sov_result *res, const sov_shape *A, const sov_pose *XA,
                   const sov_options *opt, sov_cache *cache) {
   if (opt->method != SOV_METHOD_AUTO)
     return deliver(study(res, A, XA, B, XB, opt, cache), res, A, XA, B, XB, cache, NULL);
-  sovc_warm warm;
-  sovc_warm_init(&warm, cache, A, B);
-  const int st = sovc_solve_auto(res, A, XA, B, XB, opt, cache, &warm);
-  return deliver(st, res, A, XA, B, XB, cache, &warm);
+  sovc_warm storage;
+  sovc_warm *warm = sovc_warm_init(&storage, cache, A, B);
+  const int st = sovc_solve_auto(res, A, XA, B, XB, opt, cache, warm);
+  return deliver(st, res, A, XA, B, XB, cache, warm);
 }
 
 /* 1 if the plane normal to world direction v (not necessarily unit)
@@ -179,14 +179,14 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   int st;
   if (opt->method == SOV_METHOD_AUTO) {
     /* The centre line proved nothing above: the local stage need not try it again. */
-    sovc_warm warm;
-    sovc_warm_init(&warm, cache, A, B);
-    const int have = sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache, 0, &warm) == SOV_OK;
+    sovc_warm storage;
+    sovc_warm *warm = sovc_warm_init(&storage, cache, A, B);
+    const int have = sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache, 0, warm) == SOV_OK;
     if (have && r.d > 0) return *colliding = 0, SOV_OK;
     if (have && common_point(&r, A, XA, B, XB)) return SOV_OK;
     /* The rest of the distance, not all of it again. */
-    st = deliver(sovc_solve_auto_finish(&r, have, A, XA, B, XB, opt, &warm), &r, A, XA, B, XB,
-                 cache, &warm);
+    st = deliver(sovc_solve_auto_finish(&r, have, A, XA, B, XB, opt, warm), &r, A, XA, B, XB, cache,
+                 warm);
   } else {
     st = sovc_distance(&r, A, XA, B, XB, opt, cache);
   }
