@@ -116,7 +116,7 @@ static double frame_residual(double r[6], const sovc_implicit_eval *a, const sov
 /* Evaluate both bodies with local Hessians at (pA, pB) and the residual in
  * the Householder frame of A; returns |r| (INFINITY if anything is not
  * finite). |r| does not depend on which axis the frame uses. The world
- * Hessians wait for world_hessians: the last point needs none. */
+ * Hessians wait for sovc_posed_hessian: the last point needs none. */
 static double evaluate(double r[6], sovc_implicit_eval *a, sovc_implicit_eval *b,
                        sovc_frame *F, const sov_shape *A, const sov_pose *XA,
                        const sov_shape *B, const sov_pose *XB, const double pA[3],
@@ -288,7 +288,7 @@ int sovc_solve_implicit_warm(sov_result *res, const sov_shape *A, const sov_pose
     sovc_frame F;
   } iterate;
   iterate its[2], *x = &its[0], *t = &its[1];
-  double J[36], step[6];
+  double step[6];
   step_factors factors;
   res->iterations = 0;
   double prev_sn = 0, prev_rn = INFINITY;
@@ -310,6 +310,7 @@ int sovc_solve_implicit_warm(sov_result *res, const sov_shape *A, const sov_pose
     res->iterations = it + 1;
     int st;
     if (cfg->lapack) {
+      double J[36];
       jacobian(J, &x->a, &x->b, &x->F, x->p, x->p + 3);
       st = sovc_solve(6, J, step);
     } else {
