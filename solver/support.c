@@ -274,22 +274,30 @@ static double taper_point(double x[3], const taper_state *t, const taper_problem
   return v[0] * x[0] + v[1] * x[1] + v[2] * x[2];
 }
 
+/* Tangent line of f at a state: value f(s) = V s + c N and slope
+ * f'(s) = V - mu N + c N' = -N F. */
+static void taper_tangent(double *f, double *slope, const taper_state *t, const taper_problem *P) {
+  *f = P->V * t->s + t->c * t->slice.n;
+  *slope = -t->slice.n * t->F;
+}
+
 /* Inside the dent zone f need not be concave: it can have a maximum on each
  * side of a local minimum (iCub links: two 0.09 apart in s, 5e-16 apart
  * relative to |v|), so the zone is scanned at kZoneScan + 1 heights and every
  * rising then falling bracket (F < 0 < F) is solved; keeps the largest. The
  * scan is skipped where f cannot beat h on the zone: c <= 1 and N, a norm of
- * an affine function of s, is convex, so f <= max(V s) + max(N) at the ends. */
+ * an affine function of s, is convex, so f <= V s + N, a convex function
+ * whose maximum lies at an end (lo and hi, the states at the zone's ends). */
 static double zone_maxima(double x[3], double h, const taper_problem *P, const sov_shape *shape,
-                          const double v[3], double zl, double zh) {
-  taper_state prev, cur, top, t;
-  taper_eval(&prev, P, taper_y_of_s(P, zl));
-  taper_eval(&top, P, taper_y_of_s(P, zh));
-  const double bound = fmax(P->V * zl, P->V * zh) + fmax(prev.slice.n, top.slice.n);
+                          const double v[3], const taper_state *lo, const taper_state *hi) {
+  const double zl = shape->dent_zone[0], zh = shape->dent_zone[1];
+  const double bound = fmax(P->V * zl + lo->slice.n, P->V * zh + hi->slice.n);
   if (bound + 1e-14 * fabs(bound) < h) return h;
+  taper_state prev = *lo, cur, t;
   for (int i = 1; i <= kZoneScan; ++i) {
     if (i < kZoneScan) taper_eval(&cur, P, taper_y_of_s(P, zl + (zh - zl) * i / kZoneScan));
-    else cur = top;
+    else
+      cur = *hi;
     if (prev.F < 0 && cur.F > 0) {
       double dy, xt[3];
       taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (prev.s + cur.s)), prev.y, cur.y);
@@ -305,18 +313,37 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
  * maximum on each side of it: in each outer part the first solve did not
  * land in, solve where the residual brackets a maximum (F < 0 < F, f rising
  * then falling), else take the endpoint f rises towards; the zone itself is
- * scanned (zone_maxima); keep the largest (x, h updated in place). */
+ * scanned (zone_maxima); keep the largest (x, h updated in place). An outer
+ * part lies below the tangent at its inner end (concavity): where that
+ * tangent stays below h over the part, it holds no better point. */
 static double other_side(double x[3], double h, const taper_problem *P,
                          const sov_shape *shape, const double v[3]) {
   const double s = x[2] / shape->a[2], zl = shape->dent_zone[0], zh = shape->dent_zone[1];
   const double part[3][2] = {{-1, zl}, {zl, zh}, {zh, 1}};
-  if (zh > zl) h = zone_maxima(x, h, P, shape, v, zl, zh);
+  taper_state ends[2]; /* at zl and zh */
+  taper_eval(&ends[0], P, taper_y_of_s(P, zl));
+  if (zh > zl) {
+    taper_eval(&ends[1], P, taper_y_of_s(P, zh));
+    h = zone_maxima(x, h, P, shape, v, &ends[0], &ends[1]);
+  } else {
+    ends[1] = ends[0];
+  }
   for (int k = 0; k < 3; k += 2) {
     if ((s >= part[k][0] && s <= part[k][1]) || !(part[k][1] > part[k][0])) continue;
+    const taper_state *inner = &ends[k / 2];
+    double f, slope;
+    taper_tangent(&f, &slope, inner, P);
+    const double bound = f + fmax(0.0, slope * ((k == 0 ? -1 : 1) - inner->s));
+    if (bound + 1e-14 * fabs(bound) < h) continue;
     taper_state lo, hi, t;
     double dy = 0, xt[3];
-    taper_eval(&lo, P, k == 0 ? -P->ymax : taper_y_of_s(P, part[k][0]));
-    taper_eval(&hi, P, k == 2 ? P->ymax : taper_y_of_s(P, part[k][1]));
+    if (k == 0) {
+      taper_eval(&lo, P, -P->ymax);
+      hi = *inner;
+    } else {
+      lo = *inner;
+      taper_eval(&hi, P, P->ymax);
+    }
     if (lo.F < 0 && hi.F > 0) /* start mid-height: y's upper end can be huge */
       taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (part[k][0] + part[k][1])), lo.y, hi.y);
     else
@@ -379,13 +406,6 @@ double sovc_support(double x[3], const sov_shape *shape, const double dir[3], do
   }
   if (shape->taper[0] == 0 && shape->taper[1] == 0) return support_untapered(x, shape, dir);
   return support_tapered(x, shape, dir, z0);
-}
-
-/* Tangent line of f at a state: value f(s) = V s + c N and slope
- * f'(s) = V - mu N + c N' = -N F. */
-static void taper_tangent(double *f, double *slope, const taper_state *t, const taper_problem *P) {
-  *f = P->V * t->s + t->c * t->slice.n;
-  *slope = -t->slice.n * t->F;
 }
 
 /* Bounds on the support value (see support.h): f is concave on [-1, 1]

@@ -347,6 +347,45 @@ bool RandomValidShape(sov_shape* s, std::mt19937_64& rng) {
   return false;
 }
 
+TEST(Support, DentedBodiesGiveTheGlobalMaximumFromEveryHint) {
+  // A dented body's search solves from its hint, then bounds the dent zone
+  // and the other side of it, searching only where a bound does not rule
+  // out a higher point. From every hint, the zone's edges included, the
+  // answer must be the global maximum of the SPEC slice support
+  // f(s) = v3 a3 s + c(s) N(s) (every grid-local maximum refined). Nearly
+  // horizontal directions: the dent lies near the equator. (The two maxima
+  // inside a zone are DentZoneWithTwoMaximaGivesTheHigher's case.)
+  std::mt19937_64 rng(13);
+  int dented = 0;
+  for (int tries = 0; tries < 20000 && dented < 25; ++tries) {
+    sov_shape s;
+    ASSERT_TRUE(RandomValidShape(&s, rng));
+    if (!(s.dent > SOVC_DENT_NEGLECT)) continue;
+    ++dented;
+    const double q = 2 / (2 - s.eps1), m = 2 / s.eps2;
+    for (int j = 0; j < 8; ++j) {
+      double d[3], x[3];
+      RandomDirection(d, rng);
+      d[2] *= j < 4 ? 1e-2 : 1e-4;
+      auto f = [&](double z) {
+        const double c = std::pow(1 - std::pow(std::fabs(z), m), 1 / m);
+        const double X = std::fabs(s.a[0] * (1 + s.taper[0] * z) * d[0]);
+        const double Y = std::fabs(s.a[1] * (1 + s.taper[1] * z) * d[1]);
+        return d[2] * s.a[2] * z + c * std::pow(std::pow(X, q) + std::pow(Y, q), 1 / q);
+      };
+      const double brute = MultimodalMax(f, -1.0, 1.0, 4000);
+      for (double hint :
+           {double(NAN), -0.95, s.dent_zone[0] - 0.05, 0.0, s.dent_zone[1] + 0.05, 0.95}) {
+        const double h = sovc_support(x, &s, d, hint);
+        EXPECT_GE(h, brute - 10 * kValueTol * std::fabs(brute))
+            << "shape " << dented << " hint " << hint;
+        ExpectSurfaceAndNormal(s, x, d);
+      }
+    }
+  }
+  EXPECT_EQ(dented, 25);
+}
+
 TEST(SupportBound, BoundsTheSupportFromAbove) {
   std::mt19937_64 rng(10);
   int below_exact = 0, tapered_convex = 0;  // convex: every valid shape that is not dented
