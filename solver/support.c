@@ -295,7 +295,8 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
   if (bound + 1e-14 * fabs(bound) < h) return h;
   taper_state prev = *lo, cur, t;
   for (int i = 1; i <= kZoneScan; ++i) {
-    if (i < kZoneScan) taper_eval(&cur, P, taper_y_of_s(P, zl + (zh - zl) * i / kZoneScan));
+    if (i < kZoneScan)
+      taper_eval(&cur, P, taper_y_of_s(P, zl + (zh - zl) * i / kZoneScan));
     else
       cur = *hi;
     if (prev.F < 0 && cur.F > 0) {
