@@ -295,7 +295,7 @@ int sov_cache_set(sov_cache *cache, const sov_pose *XA, const sov_pose *XB,
   sovc_to_local(cache->pB_local, XB, pB);
   sovc_rotate_t(cache->nA_local, XA->R, n);
   cache->valid = 1;
-  cache->evaluated = 0;
+  cache->evaluated = cache->certified = 0;
   return SOV_OK;
 }
 

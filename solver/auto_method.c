@@ -119,27 +119,43 @@ static int local_maximum(const sov_result *r, const sov_shape *A, const sov_pose
   return m00 >= -slack && m11 >= -slack && m00 * m11 - m01 * m01 >= -slack * (fabs(m00) + fabs(m11));
 }
 
+/* 1 if the cache's kept inner balls prove overlap answer r (see
+ * inner_ball.h); remembers its witnesses so that the certificate is not
+ * sought again. */
+static int kept_balls_prove(const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                            const sov_shape *B, const sov_pose *XB, sovc_warm *warm) {
+  if (!warm || !warm->balls ||
+      !sovc_kept_balls_certify(warm->balls, r, A, XA, B, XB, sovc_value_tolerance(r)))
+    return 0;
+  memcpy(warm->proved_pA, r->pA, sizeof warm->proved_pA);
+  memcpy(warm->proved_pB, r->pB, sizeof warm->proved_pB);
+  warm->have_proved = 1;
+  return 1;
+}
+
 /* Balance a chart's answer's witnesses and accept it if it converged, did
  * not end uphill of its start (maximising the objective from v must not
  * finish below its value at v: else it reached a saddle or another basin's
- * far side), an overlap answer is a local maximum of the objective, its d
- * is the objective at its n (its witnesses are support points), and both
- * witnesses lie on their surfaces. Supports are searched only on bodies
+ * far side), its d is the objective at its n (its witnesses are support
+ * points), both witnesses lie on their surfaces, and an overlap answer is
+ * a local maximum of the objective or proved global by the cache's kept
+ * inner balls. Supports are searched only on bodies
  * with a dent that can matter: on a convex body a surface point's tangent
  * plane supports it, so converged common-normal witnesses are support
  * points (SPEC); inside a tolerated dent they need not be. Dents within
  * SOVC_DENT_NEGLECT are skipped: the support search neglects them too, so
  * it would only find the witness's own local maximum from the witness's
  * height. */
-static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A,
-                      const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
+static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A, const sov_pose *XA,
+                      const sov_shape *B, const sov_pose *XB, sovc_warm *warm) {
   if (st != SOV_OK) return 0;
   const double tol = sovc_value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
-  if (r->d < 0 && !local_maximum(r, A, XA, B, XB)) return 0;
   if (fabs(support_gap(r, A, XA, B, XB)) > tol) return 0;
-  if (!sovc_balance_witnesses(r, A, XA, B, XB, tol)) return 1;
-  return sovc_off_surface(A, XA, r->pA) <= tol && sovc_off_surface(B, XB, r->pB) <= tol;
+  if (sovc_balance_witnesses(r, A, XA, B, XB, tol) &&
+      !(sovc_off_surface(A, XA, r->pA) <= tol && sovc_off_surface(B, XB, r->pB) <= tol))
+    return 0;
+  return r->d >= 0 || kept_balls_prove(r, A, XA, B, XB, warm) || local_maximum(r, A, XA, B, XB);
 }
 
 /* Position chart, mixed charts, normal chart, then balanced angle chart,
@@ -156,7 +172,7 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_
   int st = sovc_solve_implicit_warm(&r, A, XA, B, XB, pA, pB, cfg, warm ? warm->start : NULL,
                                     warm ? warm->last : NULL);
   int spent = r.iterations;
-  int ok = acceptable(st, &r, lb0, A, XA, B, XB);
+  int ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
   const int precise = ok;
   if (warm) warm->have_last = precise;
   /* An overlap answer of the slower charts would still go to the search
@@ -170,23 +186,23 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_
   if (!ok) {
     st = sovc_solve_mixed(&r, A, XA, B, XB, pA, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
-    ok = acceptable(st, &r, lb0, A, XA, B, XB);
+    ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
   }
   if (!ok) {
     st = sovc_solve_mixed(&r, B, XB, A, XA, pB, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
     if (st == SOV_OK) swap_bodies(&r);
-    ok = acceptable(st, &r, lb0, A, XA, B, XB);
+    ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
   }
   if (!ok) {
     st = sovc_solve_direction(&r, A, XA, B, XB, v, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
-    ok = acceptable(st, &r, lb0, A, XA, B, XB);
+    ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
   }
   if (!ok) {
     st = sovc_solve_chart(&r, A, XA, B, XB, pA, pB, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
-    ok = acceptable(st, &r, lb0, A, XA, B, XB);
+    ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
   }
   if (!ok) {
     best->iterations += spent;
@@ -200,7 +216,7 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_
     const int pst = sovc_solve_implicit_warm(&p, A, XA, B, XB, r.pA, r.pB, &polish, NULL,
                                              warm ? warm->last : NULL);
     spent += p.iterations;
-    const int polished = acceptable(pst, &p, r.d - sovc_value_tolerance(&r), A, XA, B, XB);
+    const int polished = acceptable(pst, &p, r.d - sovc_value_tolerance(&r), A, XA, B, XB, warm);
     if (polished) r = p;
     if (warm) warm->have_last = polished;
   }
@@ -235,14 +251,16 @@ sovc_warm *sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_sha
                           const sov_shape *B) {
   if (!cache) return NULL;
   warm->start = NULL;
-  warm->have_last = 0;
-  if (!cache->valid || !cache->evaluated) return warm;
+  warm->balls = NULL;
+  warm->have_last = warm->have_kept = warm->have_proved = 0;
+  if (!cache->valid || !(cache->evaluated || cache->certified)) return warm;
   double key[14];
   shape_params(key, A);
   shape_params(key + 7, B);
   for (int i = 0; i < 14; ++i)
     if (key[i] != cache->params[i]) return warm;
-  warm->start = cache->eval;
+  if (cache->evaluated) warm->start = cache->eval;
+  if (cache->certified) warm->balls = cache->ball;
   return warm;
 }
 
@@ -250,10 +268,12 @@ sovc_warm *sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_sha
 void sovc_warm_store(sov_cache *cache, const sovc_warm *warm, const sov_shape *A,
                      const sov_shape *B) {
   cache->evaluated = warm && warm->have_last;
-  if (!cache->evaluated) return;
+  cache->certified = warm && warm->have_kept;
+  if (!cache->evaluated && !cache->certified) return;
   shape_params(cache->params, A);
   shape_params(cache->params + 7, B);
-  memcpy(cache->eval, warm->last, sizeof cache->eval);
+  if (cache->evaluated) memcpy(cache->eval, warm->last, sizeof cache->eval);
+  if (cache->certified) memcpy(cache->ball, warm->kept, sizeof cache->ball);
 }
 
 /* First stage: warm or centre-line start, one local solve. */
@@ -324,6 +344,22 @@ static void sphere_pair(sov_result *res, double rA, double rB, const sov_pose *X
   res->residual = 0;
 }
 
+/* 1 if inner balls prove overlap answer r: the cache's kept balls if they
+ * do (no Hessian bound needed), else balls fitted at its witnesses, kept
+ * for the next warm query when they prove it. */
+static int overlap_proved(const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                          const sov_shape *B, const sov_pose *XB, sovc_warm *warm) {
+  const double tol = sovc_value_tolerance(r);
+  if (!warm) return sovc_inner_balls_certify(r, A, XA, B, XB, tol);
+  if (warm->have_proved && !memcmp(warm->proved_pA, r->pA, sizeof warm->proved_pA) &&
+      !memcmp(warm->proved_pB, r->pB, sizeof warm->proved_pB)) {
+    memcpy(warm->kept, warm->balls, sizeof warm->kept);
+    warm->have_kept = 1;
+    return 1;
+  }
+  return sovc_inner_balls_certify_keep(warm->kept, &warm->have_kept, r, A, XA, B, XB, tol);
+}
+
 /* After the first stage (see auto_method.h). */
 int sovc_solve_auto_finish(sov_result *res, int have, const sov_shape *A, const sov_pose *XA,
                            const sov_shape *B, const sov_pose *XB, const sov_options *opt,
@@ -332,8 +368,7 @@ int sovc_solve_auto_finish(sov_result *res, int have, const sov_shape *A, const 
   int st = SOV_OK;
   /* A non-negative answer is final; an overlap answer is final when inner
    * balls at its witnesses prove it (most overlaps of moderate depth). */
-  const int final = have && (res->d >= 0 || sovc_inner_balls_certify(res, A, XA, B, XB,
-                                                                      sovc_value_tolerance(res)));
+  const int final = have && (res->d >= 0 || overlap_proved(res, A, XA, B, XB, warm));
   if (!final) {
     st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
     if (warm) warm->have_last = 0;

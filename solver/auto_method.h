@@ -6,21 +6,29 @@
 #include "solver/implicit.h"
 #include "superovoid/superovoid.h"
 
-/* A warm query's cached evaluations, and the answer's for the cache. */
+/* A warm query's cached evaluations and inner balls, and the answer's for
+ * the cache. */
 typedef struct sovc_warm {
   const sov_cache_eval *start; /* the cache's, if they belong to these shapes */
+  const sov_cache_ball *balls; /* the cache's, if they belong to these shapes */
   sov_cache_eval last[2];      /* where the answer's position chart last evaluated */
   int have_last;               /* 1 if last belongs to the answer */
+  sov_cache_ball kept[2];      /* inner balls that proved the answer */
+  int have_kept;               /* 1 if kept belongs to the answer */
+  double proved_pA[3], proved_pB[3]; /* witnesses the cache's balls proved */
+  int have_proved;
+
 } sovc_warm;
 
-/* Take the cache's evaluations (if any, and computed for shapes with A's
- * and B's parameters) as the start; returns warm, or NULL without a cache
- * (nowhere to keep the answer's evaluations: the solve skips them). */
+/* Take the cache's evaluations and inner balls (if any, and computed for
+ * shapes with A's and B's parameters); returns warm, or NULL without a
+ * cache (nowhere to keep the answer's: the solve skips them). */
 sovc_warm *sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_shape *A,
                           const sov_shape *B);
 
 /* Store the shapes' parameters and, if warm has them, the answer's
- * evaluations in the cache (else mark it as holding none). */
+ * evaluations and inner balls in the cache (else mark it as holding
+ * none). */
 void sovc_warm_store(sov_cache *cache, const sovc_warm *warm, const sov_shape *A,
                      const sov_shape *B);
 

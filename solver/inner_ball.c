@@ -325,27 +325,109 @@ static int balls_prove(const sov_result *r, const sov_pose *XA, const tangency *
   return sqrt(e2) - (rA + rB) <= r->d + tol;
 }
 
-/* See inner_ball.h. */
-int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                             const sov_shape *B, const sov_pose *XB, double tol) {
+/* The balls of a certificate: their tangencies and radii. */
+typedef struct ball_pair {
+  tangency t[2];
+  double r[2];
+} ball_pair;
+
+/* Inner balls at r's witnesses proving it within tol (see inner_ball.h);
+ * fills the proof's balls in bp; 0 if they do not prove it. */
+static int certify(ball_pair *bp, const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                   const sov_shape *B, const sov_pose *XB, double tol) {
   const double depth = -r->d;
   if (!(depth > 0)) return 0;
-  tangency ta, tb;
-  if (!tangency_at(&ta, A, XA, r->pA) || !tangency_at(&tb, B, XB, r->pB)) return 0;
+  tangency *ta = &bp->t[0], *tb = &bp->t[1];
+  if (!tangency_at(ta, A, XA, r->pA) || !tangency_at(tb, B, XB, r->pB)) return 0;
   /* Cheap first: A's ball from a coarse sequence, then B's at twice the
    * depth (the normals' error then enters only to second order), else
    * what A leaves. */
   double failsA;
-  const double rA = coarse_radius(A, &ta, depth, &failsA);
-  if (ball_inside(B, &tb, 2 * depth)) return balls_prove(r, XA, &ta, rA, XB, &tb, 2 * depth, tol);
-  const double need = depth - rA;
-  if (need <= 0 || ball_inside(B, &tb, need))
-    return balls_prove(r, XA, &ta, rA, XB, &tb, need > 0 ? need : 0, tol);
-  /* Then nearly A's largest ball and what it leaves to B: still far
-   * cheaper than the search. */
-  if (!(failsA > rA)) return 0;
-  const double bA = bisected_radius(A, &ta, rA, failsA, kBisections), needB = depth - bA;
-  return bA > rA && ball_inside(B, &tb, needB) && balls_prove(r, XA, &ta, bA, XB, &tb, needB, tol);
+  const double rA = coarse_radius(A, ta, depth, &failsA), need = depth - rA;
+  bp->r[0] = rA;
+  if (ball_inside(B, tb, 2 * depth))
+    bp->r[1] = 2 * depth;
+  else if (need <= 0 || ball_inside(B, tb, need))
+    bp->r[1] = need > 0 ? need : 0;
+  else {
+    /* Then nearly A's largest ball and what it leaves to B: still far
+     * cheaper than the search. */
+    if (!(failsA > rA)) return 0;
+    bp->r[0] = bisected_radius(A, ta, rA, failsA, kBisections);
+    bp->r[1] = depth - bp->r[0];
+    if (!(bp->r[0] > rA) || !ball_inside(B, tb, bp->r[1])) return 0;
+  }
+  return balls_prove(r, XA, ta, bp->r[0], XB, tb, bp->r[1], tol);
+}
+
+/* See inner_ball.h. */
+int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_pose *XA,
+                             const sov_shape *B, const sov_pose *XB, double tol) {
+  ball_pair bp;
+  return certify(&bp, r, A, XA, B, XB, tol);
+}
+
+/* A cache's ball grown from a proved one of radius r at t by the factor
+ * g: radius g r, and a box that also holds it after its centre moves by
+ * (g - 1) r along each axis; 0 if it does not fit. A ball of radius 0 is
+ * the witness itself, in the body anywhere on its surface. */
+static int keep_ball(sov_cache_ball *k, const sov_shape *S, const tangency *t, double r, double g) {
+  if (r == 0) {
+    for (int i = 0; i < 3; ++i) k->lo[i] = -INFINITY, k->hi[i] = INFINITY;
+    k->radius = k->bound = 0;
+    return 1;
+  }
+  const double rho = g * r, reach = rho + (g - 1) * r;
+  for (int i = 0; i < 3; ++i) {
+    const double c = t->x[i] - rho * t->m[i];
+    k->lo[i] = c - reach;
+    k->hi[i] = c + reach;
+  }
+  k->radius = rho;
+  k->bound = sovc_hessian_bound(S, k->lo, k->hi);
+  return k->bound * rho <= t->gnorm;
+}
+
+/* Growth factors tried for a cache's balls, the largest first: the margin
+ * lets the next answer of a moving pair, somewhat deeper and its witnesses
+ * elsewhere, reuse them. */
+static const double kKeepGrowth[] = {1.25, 1.0625};
+
+/* See inner_ball.h. */
+int sovc_inner_balls_certify_keep(sov_cache_ball keep[2], int *kept, const sov_result *r,
+                                  const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                                  const sov_pose *XB, double tol) {
+  ball_pair bp;
+  *kept = 0;
+  if (!certify(&bp, r, A, XA, B, XB, tol)) return 0;
+  for (size_t k = 0; k < sizeof kKeepGrowth / sizeof kKeepGrowth[0] && !*kept; ++k) {
+    const double g = kKeepGrowth[k];
+    *kept = keep_ball(&keep[0], A, &bp.t[0], bp.r[0], g) &&
+            keep_ball(&keep[1], B, &bp.t[1], bp.r[1], g);
+  }
+  return 1;
+}
+
+/* 1 if the cache's ball k, tangent at t, lies in its box and its bound
+ * lets it fit there (a bound of a convex F's Hessian is not negative: a
+ * cache written over by anything else proves nothing). */
+static int kept_ball_fits(const sov_cache_ball *k, const tangency *t) {
+  if (!(k->radius >= 0 && k->bound >= 0 && isfinite(k->radius * k->bound))) return 0;
+  for (int i = 0; i < 3; ++i) {
+    const double c = t->x[i] - k->radius * t->m[i];
+    if (!(c - k->radius >= k->lo[i] && c + k->radius <= k->hi[i])) return 0;
+  }
+  return k->bound * k->radius <= t->gnorm;
+}
+
+/* See inner_ball.h. */
+int sovc_kept_balls_certify(const sov_cache_ball kept[2], const sov_result *r, const sov_shape *A,
+                            const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+                            double tol) {
+  tangency ta, tb;
+  if (!(r->d < 0) || !tangency_at(&ta, A, XA, r->pA) || !tangency_at(&tb, B, XB, r->pB)) return 0;
+  return kept_ball_fits(&kept[0], &ta) && kept_ball_fits(&kept[1], &tb) &&
+         balls_prove(r, XA, &ta, kept[0].radius, XB, &tb, kept[1].radius, tol);
 }
 
 /* Curvature bound of one body for a cap proof: over the box that holds

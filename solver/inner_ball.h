@@ -33,6 +33,21 @@ double sovc_inner_ball_bisect(const sov_shape *S, const double x[3], double lo, 
 int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_pose *XA,
                              const sov_shape *B, const sov_pose *XB, double tol);
 
+/* sovc_inner_balls_certify, and where it proves r also balls for a warm
+ * start's cache (*kept = 1): grown from the proof's, they fit anywhere
+ * in a box around them (see sov_cache_ball), so that
+ * sovc_kept_balls_certify may prove the next answer of the pair moved a
+ * little without a new Hessian bound. */
+int sovc_inner_balls_certify_keep(sov_cache_ball keep[2], int *kept, const sov_result *r,
+                                  const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                                  const sov_pose *XB, double tol);
+
+/* 1 if the kept balls of a cache (A's, B's), tangent at r's witnesses
+ * (d < 0, on their surfaces), fit in their boxes and prove r within tol
+ * as sovc_inner_balls_certify does; 0 if they do not prove it. */
+int sovc_kept_balls_certify(const sov_cache_ball kept[2], const sov_result *r, const sov_shape *A,
+                            const sov_pose *XA, const sov_shape *B, const sov_pose *XB, double tol);
+
 /* 1 if r (d < 0, witnesses on their surfaces) is proved to be the largest
  * value of the objective within tol over a cap of directions around r's
  * normal n: every unit v with v . n >= *cos_cap has

@@ -884,6 +884,37 @@ TEST(SuperovoidDistance, CacheOfOtherShapesOnlySeeds) {
   }
 }
 
+// An overlap proved by inner balls keeps balls in the cache that fit around
+// its witnesses; a pair sliding a little per query is proved again by those
+// very balls (no new fit: the cache's balls stay as they were) until its
+// witnesses have moved out of their reach, while its warm answers stay the
+// cold ones.
+TEST(SuperovoidDistance, SlidingOverlapIsProvedAgainByTheCachedBalls) {
+  const Params a = {1.2, 0.8, 1.0, 0.7, 0.9, 0.2, -0.1}, b = {0.9, 1.1, 0.7, 1.2, 0.8, 0, 0.15};
+  const double qb[4] = {0.9, 0.3, -0.2, 0.25}, cb[3] = {0.3, 1.45, 0.4};
+  const double qn = std::sqrt(qb[0] * qb[0] + qb[1] * qb[1] + qb[2] * qb[2] + qb[3] * qb[3]);
+  const double q[4] = {qb[0] / qn, qb[1] / qn, qb[2] / qn, qb[3] / qn};
+  sov_cache cache;
+  sov_cache_reset(&cache);
+  sov_cache_ball before[2];
+  int reused = 0;
+  for (int step = 0; step < 20; ++step) {
+    const double c[3] = {cb[0] + 2e-3 * step, cb[1] - 1e-3 * step, cb[2]};
+    const PosedPair pp = Posed(a, QuatPose(kIdentityQuat, kOrigin), b, QuatPose(q, c));
+    const sov_result cold = Solve(pp);
+    ASSERT_LT(cold.d, 0) << "step " << step;
+    const sov_result warm = Solve(pp, nullptr, &cache);
+    SCOPED_TRACE("step " + std::to_string(step));
+    ExpectSameAnswer(warm, cold);
+    ASSERT_EQ(cache.certified, 1) << "the overlap was not proved by inner balls";
+    if (step > 0) reused += !std::memcmp(before, cache.ball, sizeof before);
+    std::memcpy(before, cache.ball, sizeof before);
+  }
+  // Each fit reaches about 8 steps of this slide.
+  EXPECT_GE(reused, 15) << "the cached balls were fitted anew too often";
+  EXPECT_LT(reused, 19) << "the witnesses never left the cached balls' reach";
+}
+
 // A query that did not end in the position chart's Newton solve (a study
 // method, a cache seeded from points) leaves no evaluations in the cache.
 TEST(SuperovoidDistance, CacheHoldsEvaluationsOnlyFromTheDefaultMethod) {
@@ -897,6 +928,7 @@ TEST(SuperovoidDistance, CacheHoldsEvaluationsOnlyFromTheDefaultMethod) {
     evaluated += cache.evaluated;
     ASSERT_EQ(sov_cache_set(&cache, &pp.XA, &pp.XB, r.pA, r.pB), SOV_OK);
     EXPECT_EQ(cache.evaluated, 0) << "sov_cache_set kept evaluations";
+    EXPECT_EQ(cache.certified, 0) << "sov_cache_set kept inner balls";
     Solve(pp, nullptr, &cache);
     sov_options o;
     sov_options_default(&o);
@@ -905,6 +937,7 @@ TEST(SuperovoidDistance, CacheHoldsEvaluationsOnlyFromTheDefaultMethod) {
     sov_result study{};
     if (sov_distance(&study, &pp.A, &pp.XA, &pp.B, &pp.XB, &o, &cache) == SOV_OK) {
       EXPECT_EQ(cache.evaluated, 0) << "a study method's answer kept evaluations";
+      EXPECT_EQ(cache.certified, 0) << "a study method's answer kept inner balls";
     }
   }
   // Most battery-like pairs end in the position chart (all but pointy ones).

@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 
 extern "C" {
 #include "solver/auto_method.h"
 #include "solver/inner_ball.h"
+#include "solver/pose.h"
 #include "solver/posed.h"
 }
 
@@ -372,6 +374,120 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
   }
   EXPECT_GT(proved, 100);
   EXPECT_GT(local_only, 5);
+}
+
+// Worst SPEC F / |grad F| on the sphere of the ball of radius rho tangent
+// at world point p of body S, beyond p's own offset from the surface (the
+// solver's witnesses lie on it to its tolerance): not positive, to
+// rounding, for a ball inside.
+double WorstOnBall(const sov_shape &s, const sov_pose &X, const double p[3], double rho) {
+  double x[3];
+  sovc_to_local(x, &X, p);
+  long double F, g[3];
+  SpecImplicitLong(&F, g, s, x);
+  const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  double c[3];
+  for (int i = 0; i < 3; ++i) c[i] = x[i] - rho * static_cast<double>(g[i] / gn);
+  constexpr int kSamples = 500;  // Fibonacci sphere
+  const double offset = std::fabs(static_cast<double>(F / gn));
+  double worst = -INFINITY;
+  for (int j = 0; j < kSamples; ++j) {
+    const double z = 1 - 2 * (j + 0.5) / kSamples, w = std::sqrt(1 - z * z),
+                 ph = j * 2.399963229728653;
+    const double y[3] = {c[0] + rho * w * std::cos(ph), c[1] + rho * w * std::sin(ph),
+                         c[2] + rho * z};
+    worst = std::fmax(worst, SpecF(s, y) / static_cast<double>(gn));
+  }
+  return worst - offset;
+}
+
+// Balls kept for a warm start's cache prove the answers of the pair moved
+// by ever larger steps only while they hold: wherever they prove one, both
+// lie in their bodies at its witnesses (sampled SPEC F) and no direction
+// sampled around the sphere beats its d; the larger moves carry the
+// witnesses out of the balls' boxes and are refused.
+TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
+  std::mt19937_64 rng(15);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::normal_distribution<double> normal(0, 1);
+  const double identity[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
+  int kept_pairs = 0, reproved = 0, refused = 0;
+  for (int k = 0; k < 3000 && kept_pairs < 40; ++k) {
+    const sov_shape A = RandomShape(rng), B = RandomShape(rng);
+    double q[4], c[3];
+    for (double &x : q) x = normal(rng);
+    const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (double &x : q) x /= qn;
+    for (double &x : c) x = normal(rng);
+    const double cn = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    for (double &x : c) x *= (0.4 + 0.5 * unit(rng)) * (A.radius + B.radius) / cn;
+    sov_pose XA, XB;
+    ASSERT_EQ(sov_pose_from_quat(&XA, identity, origin), SOV_OK);
+    ASSERT_EQ(sov_pose_from_quat(&XB, q, c), SOV_OK);
+    sov_result r;
+    if (sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr) != SOV_OK || !(r.d < 0)) continue;
+    sov_cache_ball kept[2];
+    int have = 0;
+    if (!sovc_inner_balls_certify_keep(kept, &have, &r, &A, &XA, &B, &XB,
+                                       sovc_value_tolerance(&r)) ||
+        !have)
+      continue;
+    ++kept_pairs;
+    // B's centre moves along a random direction, by 1e-4 to 1 of the sizes.
+    double dir[3];
+    for (double &x : dir) x = normal(rng);
+    for (double step = 1e-4; step < 1.5; step *= 4) {
+      double moved[3];
+      for (int i = 0; i < 3; ++i) moved[i] = c[i] + step * (A.radius + B.radius) * dir[i] / 3;
+      sov_pose YB;
+      ASSERT_EQ(sov_pose_from_quat(&YB, q, moved), SOV_OK);
+      sov_result m;
+      if (sov_distance(&m, &A, &XA, &B, &YB, nullptr, nullptr) != SOV_OK || !(m.d < 0)) break;
+      const double tol = sovc_value_tolerance(&m);
+      if (!sovc_kept_balls_certify(kept, &m, &A, &XA, &B, &YB, tol)) {
+        ++refused;
+        continue;
+      }
+      ++reproved;
+      const std::string at = "pair " + std::to_string(k) + " step " + std::to_string(step);
+      EXPECT_LE(WorstOnBall(A, XA, m.pA, kept[0].radius), 1e-12 * A.radius) << at;
+      EXPECT_LE(WorstOnBall(B, YB, m.pB, kept[1].radius), 1e-12 * B.radius) << at;
+      double worst = -INFINITY;
+      for (int j = 0; j < 400; ++j) {
+        double v[3];
+        for (double &x : v) x = normal(rng);
+        const double vn = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        for (double &x : v) x /= vn;
+        worst = std::fmax(worst, Objective(A, XA, B, YB, v) - m.d);
+      }
+      EXPECT_LE(worst, tol) << at;
+    }
+  }
+  EXPECT_GE(kept_pairs, 40);
+  EXPECT_GT(reproved, 100);
+  EXPECT_GT(refused, 20);
+}
+
+// Balls kept at the shallow overlap on the ellipsoid's side do not reach
+// its tip: the tips' pair, a common-normal pair that is not the answer,
+// is refused by them as by fresh balls.
+TEST(InnerBall, KeptBallsRefuseAPairFarFromTheirs) {
+  const double side[3] = {0, 1.8, 0};
+  const EllipsoidAndSphere s(side);
+  sov_result r;
+  ASSERT_EQ(sov_distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
+  sov_cache_ball kept[2];
+  int have = 0;
+  ASSERT_EQ(sovc_inner_balls_certify_keep(kept, &have, &r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
+  ASSERT_EQ(have, 1);
+  EXPECT_EQ(sovc_kept_balls_certify(kept, &r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
+  const double tip_centre[3] = {2, 0, 0};
+  const EllipsoidAndSphere t(tip_centre);
+  sov_result tip{};
+  tip.d = -2;
+  const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {1, 0, 0};
+  for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
+  EXPECT_EQ(sovc_kept_balls_certify(kept, &tip, &t.A, &t.XA, &t.B, &t.XB, 1e-10), 0);
 }
 
 }  // namespace

@@ -138,6 +138,17 @@ typedef struct sov_cache_eval {
   double H[6];
 } sov_cache_eval;
 
+/* A ball inside one body, in its own frame, as a warm-start cache keeps it
+ * for an overlap answer's certificate: a ball of the given radius tangent
+ * at any surface point fits in the body if its bounding box lies in the box
+ * lo..hi and radius * bound is at most |grad F| there (bound: a bound of
+ * F's Hessian over the box). */
+typedef struct sov_cache_ball {
+  double lo[3], hi[3];
+  double bound;
+  double radius;
+} sov_cache_ball;
+
 /* Warm-start cache owned by the caller: the previous answer in each body's
  * frame. Zero it (or call sov_cache_reset) before first use. */
 typedef struct sov_cache {
@@ -155,6 +166,12 @@ typedef struct sov_cache {
   int evaluated;
   double params[14];      /* A's then B's a1 a2 a3 eps1 eps2 taper_x taper_y */
   sov_cache_eval eval[2]; /* A, B */
+  /* For an overlap answer proved by inner balls, balls of the same radii
+   * that fit anywhere in a box around them, so that the next answer near
+   * it is proved again without a new Hessian bound (certified = 0: none).
+   * Also keyed by params. */
+  int certified;
+  sov_cache_ball ball[2]; /* A, B */
 } sov_cache;
 
 /* Library version as "MAJOR.MINOR.PATCH". */
