@@ -166,10 +166,11 @@ typedef struct sov_cache {
   int evaluated;
   double params[14];      /* A's then B's a1 a2 a3 eps1 eps2 taper_x taper_y */
   sov_cache_eval eval[2]; /* A, B */
-  /* For an overlap answer proved by inner balls, balls of the same radii
-   * that fit anywhere in a box around them, so that the next answer near
-   * it is proved again without a new Hessian bound (certified = 0: none).
-   * Also keyed by params. */
+  /* For an overlap answer proved by inner balls, balls a little larger
+   * than the proof's that fit anywhere in a box around them, so that the
+   * next answer nearby is proved again without a new Hessian bound.
+   * Written and keyed like the evaluations; certified = 0 when there are
+   * none (sov_cache_set, the study's methods, unproved answers). */
   int certified;
   sov_cache_ball ball[2]; /* A, B */
 } sov_cache;
