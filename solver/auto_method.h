@@ -15,9 +15,8 @@ typedef struct sovc_warm {
   int have_last;               /* 1 if last belongs to the answer */
   sov_cache_ball kept[2];      /* inner balls that proved the answer */
   int have_kept;               /* 1 if kept belongs to the answer */
-  double proved_pA[3], proved_pB[3]; /* witnesses the cache's balls proved */
-  int have_proved;
-
+  double proved_pA[3], proved_pB[3]; /* an answer's witnesses the cache's balls proved */
+  int have_proved;                   /* 1 if proved_pA, proved_pB hold one */
 } sovc_warm;
 
 /* Take the cache's evaluations and inner balls (if any, and computed for
