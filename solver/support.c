@@ -123,7 +123,9 @@ static void taper_profile(taper_state *t, double d[3], const taper_problem *P, d
   t->y = y;
   t->mu = mu;
   t->c = pow(1 + zm, -1 / m);
-  t->s = zeta * t->c;
+  /* For huge |zeta| the rounding of the pow exponents leaves s up to about
+   * ulp * log|zeta| beyond the pole; the profile ends there. */
+  t->s = fmax(-1.0, fmin(1.0, zeta * t->c));
   const double s_z = t->c / (1 + zm), s_zz = -(m + 1) * mu * s_z * s_z / t->c;
   if (P->mu_var) { /* zeta = spow(mu, 1/(m-1)) */
     const double z_y = zeta != 0 ? fabs(zeta) / ((m - 1) * fabs(mu)) : (m == 2 ? 1.0 : 0.0);
@@ -233,7 +235,10 @@ static void taper_solve(taper_state *t, double *dy, const taper_problem *P, doub
       double E[2];
       taper_point_rates(E, t, P);
       const double rate = 1 + fmax(fabs(E[0]), fabs(E[1]));
-      if (fabs(step * t->s_y) * rate <= kTaylorStep) {
+      /* s_y * rate first: near a pole s_y underflows while rate (up to
+       * |zeta|^m, 1e300) does not. Where dmu/ds overflows, taper_point's
+       * second-order term cannot be formed: another evaluation instead. */
+      if (fabs(step) * (t->s_y * rate) <= kTaylorStep && isfinite(t->mu_s)) {
         *dy = step;
         return;
       }
@@ -264,13 +269,17 @@ static double taper_point(double x[3], const taper_state *t, const taper_problem
   double E[2];
   taper_point_rates(E, t, P);
   const double ds = t->s_y * dy + 0.5 * t->s_yy * dy * dy;
-  const double cs = t->mu / t->c, dcs = t->mu_s / t->c + cs * cs;
+  /* ds^2 (E^2 + dE/ds), dE/ds = -q lt^2 - (q-1) D - (mu_s/c + (mu/c)^2), in
+   * products of ds first: near a pole mu/c reaches 1e300 and its square
+   * overflows while ds * mu/c stays small (taper_solve's step test). */
+  const double ds_cs = ds * (t->mu / t->c), ds_dcs = (ds * t->mu_s) * (ds / t->c) + ds_cs * ds_cs;
   const double lt[2] = {t->a, t->b};
   for (int i = 0; i < 2; ++i) {
-    const double dE = -P->q * lt[i] * lt[i] - (P->q - 1) * t->D - dcs;
-    x[i] = copysign(base[i] * (1 + ds * E[i] + 0.5 * ds * ds * (E[i] * E[i] + dE)), v[i]);
+    const double u = ds * E[i];
+    const double second = u * u - ds * ds * (P->q * lt[i] * lt[i] + (P->q - 1) * t->D) - ds_dcs;
+    x[i] = copysign(base[i] * (1 + u + 0.5 * second), v[i]);
   }
-  x[2] = shape->a[2] * (t->s + ds);
+  x[2] = shape->a[2] * fmax(-1.0, fmin(1.0, t->s + ds));
   return v[0] * x[0] + v[1] * x[1] + v[2] * x[2];
 }
 

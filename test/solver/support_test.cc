@@ -210,6 +210,54 @@ TEST(Support, NearPoleDirectionsApproachThePole) {
   }
 }
 
+// Checks a support answer for a direction tilted from a pole: finite, within
+// the body's height, its value between the pole's and the pole's plus what
+// the tilt can add (reach: the widest slice's half-width).
+void ExpectNearPole(const sov_shape& s, const double d[3], double reach) {
+  double x[3];
+  const double h = sovc_support(x, &s, d, NAN);
+  const double axial = std::fabs(d[2]), tilt = std::hypot(d[0], d[1]);
+  ASSERT_TRUE(std::isfinite(h) && std::isfinite(x[0]) && std::isfinite(x[1]) && std::isfinite(x[2]))
+      << "tilt " << tilt / axial << " eps2 " << s.eps2;
+  EXPECT_LE(std::fabs(x[2]), s.a[2]);
+  EXPECT_GE(h, axial * s.a[2] * (1 - kSameTol));
+  EXPECT_LE(h, axial * s.a[2] * (1 + kSameTol) + tilt * reach);
+  EXPECT_NEAR(h, Dot(d, x), kSameTol * h);
+}
+
+// Directions tilted from a pole by 1e-1 down to 1e-300, on tapered bodies
+// with a profile exponent near 2 or near 0 (|zeta| reaches 1e300 there). The
+// first shape's direction tilted by 3e-3 gave NaN and made FCL's GJK abort
+// on a mesh (found by fcl_fuzz); the others gave NaN or points beyond the
+// pole.
+TEST(Support, NearPoleDirectionsGiveFinitePointsWithinTheBody) {
+  const double shapes[][7] = {{0.12088162772705469, 0.33284031175153411, 46.836909991595384,
+                               0.23420691064341098, 1.9499802853771857, 0, -0.021752752504653472},
+                              {0.78, 1.23, 14.58, 0.0694, 0.368, 0.276, 0.4255},
+                              {0.0479, 1.458, 1.398, 0.0586, 1.941, -0.0119, -0.0436},
+                              {5.08, 2.43, 0.0172, 1.96, 1.12, -0.0257, -0.0481}};
+  for (const auto& p : shapes) {
+    sov_shape s;
+    ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+    const double reach =
+        std::max(s.a[0], s.a[1]) * (1 + std::max(std::fabs(s.taper[0]), std::fabs(s.taper[1])));
+    for (double sign : {1.0, -1.0}) {
+      for (int k = 1; k <= 300; ++k) {
+        const double tilt = std::pow(10.0, -k);
+        for (int azimuth = 0; azimuth < 8; ++azimuth) {
+          const double d[3] = {tilt * std::cos(azimuth * kPi / 4 + 0.3),
+                               tilt * std::sin(azimuth * kPi / 4 + 0.3), sign};
+          ExpectNearPole(s, d, reach);
+        }
+      }
+    }
+    if (&p == &shapes[0]) {
+      const double found[3] = {-0.36737219861571113, 5.2440652292204831e-11, -117.03790919780717};
+      ExpectNearPole(s, found, reach);
+    }
+  }
+}
+
 TEST(Support, HorizontalAndAxisDirections) {
   std::mt19937_64 rng(7);
   for (int k = 0; k < 40; ++k) {
