@@ -207,6 +207,40 @@ int MakeShape(sov_shape *s, FuzzedDataProvider &in) {
   return st;
 }
 
+// sov_shape_support for a fuzzed local direction, half the time tilted from a
+// pole by a fuzzed angle down to 1e-300 (bug 17), components at most 1: OK
+// means a finite point in the body's box (to rounding) whose value is dir . x
+// and at least the pole's.
+void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
+  double d[3];
+  if (in.ConsumeBool()) {
+    const double tilt = sov_fuzz::Value(in, 1e-300, 1), azimuth = sov_fuzz::Value(in, 0, 7);
+    d[0] = tilt * std::cos(azimuth), d[1] = tilt * std::sin(azimuth);
+    d[2] = in.ConsumeBool() ? 1 : -1;
+  } else {
+    for (double &v : d) v = sov_fuzz::Value(in, -1, 1);
+  }
+  // Larger directions can make h overflow, rightly.
+  for (const double v : d)
+    if (!(std::fabs(v) <= 1)) return;
+  double x[3], h = 0;
+  if (sov_shape_support(x, &h, &s, d) != SOV_OK) return;
+  // hypot: the squares of a tiny direction underflow.
+  const double pole = std::fabs(d[2]) * s.a[2];
+  const double size = std::hypot(d[0], std::hypot(d[1], d[2])) * s.radius;
+  // The box is itself made of support points: a few ulps of the body's size.
+  const double slack = 16 * DBL_EPSILON * s.radius;
+  bool inside = Finite(x, 3) && std::isfinite(h);
+  for (int i = 0; i < 3; ++i)
+    inside = inside && x[i] >= s.aabb_lo[i] - slack && x[i] <= s.aabb_hi[i] + slack;
+  if (!inside || !(std::fabs(h - Dot(d, x)) <= kRelTol * size) || !(h >= pole - kRelTol * size))
+    Fail(
+        "sov_shape_support of %.17g %.17g %.17g %.17g %.17g %.17g %.17g: dir %.17g %.17g %.17g "
+        "gave x %.17g %.17g %.17g, h %.17g (pole %.17g)",
+        s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1], d[0], d[1], d[2], x[0],
+        x[1], x[2], h, pole);
+}
+
 // A pose from a fuzzed quaternion (usually normalised) or matrix.
 int MakePose(sov_pose *X, FuzzedDataProvider &in, double spread) {
   double p[3];
@@ -290,6 +324,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Query q;
   const double spread = sov_fuzz::Value(in, 1e-3, 1e4);
   if (MakeShape(&q.A, in) || MakeShape(&q.B, in)) return 0;
+  CheckSupport(q.A, in);
   const int pose_status = MakePose(&q.XA, in, spread) | MakePose(&q.XB, in, spread);
   if (pose_status != SOV_OK) return 0;
   // Positions whose squares overflow are outside the checked range; bugs 3
