@@ -178,7 +178,7 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_
   /* An overlap answer of the slower charts would still go to the search
    * unless inner balls proved it, and on the stress battery they mostly
    * do not (1 in 8); the search's polytope seeds the charts better than
-   * the centre line did (overlaps' median 51 -> 44 us). */
+   * the first start did (overlaps' median 51 -> 44 us). */
   if (!ok && overlap_to_search && sovc_centre_line_overlap(A, XA, B, XB)) {
     best->iterations += spent;
     return SOV_ERR_NO_CONVERGENCE;
@@ -276,7 +276,7 @@ void sovc_warm_store(sov_cache *cache, const sovc_warm *warm, const sov_shape *A
   if (cache->certified) memcpy(cache->ball, warm->kept, sizeof cache->ball);
 }
 
-/* First stage: warm or centre-line start, one local solve. */
+/* First stage: warm or core-segment start, one local solve. */
 static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov_pose *XA,
                        const sov_shape *B, const sov_pose *XB, const sovc_newton_config *cfg,
                        const sov_cache *cache, int overlap_to_search, sovc_warm *warm) {
@@ -287,17 +287,8 @@ static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov
     sovc_to_world(pB, XB, cache->pB_local);
     sovc_rotate(v, XA->R, cache->nA_local);
   } else {
-    double vl[3], x[3];
-    for (int i = 0; i < 3; ++i) v[i] = XB->p[i] - XA->p[i];
-    if (!(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 0)) v[2] = 1;
-    sovc_rotate_t(vl, XA->R, v);
-    sovc_support_seed(x, A, vl);
-    sovc_to_world(pA, XA, x);
-    for (int i = 0; i < 3; ++i) v[i] = -v[i];
-    sovc_rotate_t(vl, XB->R, v);
-    sovc_support_seed(x, B, vl);
-    sovc_to_world(pB, XB, x);
-    for (int i = 0; i < 3; ++i) v[i] = -v[i];
+    sovc_core_direction(v, A, XA, B, XB);
+    sovc_support_seeds(pA, pB, A, XA, B, XB, v);
   }
   /* No descent bound on the first solve: a non-negative answer is certified
    * by its sign, anything else goes to the global search. */

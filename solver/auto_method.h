@@ -43,7 +43,7 @@ int sovc_solve_auto(sov_result *result, const sov_shape *A, const sov_pose *XA, 
  * per chart, the small LU. */
 sovc_newton_config sovc_chart_config(const sov_options *options);
 
-/* Only the first, local stage of the default method (warm or centre-line
+/* Only the first, local stage of the default method (warm or core-segment
  * start): SOV_OK with an answer that is the SPEC's if d >= 0, otherwise a
  * lower bound on d; no global search. With overlap_to_search, bodies the
  * centre line proves overlapping when the position chart fails get no

@@ -172,7 +172,9 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
     sovc_rotate(n, XA->R, cache->nA_local);
     if (separating(A, XA, B, XB, n)) return SOV_OK;
   }
-  if (cc > 0 && separating(A, XA, B, XB, c)) return SOV_OK;
+  double v[3];
+  sovc_core_direction(v, A, XA, B, XB);
+  if (cc > 0 && separating(A, XA, B, XB, v)) return SOV_OK;
   *colliding = 1;
   if (sovc_centre_line_overlap(A, XA, B, XB)) return SOV_OK;
   sov_result r;

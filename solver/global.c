@@ -370,16 +370,10 @@ static int finish_overlap(search *S, sov_result *best, int *have, const sov_shap
  * on the faces the search expands. */
 static int start(search *S, const sov_shape *A, const sov_pose *XA,
                  const sov_shape *B, const sov_pose *XB) {
-  double w[kSamples][3], pa[kSamples][3], pb[3], v[3], vl[3], x[3];
+  double w[kSamples][3], pa[kSamples][3], pb[3], v[3];
   for (int k = 0; k < kSamples; ++k) {
     sample(v, k);
-    sovc_rotate_t(vl, XA->R, v);
-    sovc_support_seed(x, A, vl);
-    sovc_to_world(pa[k], XA, x);
-    for (int i = 0; i < 3; ++i) v[i] = -v[i];
-    sovc_rotate_t(vl, XB->R, v);
-    sovc_support_seed(x, B, vl);
-    sovc_to_world(pb, XB, x);
+    sovc_support_seeds(pa[k], pb, A, XA, B, XB, v);
     for (int i = 0; i < 3; ++i) w[k][i] = pa[k][i] - pb[i];
   }
   return sovc_polytope_init(&S->P, (const double(*)[3])w, (const double(*)[3])pa,

@@ -150,6 +150,69 @@ int sovc_centre_line_overlap(const sov_shape *A, const sov_pose *XA, const sov_s
          centre_line_point(A, XA, B, XB);
 }
 
+/* S's core segment: centre c, unit world direction u of its longest axis,
+ * half-length L = longest semi-axis minus the next longest (0 for a body
+ * as wide as it is long). */
+static void core_segment(double c[3], double u[3], double *L, const sov_shape *S,
+                         const sov_pose *X) {
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (S->a[i] > S->a[k]) k = i;
+  const double next = fmax(S->a[(k + 1) % 3], S->a[(k + 2) % 3]);
+  *L = S->a[k] - next;
+  for (int i = 0; i < 3; ++i) {
+    u[i] = X->R[3 * i + k];
+    c[i] = X->p[i];
+  }
+}
+
+/* Nearest points of two core segments closer than this, relative to their
+ * lengths and the distance between the centres, are taken to meet. */
+static const double kCoreRounding = 1e-12;
+
+/* x clamped to [-L, L]. */
+static double clamp_to(double x, double L) { return fmax(-L, fmin(L, x)); }
+
+/* See posed.h. */
+void sovc_support_seeds(double pA[3], double pB[3], const sov_shape *A, const sov_pose *XA,
+                        const sov_shape *B, const sov_pose *XB, const double v[3]) {
+  double vl[3], x[3];
+  const double mv[3] = {-v[0], -v[1], -v[2]};
+  sovc_rotate_t(vl, XA->R, v);
+  sovc_support_seed(x, A, vl);
+  sovc_to_world(pA, XA, x);
+  sovc_rotate_t(vl, XB->R, mv);
+  sovc_support_seed(x, B, vl);
+  sovc_to_world(pB, XB, x);
+}
+
+/* See posed.h. The nearest points of two segments c + s u (|s| <= L):
+ * minimise over s with t free, clamp, then t for that s, and s again when
+ * t was clamped (u unit). */
+void sovc_core_direction(double v[3], const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                         const sov_pose *XB) {
+  double cA[3], uA[3], LA, cB[3], uB[3], LB, r[3];
+  core_segment(cA, uA, &LA, A, XA);
+  core_segment(cB, uB, &LB, B, XB);
+  for (int i = 0; i < 3; ++i) r[i] = cA[i] - cB[i];
+  const double b = sovc_dot(uA, uB), rA = sovc_dot(uA, r), rB = sovc_dot(uB, r);
+  const double den = 1 - b * b; /* 0 for parallel cores: any s is nearest, take 0 */
+  double s = den > 1e-12 ? clamp_to((b * rB - rA) / den, LA) : 0.0;
+  const double t_free = b * s + rB, t = clamp_to(t_free, LB);
+  if (t != t_free) s = clamp_to(b * t - rA, LA);
+  /* Cores that cross leave only rounding (of the cores' and the centres'
+   * size) in v, not a direction. */
+  double gap = 0, size = LA + LB;
+  for (int i = 0; i < 3; ++i) {
+    v[i] = cB[i] + t * uB[i] - (cA[i] + s * uA[i]);
+    gap = fmax(gap, fabs(v[i]));
+    size = fmax(size, fabs(r[i]));
+  }
+  if (gap > kCoreRounding * size) return;
+  for (int i = 0; i < 3; ++i) v[i] = XB->p[i] - XA->p[i];
+  if (!(sovc_dot(v, v) > 0)) v[0] = v[1] = 0, v[2] = 1;
+}
+
 /* Support point in world direction v. */
 void sovc_posed_support(sovc_support_eval *e, const sov_shape *S,
                         const sov_pose *X, const double v[3]) {

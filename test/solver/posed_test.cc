@@ -1,0 +1,138 @@
+// The default method's start direction (sovc_core_direction, solver/posed.c):
+// between the nearest points of the bodies' core segments.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+extern "C" {
+#include "solver/pose.h"
+#include "solver/posed.h"
+#include "solver/shape.h"
+}
+
+namespace {
+
+sov_shape Make(double a1, double a2, double a3) {
+  const double p[7] = {a1, a2, a3, 0.8, 1.2, 0.0, 0.0};
+  sov_shape s{};
+  EXPECT_EQ(sovc_shape_init(&s, p), SOV_OK);
+  return s;
+}
+
+sov_pose At(double x, double y, double z) {
+  const double q[4] = {1, 0, 0, 0};
+  sov_pose X;
+  sovc_quat_to_matrix(X.R, q);
+  X.p[0] = x;
+  X.p[1] = y;
+  X.p[2] = z;
+  return X;
+}
+
+// Pose with a rotation about the world axis e_k by a quarter turn.
+sov_pose QuarterTurn(int k, double x, double y, double z) {
+  double q[4] = {std::sqrt(0.5), 0, 0, 0};
+  q[1 + k] = std::sqrt(0.5);
+  sov_pose X = At(x, y, z);
+  sovc_quat_to_matrix(X.R, q);
+  return X;
+}
+
+void ExpectDirection(const double v[3], double x, double y, double z) {
+  EXPECT_NEAR(v[0], x, 1e-12);
+  EXPECT_NEAR(v[1], y, 1e-12);
+  EXPECT_NEAR(v[2], z, 1e-12);
+}
+
+// Two parallel needles side by side, B shifted along the axis: the common
+// normal is across the needles, while the centre line is mostly along them.
+TEST(CoreDirection, ParallelNeedlesSideBySideGiveTheAcrossDirection) {
+  const sov_shape needle = Make(0.1, 0.1, 2.0);
+  const sov_pose XA = At(0, 0, 0), XB = At(0.5, 0, 1.5);
+  double v[3];
+  sovc_core_direction(v, &needle, &XA, &needle, &XB);
+  ExpectDirection(v, 0.5, 0, 0);
+}
+
+// Needles along x and y, B above A: the cores' nearest points are the
+// centres' projections, straight up.
+TEST(CoreDirection, CrossedNeedlesGiveTheirCommonPerpendicular) {
+  const sov_shape needle = Make(0.1, 0.1, 2.0);
+  const sov_pose XA = QuarterTurn(1, 0.3, 0, 0);  // core along x
+  const sov_pose XB = QuarterTurn(0, 0, 0.7, 1);  // core along y
+  double v[3];
+  sovc_core_direction(v, &needle, &XA, &needle, &XB);
+  ExpectDirection(v, 0, 0, 1);
+}
+
+// End to end on one line: from A's core end to B's, cores of half-length
+// 2 - 0.1 each.
+TEST(CoreDirection, CollinearNeedlesGiveTheGapBetweenCoreEnds) {
+  const sov_shape needle = Make(0.1, 0.1, 2.0);
+  const sov_pose XA = At(0, 0, 0), XB = At(0, 0, 10);
+  double v[3];
+  sovc_core_direction(v, &needle, &XA, &needle, &XB);
+  ExpectDirection(v, 0, 0, 10 - 2 * 1.9);
+}
+
+// Bodies as wide as they are long have a point core: the centre line.
+TEST(CoreDirection, RoundBodiesGiveTheCentreLine) {
+  const sov_shape ball = Make(1, 1, 1), disc = Make(2, 2, 0.5);
+  const sov_pose XA = At(0.2, -0.1, 0.3), XB = At(1.5, 2.5, -0.5);
+  double v[3];
+  sovc_core_direction(v, &ball, &XA, &disc, &XB);
+  ExpectDirection(v, 1.3, 2.6, -0.8);
+}
+
+// Cores that cross fall back on the centre line, and coincident centres
+// on +z: a direction is always given.
+TEST(CoreDirection, CrossingCoresFallBackOnTheCentreLineThenOnZ) {
+  const sov_shape needle = Make(0.1, 0.1, 2.0);
+  const sov_pose XA = QuarterTurn(1, 0, 0, 0);  // core along x through the origin
+  const sov_pose XB = At(0.5, 0, 0.2);          // core along z through (0.5, 0, 0)
+  double v[3];
+  sovc_core_direction(v, &needle, &XA, &needle, &XB);
+  ExpectDirection(v, 0.5, 0, 0.2);
+  const sov_pose XC = At(0, 0, 0);
+  sovc_core_direction(v, &needle, &XA, &needle, &XC);
+  ExpectDirection(v, 0, 0, 1);
+}
+
+// Moving both bodies rigidly moves the direction with them.
+TEST(CoreDirection, FollowsARigidMotionOfBoth) {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> n(0, 1);
+  std::uniform_real_distribution<double> size(0.2, 3.0);
+  for (int k = 0; k < 200; ++k) {
+    const sov_shape A = Make(size(rng), size(rng), size(rng));
+    const sov_shape B = Make(size(rng), size(rng), size(rng));
+    sov_pose X[3];
+    for (sov_pose &P : X) {
+      double q[4] = {n(rng), n(rng), n(rng), n(rng)};
+      const double s = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+      for (double &c : q) c /= s;
+      sovc_quat_to_matrix(P.R, q);
+      for (double &c : P.p) c = 2 * n(rng);
+    }
+    // XA, XB and both moved by M = X[2]: R -> RM R, p -> RM p + pM.
+    sov_pose moved[2];
+    for (int b = 0; b < 2; ++b) {
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          double s = 0;
+          for (int l = 0; l < 3; ++l) s += X[2].R[3 * i + l] * X[b].R[3 * l + j];
+          moved[b].R[3 * i + j] = s;
+        }
+      sovc_rotate(moved[b].p, X[2].R, X[b].p);
+      for (int i = 0; i < 3; ++i) moved[b].p[i] += X[2].p[i];
+    }
+    double v[3], w[3], Rv[3];
+    sovc_core_direction(v, &A, &X[0], &B, &X[1]);
+    sovc_core_direction(w, &A, &moved[0], &B, &moved[1]);
+    sovc_rotate(Rv, X[2].R, v);
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(w[i], Rv[i], 1e-9) << "pair " << k;
+  }
+}
+
+}  // namespace
