@@ -24,6 +24,15 @@
  * (it starts at the solution: one or two steps converge). */
 enum { kPolishIterations = 3 };
 
+/* Each chart of the default method gets at most this many Newton steps: a
+ * chart that converges does so in about 10, and one that has not by then
+ * hands over to the next chart instead of spending the full cap. The
+ * position chart, the first and cheapest, gets a few more: on the stress
+ * battery's separated pairs 16 steps converge from the first start on
+ * 3.6 % more of them than 12 (20: 4.6 %), sparing them the other charts
+ * (their mean time fell by 6 %, their 85th percentile from 13 to 8.6 us). */
+enum { kChartIterations = 12, kPositionChartIterations = 16 };
+
 /* Keep r in best if it is the first or a larger lower bound. */
 void sovc_keep_best(sov_result *best, int *have, const sov_result *r) {
   best->iterations += r->iterations;
@@ -168,6 +177,7 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_
                      const sov_shape *B, const sov_pose *XB, const double v[3], const double pA[3],
                      const double pB[3], double lb0, const sovc_newton_config *cfg,
                      int overlap_to_search, sovc_warm *warm) {
+  const int cap = cfg->max_iterations < kChartIterations ? cfg->max_iterations : kChartIterations;
   sov_result r;
   int st = sovc_solve_implicit_warm(&r, A, XA, B, XB, pA, pB, cfg, warm ? warm->start : NULL,
                                     warm ? warm->last : NULL);
@@ -184,23 +194,23 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_
     return SOV_ERR_NO_CONVERGENCE;
   }
   if (!ok) {
-    st = sovc_solve_mixed(&r, A, XA, B, XB, pA, cfg->tolerance, cfg->max_iterations);
+    st = sovc_solve_mixed(&r, A, XA, B, XB, pA, cfg->tolerance, cap);
     spent += r.iterations;
     ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
   }
   if (!ok) {
-    st = sovc_solve_mixed(&r, B, XB, A, XA, pB, cfg->tolerance, cfg->max_iterations);
+    st = sovc_solve_mixed(&r, B, XB, A, XA, pB, cfg->tolerance, cap);
     spent += r.iterations;
     if (st == SOV_OK) swap_bodies(&r);
     ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
   }
   if (!ok) {
-    st = sovc_solve_direction(&r, A, XA, B, XB, v, cfg->tolerance, cfg->max_iterations);
+    st = sovc_solve_direction(&r, A, XA, B, XB, v, cfg->tolerance, cap);
     spent += r.iterations;
     ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
   }
   if (!ok) {
-    st = sovc_solve_chart(&r, A, XA, B, XB, pA, pB, cfg->tolerance, cfg->max_iterations);
+    st = sovc_solve_chart(&r, A, XA, B, XB, pA, pB, cfg->tolerance, cap);
     spent += r.iterations;
     ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
   }
@@ -225,14 +235,10 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_
   return SOV_OK;
 }
 
-/* Each chart of the default method gets at most this many Newton steps: a
- * chart that converges does so in about 10, and one that has not by then
- * hands over to the next chart instead of spending the full cap. */
-enum { kChartIterations = 12 };
-
 /* Newton configuration of the default method's charts. */
 sovc_newton_config sovc_chart_config(const sov_options *opt) {
-  const int cap = opt->max_iterations < kChartIterations ? opt->max_iterations : kChartIterations;
+  const int cap = opt->max_iterations < kPositionChartIterations ? opt->max_iterations
+                                                                 : kPositionChartIterations;
   const sovc_newton_config cfg = {0, 1, opt->tolerance, cap, 0};
   return cfg;
 }
