@@ -1,6 +1,8 @@
 // Regression tests for bugs of the FCL layer found by the hardening work
 // (docs/RELIABILITY.md).
+#include <fcl/geometry/shape/box.h>
 #include <fcl/geometry/shape/capsule.h>
+#include <fcl/geometry/shape/cone.h>
 #include <fcl/geometry/shape/convex.h>
 #include <gtest/gtest.h>
 
@@ -139,6 +141,53 @@ TEST(HardeningFclRegression, ThinBodyInsideATetrahedronCollides) {
   for (const Vector& v : *vertices)
     tet_near = std::min(tet_near, contact.normal.dot(tf_tet * v) + contact.penetration_depth);
   EXPECT_LE(tet_near, body_far + 1e-12 * s);
+}
+
+// fcl_fuzz (CI of 04ffb01): FCL's GJK aborted on its assertion "A is not in
+// region 1" for a tapered body and a box 2.9e109 away along the body's
+// pole. Filed as upstream until bug 17 was known: the core's support
+// mapping gave NaN for the directions GJK asked there, 1e-110 off the pole.
+TEST(HardeningFclRegression, BoxFarAlongATaperedBodysPoleHasItsDistance) {
+  const sov::Superovoid body(0x1.09c1ec1e24704p-1, 0x1.624185457b3efp-1, 0x1.06cd2f4fad6c8p-2,
+                             0x1.dc83ed7b4be58p-5, 0x1.5b1c11e7a3ce2p-1, -0x1.0c0a087f31ce4p-3,
+                             -0x1.32c8acc0bb048p-3);
+  const fcl::Box<double> box(0.1, 0.1, 0.1);
+  const double far = 2.8550059906306854e109;
+  for (double side : {1.0, -1.0}) {
+    fcl::Transform3<double> tf_box = fcl::Transform3<double>::Identity();
+    tf_box.translation() << 0, 0, side * far;
+    fcl::DistanceResult<double> result;
+    const double d = sov::distance(&body, fcl::Transform3<double>::Identity(), &box, tf_box,
+                                   fcl::DistanceRequest<double>(true), result);
+    // The gap is far minus the pole's height and the box's half-width, both
+    // below the rounding of far.
+    EXPECT_NEAR(d, far - body.params()[2] - 0.05, 1e-12 * far) << "side " << side;
+    EXPECT_TRUE(result.nearest_points[0].allFinite());
+    EXPECT_TRUE(result.nearest_points[1].allFinite());
+  }
+}
+
+// Hardening (issue 6): FCL's GJK aborted on its assertion for a tapered
+// plate 6e-146 thick inside a cone, both at the origin; also filed as
+// upstream until bug 17 was known (NaN support points for directions near
+// the plate's poles).
+TEST(HardeningFclRegression, ThinTaperedPlateInsideAConeOverlaps) {
+  const sov::Superovoid plate(6e-146, 0.8, 1.2, 1.5, 0.3, 0.4, 0.4);
+  const fcl::Cone<double> cone(1, 2);
+  const fcl::Transform3<double> I = fcl::Transform3<double>::Identity();
+  fcl::CollisionRequest<double> request(1, true);
+  fcl::CollisionResult<double> collision;
+  EXPECT_EQ(sov::collide(&plate, I, &cone, I, request, collision), 1u);
+  fcl::DistanceRequest<double> signed_request(true);
+  signed_request.enable_signed_distance = true;
+  fcl::DistanceResult<double> result;
+  const double d = sov::distance(&plate, I, &cone, I, signed_request, result);
+  // Overlapping, and no deeper than the plate is pushed out sideways along x
+  // (the cone's support there is its base radius 1, the plate's 6e-146).
+  EXPECT_LT(d, 0);
+  EXPECT_GE(d, -1 - 1e-9);
+  EXPECT_TRUE(result.nearest_points[0].allFinite());
+  EXPECT_TRUE(result.nearest_points[1].allFinite());
 }
 
 }  // namespace
