@@ -11,7 +11,11 @@ extern "C" {
 #include "solver/shape.h"
 }
 
+#include "pose_test_util.h"
+
 namespace {
+
+using sov_test::RandomPose;
 
 constexpr double kJacobianTolerance = 2e-5;  // relative to the row scale
 constexpr double kStep = 1e-7;
@@ -22,17 +26,6 @@ sov_shape Make(double a1, double a2, double a3, double e1, double e2, double tx,
   sov_shape s{};
   EXPECT_EQ(sovc_shape_init(&s, p), SOV_OK);
   return s;
-}
-
-sov_pose RandomPose(std::mt19937_64 &rng, double spread) {
-  std::normal_distribution<double> n(0, 1);
-  double q[4] = {n(rng), n(rng), n(rng), n(rng)};
-  const double s = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  for (double &v : q) v /= s;
-  sov_pose X;
-  sovc_quat_to_matrix(X.R, q);
-  for (double &v : X.p) v = spread * n(rng);
-  return X;
 }
 
 // Finite-difference Jacobian of the residual, with the frame axis frozen as

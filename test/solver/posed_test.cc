@@ -11,6 +11,8 @@ extern "C" {
 #include "solver/shape.h"
 }
 
+#include "pose_test_util.h"
+
 namespace {
 
 sov_shape Make(double a1, double a2, double a3) {
@@ -102,35 +104,17 @@ TEST(CoreDirection, CrossingCoresFallBackOnTheCentreLineThenOnZ) {
 // Moving both bodies rigidly moves the direction with them.
 TEST(CoreDirection, FollowsARigidMotionOfBoth) {
   std::mt19937_64 rng(11);
-  std::normal_distribution<double> n(0, 1);
   std::uniform_real_distribution<double> size(0.2, 3.0);
   for (int k = 0; k < 200; ++k) {
     const sov_shape A = Make(size(rng), size(rng), size(rng));
     const sov_shape B = Make(size(rng), size(rng), size(rng));
-    sov_pose X[3];
-    for (sov_pose &P : X) {
-      double q[4] = {n(rng), n(rng), n(rng), n(rng)};
-      const double s = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-      for (double &c : q) c /= s;
-      sovc_quat_to_matrix(P.R, q);
-      for (double &c : P.p) c = 2 * n(rng);
-    }
-    // XA, XB and both moved by M = X[2]: R -> RM R, p -> RM p + pM.
-    sov_pose moved[2];
-    for (int b = 0; b < 2; ++b) {
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-          double s = 0;
-          for (int l = 0; l < 3; ++l) s += X[2].R[3 * i + l] * X[b].R[3 * l + j];
-          moved[b].R[3 * i + j] = s;
-        }
-      sovc_rotate(moved[b].p, X[2].R, X[b].p);
-      for (int i = 0; i < 3; ++i) moved[b].p[i] += X[2].p[i];
-    }
+    const sov_pose XA = sov_test::RandomPose(rng, 2), XB = sov_test::RandomPose(rng, 2);
+    const sov_pose M = sov_test::RandomPose(rng, 2);
+    const sov_pose movedA = sov_test::Compose(M, XA), movedB = sov_test::Compose(M, XB);
     double v[3], w[3], Rv[3];
-    sovc_core_direction(v, &A, &X[0], &B, &X[1]);
-    sovc_core_direction(w, &A, &moved[0], &B, &moved[1]);
-    sovc_rotate(Rv, X[2].R, v);
+    sovc_core_direction(v, &A, &XA, &B, &XB);
+    sovc_core_direction(w, &A, &movedA, &B, &movedB);
+    sovc_rotate(Rv, M.R, v);
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(w[i], Rv[i], 1e-9) << "pair " << k;
   }
 }

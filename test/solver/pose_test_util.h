@@ -1,0 +1,42 @@
+// Random poses and rigid motions shared by the solver's tests.
+#ifndef SUPEROVOID_TEST_SOLVER_POSE_TEST_UTIL_H
+#define SUPEROVOID_TEST_SOLVER_POSE_TEST_UTIL_H
+
+#include <cmath>
+#include <random>
+
+extern "C" {
+#include "solver/pose.h"
+}
+
+namespace sov_test {
+
+// A uniformly random rotation and a normal(0, spread) translation.
+inline sov_pose RandomPose(std::mt19937_64 &rng, double spread) {
+  std::normal_distribution<double> n(0, 1);
+  double q[4] = {n(rng), n(rng), n(rng), n(rng)};
+  const double s = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (double &v : q) v /= s;
+  sov_pose X;
+  sovc_quat_to_matrix(X.R, q);
+  for (double &v : X.p) v = spread * n(rng);
+  return X;
+}
+
+// The rigid motion M applied to pose X: (M.R X.R, M.R X.p + M.p).
+inline sov_pose Compose(const sov_pose &M, const sov_pose &X) {
+  sov_pose out;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double s = 0;
+      for (int l = 0; l < 3; ++l) s += M.R[3 * i + l] * X.R[3 * l + j];
+      out.R[3 * i + j] = s;
+    }
+  sovc_rotate(out.p, M.R, X.p);
+  for (int i = 0; i < 3; ++i) out.p[i] += M.p[i];
+  return out;
+}
+
+}  // namespace sov_test
+
+#endif
