@@ -351,8 +351,11 @@ static int certify(ball_pair *bp, const sov_result *r, const sov_shape *A, const
     bp->r[1] = need > 0 ? need : 0;
   else {
     /* Then nearly A's largest ball and what it leaves to B: still far
-     * cheaper than the search. */
-    if (!(failsA > rA)) return 0;
+     * cheaper than the search. A's ball stays below failsA (a ball that
+     * fails fails larger too: its box only grows), so B must hold at
+     * least depth - failsA; most pairs here fail that at once, sparing
+     * A's bisection. */
+    if (!(failsA > rA) || !ball_inside(B, tb, depth - failsA)) return 0;
     bp->r[0] = bisected_radius(A, ta, rA, failsA, kBisections);
     bp->r[1] = depth - bp->r[0];
     if (!(bp->r[0] > rA) || !ball_inside(B, tb, bp->r[1])) return 0;
