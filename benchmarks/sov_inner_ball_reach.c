@@ -28,16 +28,27 @@ static double largest_ball(const sov_shape *S, const double x[3], double depth) 
   return sovc_inner_ball_fits(S, x, hi) ? hi : sovc_inner_ball_bisect(S, x, 0, hi, kBisections);
 }
 
-/* Smallest radius of curvature of S's surface at local point x: 1 / the
- * largest eigenvalue of the Hessian on the tangent plane over |grad F|. */
-static double smallest_curvature_radius(const sov_shape *S, const double x[3]) {
-  double F, g[3], H[9];
+/* Unit outward normal m and its tangent frame at local surface point x,
+ * and F's Hessian H there (NULL: none); returns |grad F|, 0 where F or its
+ * gradient is unusable. */
+static double surface_frame(double m[3], sovc_frame *fr, double *H, const sov_shape *S,
+                            const double x[3]) {
+  double F, g[3];
   if (sov_shape_implicit(&F, g, H, S, x) != SOV_OK) return 0;
   const double gn = sqrt(sovc_dot(g, g));
   if (!(gn > 0)) return 0;
-  const double m[3] = {g[0] / gn, g[1] / gn, g[2] / gn};
+  for (int i = 0; i < 3; ++i) m[i] = g[i] / gn;
+  sovc_frame_make(fr, m);
+  return gn;
+}
+
+/* Smallest radius of curvature of S's surface at local point x: 1 / the
+ * largest eigenvalue of the Hessian on the tangent plane over |grad F|. */
+static double smallest_curvature_radius(const sov_shape *S, const double x[3]) {
+  double m[3], H[9];
   sovc_frame fr;
-  sovc_frame_make(&fr, m);
+  const double gn = surface_frame(m, &fr, H, S, x);
+  if (!(gn > 0)) return 0;
   double Ht[3], Hb[3];
   sovc_rotate(Ht, H, fr.t);
   sovc_rotate(Hb, H, fr.b);
@@ -70,13 +81,9 @@ static int sampled_ball_inside(const sov_shape *S, const double x[3], const sovc
 /* Largest radius up to hi whose ball passes sampled_ball_inside at local
  * point x (bisection; the sampled test is not monotone in r, nearly so). */
 static double largest_sampled_ball(const sov_shape *S, const double x[3], double hi) {
-  double F, g[3];
-  if (sov_shape_implicit(&F, g, NULL, S, x) != SOV_OK) return 0;
-  const double gn = sqrt(sovc_dot(g, g));
-  if (!(gn > 0)) return 0;
-  const double m[3] = {g[0] / gn, g[1] / gn, g[2] / gn};
+  double m[3];
   sovc_frame fr;
-  sovc_frame_make(&fr, m);
+  if (!(surface_frame(m, &fr, NULL, S, x) > 0)) return 0;
   double lo = 0;
   for (int k = 0; k < kBisections; ++k) {
     const double mid = 0.5 * (lo + hi);
