@@ -1,4 +1,4 @@
-/* The default method: seeded Newton on position, mixed and normal charts,
+/* The default method: seeded Newton on position, normal and mixed charts,
  * certified by the sign of d, with a global polytope search otherwise. */
 #ifndef SOLVER_AUTO_METHOD_H
 #define SOLVER_AUTO_METHOD_H
@@ -40,8 +40,8 @@ int sovc_solve_auto(sov_result *result, const sov_shape *A, const sov_pose *XA, 
  * normalised G costs two more transcendentals per evaluation; from the
  * charts' starts on the surfaces both answer every pair of both batteries),
  * line search, options->tolerance, at most min(max_iterations, 16) steps
- * (sovc_solve_local gives the charts after the position chart at most
- * 12), the small LU. */
+ * (sovc_solve_local gives the normal chart at most 24, the others after
+ * the position chart at most 12), the small LU. */
 sovc_newton_config sovc_chart_config(const sov_options *options);
 
 /* Only the first, local stage of the default method (warm or core-segment
@@ -63,8 +63,8 @@ int sovc_solve_auto_finish(sov_result *result, int have, const sov_shape *A, con
                            sovc_warm *warm);
 
 /* One local solve from unit world direction v with support points pA, pB:
- * position chart, then the mixed charts, then the normal chart, taking the
- * first that converges to d >= lb0 (the objective at v; -INFINITY for no
+ * position chart, then the normal chart, the mixed charts and the angle
+ * chart, taking the first that converges to d >= lb0 (the objective at v; -INFINITY for no
  * bound). Keeps the answer in best if it is the first or has a larger d;
  * adds iterations. SOV_ERR_SPURIOUS if every chart ended below lb0.
  * overlap_to_search: the caller hands unfinished overlaps to the global
