@@ -40,8 +40,8 @@ int sovc_solve_auto(sov_result *result, const sov_shape *A, const sov_pose *XA, 
  * normalised G costs two more transcendentals per evaluation; from the
  * charts' starts on the surfaces both answer every pair of both batteries),
  * line search, options->tolerance, at most min(max_iterations, 16) steps
- * (sovc_solve_local gives the normal chart at most 24, the others after
- * the position chart at most 12), the small LU. */
+ * (sovc_solve_local gives the normal chart as many, the charts after it at
+ * most 12), the small LU. */
 sovc_newton_config sovc_chart_config(const sov_options *options);
 
 /* Only the first, local stage of the default method (warm or core-segment
