@@ -105,9 +105,9 @@ typedef struct sov_options {
                           max(1, |coordinate|) and its answer is checked
                           against its own bounds */
   int max_iterations;  /* Newton iteration cap per solve, default 50; AUTO
-                          caps its first (position) chart at min(this, 16)
-                          and each other chart at min(this, 12), and hands
-                          over to the next chart */
+                          caps its first two charts (position, then normal)
+                          at min(this, 16) and each other chart at
+                          min(this, 12), and hands over to the next chart */
   int certify;         /* study methods: check an overlap answer against the
                           global search and return SOV_ERR_SPURIOUS when it
                           is not the SPEC's (default 1; 0 times the bare
