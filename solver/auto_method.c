@@ -175,10 +175,10 @@ static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A, con
  * direction). The normal chart comes second: of the stress battery's
  * separated pairs that the position chart leaves, it settles 823 of 884
  * (after the mixed charts, 176 of the 209 they left), and a descent
- * method does not stop on saddles. An answer of another chart is polished by the position
- * chart: theirs stop on their own rows (the normal chart's on support
- * maps from a few search steps), which can leave n off by 1e-8 where d is
- * exact. */
+ * method does not stop on saddles. An answer of another chart is polished
+ * by the position chart: theirs stop on their own rows (the normal
+ * chart's on support maps from a few search steps), which can leave n off
+ * by 1e-8 where d is exact. */
 int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_pose *XA,
                      const sov_shape *B, const sov_pose *XB, const double v[3], const double pA[3],
                      const double pB[3], double lb0, const sovc_newton_config *cfg,
