@@ -62,17 +62,18 @@ int sovc_solve_auto_finish(sov_result *result, int have, const sov_shape *A, con
                            const sov_shape *B, const sov_pose *XB, const sov_options *options,
                            sovc_warm *warm);
 
-/* One local solve from unit world direction v with support points pA, pB:
- * position chart, then the normal chart, the mixed charts and the angle
- * chart, taking the first that converges to d >= lb0 (the objective at v;
- * -INFINITY for no bound). Keeps the answer in best if it is the first or
- * has a larger d; adds iterations. SOV_ERR_SPURIOUS if every chart ended
- * below lb0. overlap_to_search: the caller hands unfinished overlaps to
- * the global search; then, when the position chart fails and the centre
- * line proves the bodies overlap, the solve stops there
- * (SOV_ERR_NO_CONVERGENCE).
- * warm (NULL for none): the position chart starts from warm->start if set,
- * and warm->have_last says whether this solve's answer came from it. */
+/* One local solve from world direction v (nonzero: the first stage passes
+ * sovc_core_direction's, not unit; the normal chart normalises it) with
+ * support points pA, pB: position chart, then the normal chart, the mixed
+ * charts and the angle chart, taking the first that converges to
+ * d >= lb0 (the objective at v; -INFINITY for no bound). Keeps the answer
+ * in best if it is the first or has a larger d; adds iterations.
+ * SOV_ERR_SPURIOUS if every chart ended below lb0. overlap_to_search: the
+ * caller hands unfinished overlaps to the global search; then, when the
+ * position chart fails and the centre line proves the bodies overlap, the
+ * solve stops there (SOV_ERR_NO_CONVERGENCE). warm (NULL for none): the
+ * position chart starts from warm->start if set, and warm->have_last says
+ * whether this solve's answer came from it. */
 int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_pose *XA,
                      const sov_shape *B, const sov_pose *XB, const double v[3], const double pA[3],
                      const double pB[3], double lb0, const sovc_newton_config *cfg,
