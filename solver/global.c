@@ -279,34 +279,43 @@ static void exit_point(double out[3], const sov_shape *S, const sov_pose *X, con
   for (int i = 0; i < 3; ++i) out[i] = p[i] + lo * dir[i];
 }
 
-/* Separated bodies whose bound closed (|x| - lb within the bound
- * tolerance) but whose best direction's support points are far apart
- * along nearly flat faces, where they slide off the surface: the
- * polytope's closest point x = sum lam_k (a_k - b_k) gives points
- * sum lam_k a_k of A and sum lam_k b_k of B at distance |x|; moved along
- * n = -x / |x| onto the surfaces they stay a pair of body points, so their
- * distance d along n lies between the true distance (>= lb) and |x|.
- * Kept if the witnesses lie on their surfaces (within the bound tolerance
- * or the body's dent) and d is within bound of lb; returns 1 if kept. */
-static int keep_closest(search *S, sov_result *best, int *have, const sov_shape *A,
-                        const sov_pose *XA, const sov_shape *B, const sov_pose *XB, int f,
-                        const double lam[3], const double x[3], double nx, double bound) {
+/* Bodies whose bound closed (the polytope's face f within the bound
+ * tolerance of lb) but whose best direction's support points are far apart
+ * along nearly flat faces, where they slide off the surface, or lie at the
+ * two ends of a dent's bridge, where no surface point between them is a
+ * witness. The point sum lam_k (a_k - b_k) of face f gives points
+ * sum lam_k a_k of A and sum lam_k b_k of B (on the hulls); chosen on the
+ * line along unit n through the origin, moved along n onto the surfaces
+ * they stay a pair of body points with pB - pA along n. Separated bodies
+ * take the polytope's closest point and n towards the origin (d along n
+ * then lies between the true distance, >= lb, and that point's distance);
+ * overlapping ones the point where the ray along the best direction leaves
+ * the polytope. The face's normal is evaluated too: on a sliver face
+ * across a flat region it is far closer to the optimum than the direction
+ * of the closest point. Kept if the witnesses lie on their surfaces
+ * (within the bound tolerance or the body's dent) and d is within bound of
+ * lb; returns 1 if kept. */
+static int keep_hull_point(search *S, sov_result *best, int *have, const sov_shape *A,
+                           const sov_pose *XA, const sov_shape *B, const sov_pose *XB, int f,
+                           const double lam[3], const double n[3], double bound) {
   sov_result r = *best;
   double hA[3] = {0, 0, 0}, hB[3] = {0, 0, 0}, a[3], b[3], mn[3];
   for (int k = 0; k < 3; ++k) {
     vertex_points(a, b, &S->P, S->P.face[f][k]);
     for (int i = 0; i < 3; ++i) hA[i] += lam[k] * a[i], hB[i] += lam[k] * b[i];
   }
-  for (int i = 0; i < 3; ++i) r.n[i] = -x[i] / nx, mn[i] = -r.n[i];
+  for (int i = 0; i < 3; ++i) r.n[i] = n[i], mn[i] = -n[i];
   exit_point(r.pA, A, XA, hA, r.n);
   exit_point(r.pB, B, XB, hB, mn);
   r.d = 0;
   for (int i = 0; i < 3; ++i) r.d += (r.pB[i] - r.pA[i]) * r.n[i];
-  /* The surface normals there lie near the optimal direction even where
-   * the closest point's direction, off by rounding, evaluates poorly (the
+  /* The surface normals there and the face's normal lie near the optimal
+   * direction even where n, off by rounding, evaluates poorly (the
    * objective is nearly kinked across flat faces): they may raise lb. A
-   * value above d, an upper bound, is a support search that stopped short
-   * on these faces: not a bound, so it is dropped. */
+   * value above d is dropped: for separated bodies d bounds every true
+   * value from above, so it is a support search that stopped short on
+   * these faces, not a bound; for overlapping ones the closed bound keeps
+   * every true value within the bound of lb anyway. */
   double keep_v[3], keep_pA[3], keep_pB[3];
   const double keep_lb = S->ub_lb;
   memcpy(keep_v, S->ub_v, sizeof keep_v);
@@ -321,6 +330,7 @@ static int keep_closest(search *S, sov_result *best, int *have, const sov_shape 
     for (int i = 0; i < 3; ++i) q[i] = -eB.n[i];
     evaluate(S, pa, pb, A, XA, B, XB, q, r.pA, r.pB);
   }
+  evaluate(S, pa, pb, A, XA, B, XB, S->P.normal[f], r.pA, r.pB);
   if (S->ub_lb > r.d) {
     S->ub_lb = keep_lb;
     memcpy(S->ub_v, keep_v, sizeof S->ub_v);
@@ -346,7 +356,8 @@ static int keep_closest(search *S, sov_result *best, int *have, const sov_shape 
 /* End of the overlap search: every face bound lies above the best
  * value. If an evaluated direction beats every polished answer, polish from
  * it (unless that failed nearby before); its own value is the answer only
- * if its witnesses are sound. */
+ * if its witnesses, or the hull points where the ray along it leaves the
+ * polytope, are sound. */
 static int finish_overlap(search *S, sov_result *best, int *have, const sov_shape *A,
                           const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
                           const sovc_newton_config *cfg) {
@@ -360,7 +371,13 @@ static int finish_overlap(search *S, sov_result *best, int *have, const sov_shap
     polish(S, best, have, A, XA, B, XB, ub_v, pA, pB, S->ub_lb, cfg);
     if (S->proved || (*have && S->ub_lb <= best->d + tol)) return SOV_OK;
   }
-  return keep_evaluated(S, best, have, A, XA, B, XB) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+  if (keep_evaluated(S, best, have, A, XA, B, XB)) return SOV_OK;
+  double lam[3], ub_v[3];
+  memcpy(ub_v, S->ub_v, sizeof ub_v);
+  const int f = sovc_polytope_ray_face(lam, &S->P, ub_v);
+  return f >= 0 && keep_hull_point(S, best, have, A, XA, B, XB, f, lam, ub_v, tol)
+             ? SOV_OK
+             : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* Initial polytope from the samples; returns 1 if the hull is solid. Its
@@ -403,12 +420,12 @@ static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
       if (nf < nx) nx = nf, fx = f, memcpy(x, xf, sizeof x), memcpy(lam, lf, sizeof lam);
     }
     if (!(nx > 0) || !isfinite(nx)) return SOV_ERR_NO_CONVERGENCE;
+    for (int i = 0; i < 3; ++i) u[i] = -x[i] / nx;
     if (nx - S->ub_lb <= kBound * S->size) {
       const int kept = keep_evaluated(S, best, have, A, XA, B, XB) ||
-                       keep_closest(S, best, have, A, XA, B, XB, fx, lam, x, nx, kBound * S->size);
+                       keep_hull_point(S, best, have, A, XA, B, XB, fx, lam, u, kBound * S->size);
       return kept ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
     }
-    for (int i = 0; i < 3; ++i) u[i] = -x[i] / nx;
     const double lb = evaluate(S, pA, pB, A, XA, B, XB, u, NULL, NULL);
     if (nx - lb <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, u, kFailedCap) &&
         polish(S, best, have, A, XA, B, XB, u, pA, pB, lb, cfg) == SOV_OK && best->d >= 0)
@@ -420,7 +437,7 @@ static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
    * point and moves it by about gap^2 / (its distance), below rounding. The
    * bracket [lb, d of the closest point's witnesses] still holds; within
    * the caller's tolerance it is an answer. */
-  if (fx >= 0 && keep_closest(S, best, have, A, XA, B, XB, fx, lam, x, nx, cfg->tolerance))
+  if (fx >= 0 && keep_hull_point(S, best, have, A, XA, B, XB, fx, lam, u, cfg->tolerance))
     return SOV_OK;
   return SOV_ERR_NO_CONVERGENCE;
 }

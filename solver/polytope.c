@@ -181,3 +181,48 @@ void sovc_polytope_closest(double x[3], double lam[3], const sovc_polytope *P, i
   for (int i = 0; i < 3; ++i) x[i] = a[i] + ab[i] * v + ac[i] * w;
   weights(lam, v, w);
 }
+
+/* Barycentric weights of the point p of face f's plane: ratios of the
+ * sub-triangles' areas (each the cross product's component along the face
+ * normal); 0 if the face is degenerate. */
+static int plane_weights(double lam[3], const sovc_polytope *P, int f, const double p[3]) {
+  double e[3][3], c[3], sum = 0;
+  for (int k = 0; k < 3; ++k) sub(e[k], P->v[P->face[f][k]], p);
+  for (int k = 0; k < 3; ++k) {
+    cross(c, e[(k + 1) % 3], e[(k + 2) % 3]);
+    lam[k] = sovc_dot(c, P->normal[f]);
+    sum += lam[k];
+  }
+  if (!(sum > 0)) return 0;
+  for (int k = 0; k < 3; ++k) lam[k] /= sum;
+  return 1;
+}
+
+/* The ray leaves a convex polytope around the origin through the plane it
+ * meets first. Coplanar faces (a flat region of D) tie there: of the faces
+ * within rounding of the first plane, the one holding the hit point is the
+ * one whose smallest weight is largest (>= 0 up to rounding). */
+int sovc_polytope_ray_face(double lam[3], const sovc_polytope *P, const double u[3]) {
+  double tmin = INFINITY, t[SOVC_POLY_MAX_FACES];
+  for (int f = 0; f < P->nf; ++f) {
+    const double c = sovc_dot(P->normal[f], u);
+    t[f] = P->alive[f] && c > 0 ? P->dist[f] / c : INFINITY;
+    if (t[f] < tmin) tmin = t[f];
+  }
+  if (!(tmin > 0) || !isfinite(tmin)) return -1;
+  int best = -1;
+  double best_min = -INFINITY, w[3];
+  for (int f = 0; f < P->nf; ++f) {
+    if (!(t[f] <= tmin * (1 + 1e-9))) continue;
+    const double p[3] = {t[f] * u[0], t[f] * u[1], t[f] * u[2]};
+    if (!plane_weights(w, P, f, p)) continue;
+    const double m = fmin(w[0], fmin(w[1], w[2]));
+    if (m > best_min) best_min = m, best = f, memcpy(lam, w, sizeof w);
+  }
+  if (best < 0) return -1;
+  /* A rounding-negative share is 0. */
+  double sum = 0;
+  for (int k = 0; k < 3; ++k) sum += lam[k] = fmax(0.0, lam[k]);
+  for (int k = 0; k < 3; ++k) lam[k] /= sum;
+  return best;
+}

@@ -35,4 +35,9 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
  * barycentric weights lam over the face's vertices (lam may be NULL). */
 void sovc_polytope_closest(double x[3], double lam[3], const sovc_polytope *P, int f);
 
+/* The alive face through which the ray s u (s > 0, unit u) leaves the
+ * polytope, which must hold the origin inside, and the barycentric weights
+ * lam of the point where it does; -1 if none. */
+int sovc_polytope_ray_face(double lam[3], const sovc_polytope *P, const double u[3]);
+
 #endif

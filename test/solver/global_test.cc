@@ -178,6 +178,16 @@ double OffSurface(const Body &b, const double x[3], double normal[3] = nullptr,
   return std::fabs(F) / gn;
 }
 
+// Unit n, pB - pA = d n, and witnesses on their surfaces. Answers are exact
+// for the convex hull (superovoid.h): a witness on the hull's bridge across
+// a dent lies off the surface by up to the dent.
+void ExpectSoundWitnesses(const Body &a, const Body &b, const sov_result &r, const char *what) {
+  EXPECT_NEAR(std::sqrt(r.n[0] * r.n[0] + r.n[1] * r.n[1] + r.n[2] * r.n[2]), 1, 1e-12) << what;
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(r.pB[i] - r.pA[i], r.d * r.n[i], 1e-12) << what;
+  EXPECT_LE(OffSurface(a, r.pA), std::fmax(1e-9, a.shape.dent * a.shape.radius)) << what;
+  EXPECT_LE(OffSurface(b, r.pB), std::fmax(1e-9, b.shape.dent * b.shape.radius)) << what;
+}
+
 void ExpectSeparatedAnswer(const Body &a, const Body &b, const char *what) {
   sov_result r;
   ASSERT_EQ(sov_distance(&r, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr), SOV_OK)
@@ -201,12 +211,7 @@ void ExpectSeparatedAnswer(const Body &a, const Body &b, const char *what) {
                                  std::fmax(LowerBound(a, b, nA), LowerBound(a, b, nB)));
   EXPECT_GE(r.d, lower - 1e-12) << what;
   EXPECT_LE(r.d, lower + 1e-9) << what;
-  EXPECT_NEAR(std::sqrt(r.n[0] * r.n[0] + r.n[1] * r.n[1] + r.n[2] * r.n[2]), 1, 1e-12) << what;
-  for (int i = 0; i < 3; ++i) EXPECT_NEAR(r.pB[i] - r.pA[i], r.d * r.n[i], 1e-12) << what;
-  // Answers are exact for the convex hull (superovoid.h): a witness on the
-  // hull's bridge across a dent lies off the surface by up to the dent.
-  EXPECT_LE(OffSurface(a, r.pA), std::fmax(1e-9, a.shape.dent * a.shape.radius)) << what;
-  EXPECT_LE(OffSurface(b, r.pB), std::fmax(1e-9, b.shape.dent * b.shape.radius)) << what;
+  ExpectSoundWitnesses(a, b, r, what);
 }
 
 void ExpectBothWays(const PosedParams &pa, const PosedParams &pb) {
@@ -272,6 +277,105 @@ TEST(GlobalSearch, PandaBoxLikeLinksApartCollide) {
        -0.77716815074096068},
       {0.22727915716559696, 0.042824470050091684, 0.3269947821196636}};
   ExpectBothWays(a, b);
+}
+
+// link1 and link5, apart: the polytope stalls, and the direction of its
+// closest point (on a sliver face across the flat region) evaluates 4e-9
+// below the optimum; the face's normal reaches it.
+TEST(GlobalSearch, PandaBoxLikeLinksApartSliverFace) {
+  const PosedParams a = {
+      {0.1397422091990868, 0.05546527109526903, 0.07367781207980502, 0.10000000000867935,
+       0.4359569182840287, 0.13579393010172303, 0.09251528095220066},
+      {-0.07818799329676261, 0.9642541680008008, 0.2531808389221199, -0.27074751749177234,
+       -0.26495162453486826, 0.9254709171164571, 0.9594698637665842, 0.003812630249202309,
+       0.28178545806041},
+      {-0.010046331647865303, -0.036344534036688865, 0.26428335983694606}};
+  const PosedParams b = {
+      {0.05920130301141722, 0.06742072070388011, 0.17279754752314902, 0.8580014685657488,
+       0.22273525218125045, 0.021188302220547597, 0.00556797610469311},
+      {0.4805906590097683, -0.06904589231102905, 0.8742226737093532, 0.7728312391603179,
+       -0.4377868016645421, -0.4594285494679862, 0.41444480241702114, 0.8964236615815675,
+       -0.15703542500407855},
+      {-0.10833264157294585, -0.18479160732688946, 0.3486972794914457}};
+  ExpectBothWays(a, b);
+}
+
+// Overlapping pairs of the same kind: the search proves d, but the best
+// direction's support points lie on two branches of a dent-limit link's
+// support (its hull's bridge across the dent) or far apart along a box-like
+// face, and no Newton chart converges. The answer must be the brute force's
+// (not worse, and the objective's value at n), with pB - pA = d n and the
+// witnesses on their surfaces, or on the hull within the dent.
+void ExpectOverlapAnswer(const Body &a, const Body &b, const char *what) {
+  sov_result r;
+  ASSERT_EQ(sov_distance(&r, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr), SOV_OK)
+      << what;
+  int colliding = -1;
+  ASSERT_EQ(sov_collide(&colliding, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr), SOV_OK)
+      << what;
+  EXPECT_EQ(colliding, 1) << what;
+  ASSERT_LT(r.d, 0) << what;
+  EXPECT_GE(r.d, BruteForce(a, b) - kNotWorse) << what;
+  EXPECT_NEAR(LowerBound(a, b, r.n), r.d, 1e-9) << what;
+  ExpectSoundWitnesses(a, b, r, what);
+}
+
+void ExpectOverlapBothWays(const PosedParams &pa, const PosedParams &pb) {
+  const Body a = MakeBody(pa), b = MakeBody(pb);
+  ExpectOverlapAnswer(a, b, "A, B");
+  ExpectOverlapAnswer(b, a, "B, A");
+}
+
+// The hand (box-like) and link0 (dent-limit), 12.6 cm deep: the best
+// direction's support points are 1 cm apart.
+const PosedParams kHand = {
+    {0.046549793301739674, 0.10561959485994225, 0.03238380128796812, 0.10000000000563297,
+     0.6596404566247015, 0.001482674510883019, -0.00425881937502939},
+    {0.7590980605319226, -0.11803150749953671, -0.6401864554440841, 0.08564365238416123,
+     0.9929847672805796, -0.08152555890660362, 0.6453179830928119, 0.007057987398682392,
+     0.7638814603790997},
+    {-0.004116266093661117, -0.02814469013975259, 0.0297712522653695}};
+const PosedParams kLink0 = {
+    {0.08737386105453013, 0.09445190594046769, 0.10981118388360113, 0.929370861885756,
+     0.3453762890676638, -0.36918253384701527, -0.40525680162742644},
+    {-0.05634931689332534, 0.9327480904070328, 0.35609795608468336, -0.9982851089041457,
+     -0.05830305480578746, -0.005253107704127874, 0.015861772470106505, -0.3557832959012365,
+     0.9344338663232191},
+    {-0.016181995151770608, 0.00023503412355826265, 0.053203713138646413}};
+
+TEST(GlobalSearch, PandaHandInDentLimitLink) { ExpectOverlapBothWays(kHand, kLink0); }
+
+// The same links in another configuration, 2.1 cm deep: the ray along the
+// best direction leaves the polytope where coplanar faces of the flat region
+// tie.
+TEST(GlobalSearch, PandaHandInDentLimitLinkCoplanarFaces) {
+  const PosedParams hand = {
+      {0.046549793301739674, 0.10561959485994225, 0.03238380128796812, 0.10000000000563297,
+       0.6596404566247015, 0.001482674510883019, -0.00425881937502939},
+      {-0.7958247836371473, 0.5979668691300496, 0.09538625252987819, 0.6005744650845749,
+       0.7995670129632858, -0.0017040156530263987, -0.0772866459180656, 0.055930449701169636,
+       -0.9954388776609848},
+      {-0.0894338207305862, 0.08600759563453968, 0.09753392661072943}};
+  ExpectOverlapBothWays(hand, kLink0);
+}
+
+// link1 and link5 overlapping 3 cm (sov_collide failed on it too).
+TEST(GlobalSearch, PandaBoxLikeLinksOverlap) {
+  const PosedParams a = {
+      {0.1397422091990868, 0.05546527109526903, 0.07367781207980502, 0.10000000000867935,
+       0.4359569182840287, 0.13579393010172303, 0.09251528095220066},
+      {0.09568104128577905, -0.9449193540668727, -0.3130056751056006, 0.26507115811080084,
+       0.3272810384981485, -0.9069864403492325, 0.9594698637665842, 0.003812630249202309,
+       0.28178545806041},
+      {0.012395515888156558, 0.03561186768184721, 0.26428335983694606}};
+  const PosedParams b = {
+      {0.05920130301141722, 0.06742072070388011, 0.17279754752314902, 0.8580014685657488,
+       0.22273525218125045, 0.021188302220547597, 0.00556797610469311},
+      {0.5610891628031297, -0.480529492899061, 0.6739958144076673, -0.24654378676353864,
+       -0.8743054280870255, -0.41809828943187266, 0.7901867580472214, 0.06842093883990852,
+       -0.6090348615104785},
+      {-0.13906292342319027, 0.06264573310552468, 0.1726512374589057}};
+  ExpectOverlapBothWays(a, b);
 }
 
 }  // namespace
