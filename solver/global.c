@@ -430,6 +430,13 @@ static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
     if (nx - lb <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, u, kFailedCap) &&
         polish(S, best, have, A, XA, B, XB, u, pA, pB, lb, cfg) == SOV_OK && best->d >= 0)
       return SOV_OK;
+    if (expand(S, pA, pB) == 1) continue;
+    /* On a sliver face across a flat region the closest point's direction
+     * is off by up to 1e-7 (rounding over the sliver) and its support point
+     * may add nothing, where the face's normal still grows the polytope. */
+    double nf[3];
+    memcpy(nf, S->P.normal[fx], sizeof nf);
+    evaluate(S, pA, pB, A, XA, B, XB, nf, pA, pB);
     if (expand(S, pA, pB) != 1) break;
   }
   /* The polytope stopped growing short of the relative bound: on nearly
@@ -480,7 +487,10 @@ static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
       if (S->proved || (*have && best->d >= 0)) return SOV_OK;
       continue;
     }
-    if (expand(S, pA, pB) != 1) break;
+    /* An exact support point no face sees (within rounding) proves the
+     * face's plane tight: lb, just evaluated, closes its bound, and the
+     * next round goes on with the others or ends. */
+    if (expand(S, pA, pB) < 0) break;
   }
   return SOV_ERR_NO_CONVERGENCE;
 }

@@ -114,6 +114,14 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
   for (int f = 0; f < P->nf; ++f)
     if (P->alive[f] && sovc_dot(P->normal[f], w) - P->dist[f] > eps) vis[nvis++] = f;
   if (nvis == 0) return 0;
+  /* A point within eps of a vertex is that vertex: the faces holding it can
+   * see it by their own rounding (a sliver's plane is off by 1e-13 at its
+   * far corner), and adding it again would only fan degenerate faces from
+   * it, round after round. */
+  for (int k = 0; k < P->nv; ++k)
+    if (fabs(w[0] - P->v[k][0]) <= eps && fabs(w[1] - P->v[k][1]) <= eps &&
+        fabs(w[2] - P->v[k][2]) <= eps)
+      return 0;
   if (P->nv == SOVC_POLY_MAX_VERTS) return -1;
   int horizon[SOVC_POLY_MAX_FACES][2], nh = 0;
   for (int a = 0; a < nvis; ++a)
