@@ -434,9 +434,9 @@ static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
     /* On a sliver face across a flat region the closest point's direction
      * is off by up to 1e-7 (rounding over the sliver) and its support point
      * may add nothing, where the face's normal still grows the polytope. */
-    double nf[3];
-    memcpy(nf, S->P.normal[fx], sizeof nf);
-    evaluate(S, pA, pB, A, XA, B, XB, nf, pA, pB);
+    double normal[3];
+    memcpy(normal, S->P.normal[fx], sizeof normal);
+    evaluate(S, pA, pB, A, XA, B, XB, normal, pA, pB);
     if (expand(S, pA, pB) != 1) break;
   }
   /* The polytope stopped growing short of the relative bound: on nearly
