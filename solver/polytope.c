@@ -117,11 +117,13 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
   /* A point within eps of a vertex is that vertex: the faces holding it can
    * see it by their own rounding (a sliver's plane is off by 1e-13 at its
    * far corner), and adding it again would only fan degenerate faces from
-   * it, round after round. */
-  for (int k = 0; k < P->nv; ++k)
-    if (fabs(w[0] - P->v[k][0]) <= eps && fabs(w[1] - P->v[k][1]) <= eps &&
-        fabs(w[2] - P->v[k][2]) <= eps)
-      return 0;
+   * it, round after round. Only those faces' vertices need checking. */
+  for (int a = 0; a < nvis; ++a)
+    for (int e = 0; e < 3; ++e) {
+      const double *v = P->v[P->face[vis[a]][e]];
+      if (fabs(w[0] - v[0]) <= eps && fabs(w[1] - v[1]) <= eps && fabs(w[2] - v[2]) <= eps)
+        return 0;
+    }
   if (P->nv == SOVC_POLY_MAX_VERTS) return -1;
   int horizon[SOVC_POLY_MAX_FACES][2], nh = 0;
   for (int a = 0; a < nvis; ++a)
