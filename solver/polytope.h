@@ -27,7 +27,7 @@ int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
 
 /* Add point w (with its aux point): faces that see it by more than eps are
  * replaced by a fan to w. Returns 1 if added, 0 if no face sees it or it
- * lies within eps of a vertex, -1 if full. */
+ * lies within eps of a vertex of a face that does, -1 if full. */
 int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
                       double eps);
 

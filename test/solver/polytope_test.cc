@@ -80,4 +80,60 @@ TEST(Polytope, ClosestPointOfTriangleToOrigin) {
   }
 }
 
+// A point within eps of a vertex is that vertex, even where a face holding
+// it sees it by more than eps (a step of 0.99 eps along each axis, signed by
+// the face's normal, rises up to 1.7 eps above its plane): adding it is
+// refused (0), not fanned into degenerate faces.
+TEST(Polytope, RefusesAPointWithinEpsOfAVertex) {
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> n(0, 1);
+  double pts[30][3];
+  for (auto &p : pts)
+    for (double &c : p) c = n(rng);
+  const double eps = 1e-13;
+  sovc_polytope P;
+  ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 30, eps), 1);
+  const int nv = P.nv;
+  int seen = 0;
+  for (int f = 0; f < P.nf; ++f) {
+    if (!P.alive[f]) continue;
+    const double *v = P.v[P.face[f][0]], *nf = P.normal[f];
+    double w[3];
+    for (int c = 0; c < 3; ++c) w[c] = v[c] + std::copysign(0.99 * eps, nf[c]);
+    seen += nf[0] * w[0] + nf[1] * w[1] + nf[2] * w[2] - P.dist[f] > eps;
+    EXPECT_EQ(sovc_polytope_add(&P, w, w, eps), 0) << "face " << f;
+  }
+  EXPECT_GT(seen, 0);  // the check is reached, not only the visibility test
+  EXPECT_EQ(P.nv, nv);
+}
+
+// The ray from the origin leaves a cube through the face holding the hit
+// point, whose weights rebuild it; on the cube's square faces two coplanar
+// triangles tie for the plane, and the one holding the point is chosen.
+TEST(Polytope, RayLeavesThroughTheFaceHoldingTheHitPoint) {
+  double pts[8][3];
+  for (int k = 0; k < 8; ++k)
+    for (int c = 0; c < 3; ++c) pts[k][c] = (k >> c) & 1 ? 1.0 : -1.0;
+  sovc_polytope P;
+  ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 8, 1e-13), 1);
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> n(0, 1);
+  for (int trial = 0; trial < 200; ++trial) {
+    double u[3] = {n(rng), n(rng), n(rng)};
+    const double len = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (double &c : u) c /= len;
+    double lam[3];
+    const int f = sovc_polytope_ray_face(lam, &P, u);
+    ASSERT_GE(f, 0);
+    // The hit point: where the ray meets the cube, |hit|_inf = 1.
+    const double s = 1 / std::fmax(std::fabs(u[0]), std::fmax(std::fabs(u[1]), std::fabs(u[2])));
+    for (int c = 0; c < 3; ++c) {
+      double rebuilt = 0;
+      for (int k = 0; k < 3; ++k) rebuilt += lam[k] * P.v[P.face[f][k]][c];
+      EXPECT_NEAR(rebuilt, s * u[c], kHullTolerance) << "trial " << trial;
+    }
+    for (double l : lam) EXPECT_GE(l, 0);
+  }
+}
+
 }  // namespace
