@@ -499,4 +499,35 @@ TEST(GlobalSearch, FittedPandaLinksInRandomPoses) {
   EXPECT_GT(overlapping, 1000);  // the poses reach deep overlaps, not only near misses
 }
 
+// c_api_fuzz: a 25-unit box-like plate (eps 0.05) 8.13 apart from a tapered
+// slab. The separated search closed its bound, and the polytope's closest
+// point gave surface witnesses d apart along its direction n, but not the
+// support points along n: the objective at n lay 3.5e-5 below d. An answer
+// must be the objective's value at n (a refusal is honest too).
+TEST(GlobalSearch, BoxLikePlateApartAnswerIsTheObjectiveAtN) {
+  const PosedParams a = {
+      {25.007518442142942, 0.57315586706769139, 0.076269858590234441, 0.052627023569377034,
+       0.052627023569377034, -0.22352941176470587, -0.22352941176470587},
+      {-0.84172052983283674, 0.20198677199661713, -0.50070739319118862, -0.50070735612714667,
+       -0.63897289721863659, 0.5839570019617748, -0.20198686387508372, 0.74223647212893562,
+       0.63897286817477639},
+      {2.5977326462439798, 2.5977326462439798, 2.5977326462439798}};
+  const PosedParams b = {
+      {0.076269858590235551, 4.4366873309786365, 4.4366873309786365, 0.24965603340301862,
+       0.24965603340301862, 0.12941176470588234, 0.12941176470588234},
+      {1, 0, 0, 0, 1, 0, 0, 0, 1},
+      {-6.0136202065176754, 12.044033178025236, -1.3746175177685636e-65}};
+  const Body A = MakeBody(a), B = MakeBody(b);
+  for (const bool swap : {false, true}) {
+    const Body &x = swap ? B : A, &y = swap ? A : B;
+    sov_result r;
+    const int st = sov_distance(&r, &x.shape, &x.pose, &y.shape, &y.pose, nullptr, nullptr);
+    if (st == SOV_ERR_NO_CONVERGENCE) continue;
+    ASSERT_EQ(st, SOV_OK) << "swap " << swap;
+    EXPECT_NEAR(LowerBound(x, y, r.n), r.d, 1e-9 * (x.shape.radius + y.shape.radius))
+        << "swap " << swap;
+    ExpectSoundWitnesses(x, y, r, swap ? "B, A" : "A, B", 1e-9);
+  }
+}
+
 }  // namespace
