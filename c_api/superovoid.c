@@ -162,7 +162,14 @@ int sov_shape_support(double x[3], double *h, const sov_shape *shape,
   if (st != SOV_OK) return st;
   if (!all_finite(dir, 3)) return SOV_ERR_NONFINITE;
   if (dir[0] == 0 && dir[1] == 0 && dir[2] == 0) return SOV_ERR_OPTION;
-  *h = sovc_support(x, shape, dir, NAN);
+  /* The search runs on the unit direction: scaled by its largest entry
+   * first, so that subnormal (c_api_fuzz: 5e-324) or huge directions keep
+   * their digits; h scales back. */
+  const double m = fmax(fabs(dir[0]), fmax(fabs(dir[1]), fabs(dir[2])));
+  double u[3] = {dir[0] / m, dir[1] / m, dir[2] / m};
+  const double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  for (int i = 0; i < 3; ++i) u[i] /= len;
+  *h = sovc_support(x, shape, u, NAN) * len * m;
   return SOV_OK;
 }
 

@@ -1121,6 +1121,33 @@ TEST(SuperovoidShape, MassPropertiesMatchClosedFormAndGridIntegration) {
   EXPECT_GT(com[2], 0.01 * T.a[2]);  // positive tapers widen the top
 }
 
+// The support point depends on the direction only, at any scale: subnormal
+// directions (c_api_fuzz: 5e-324 per entry) gave a point outside the body,
+// and h is the scaled support value.
+TEST(SuperovoidShape, SupportIsScaleInvariant) {
+  const double p[7] = {0.0022935930677141832,
+                       1.6007578923860279,
+                       634.76468876160402,
+                       0.80453806621517643,
+                       0.059982876488163459,
+                       0,
+                       0};
+  sov_shape s;
+  ASSERT_EQ(sov_shape_init(&s, p), SOV_OK);
+  const double unit[3] = {1 / std::sqrt(3.0), 1 / std::sqrt(3.0), 1 / std::sqrt(3.0)};
+  double x1[3], h1;
+  ASSERT_EQ(sov_shape_support(x1, &h1, &s, unit), SOV_OK);
+  for (const double scale : {4.9406564584124654e-324, 1e-300, 1e-3, 1e300}) {
+    const double dir[3] = {scale, scale, scale};
+    double x[3], h;
+    ASSERT_EQ(sov_shape_support(x, &h, &s, dir), SOV_OK) << scale;
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(x[i], x1[i]) << scale;
+    // h of a subnormal scale is itself subnormal: a few of its ulps (5e-324).
+    const double expected = h1 * std::sqrt(3.0) * scale;
+    EXPECT_NEAR(h, expected, std::fmax(1e-12 * expected, 2e-323)) << scale;
+  }
+}
+
 TEST(SuperovoidShape, MassRejectsNullVolume) {
   const double ell[7] = {0.8, 0.5, 0.3, 1, 1, 0, 0};
   sov_shape E;
