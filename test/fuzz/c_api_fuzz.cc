@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #include "fuzz_values.h"
 #include "superovoid/superovoid.h"
@@ -225,15 +226,18 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
     if (!(std::fabs(v) <= 1)) return;
   double x[3], h = 0;
   if (sov_shape_support(x, &h, &s, d) != SOV_OK) return;
-  // hypot: the squares of a tiny direction underflow.
+  // hypot: the squares of a tiny direction underflow. The tolerance keeps a
+  // few subnormal ulps: for a subnormal direction h and dir . x are
+  // themselves subnormal, each product rounded to 5e-324.
   const double pole = std::fabs(d[2]) * s.a[2];
   const double size = std::hypot(d[0], std::hypot(d[1], d[2])) * s.radius;
+  const double tol = kRelTol * size + 8 * std::numeric_limits<double>::denorm_min();
   // The box is itself made of support points: a few ulps of the body's size.
   const double slack = 16 * DBL_EPSILON * s.radius;
   bool inside = Finite(x, 3) && std::isfinite(h);
   for (int i = 0; i < 3; ++i)
     inside = inside && x[i] >= s.aabb_lo[i] - slack && x[i] <= s.aabb_hi[i] + slack;
-  if (!inside || !(std::fabs(h - Dot(d, x)) <= kRelTol * size) || !(h >= pole - kRelTol * size))
+  if (!inside || !(std::fabs(h - Dot(d, x)) <= tol) || !(h >= pole - tol))
     Fail(
         "sov_shape_support of %.17g %.17g %.17g %.17g %.17g %.17g %.17g: dir %.17g %.17g %.17g "
         "gave x %.17g %.17g %.17g, h %.17g (pole %.17g)",
