@@ -355,7 +355,7 @@ static int keep_hull_point(search *S, sov_result *best, int *have, const sov_sha
    * surfaces and d apart, are not the support points along n that the
    * SPEC's answer has (c_api_fuzz: 3.5e-5 short on a 25-unit box-like
    * body). */
-  if (!(evaluate(S, a, b, A, XA, B, XB, r.n, r.pA, r.pB) >= r.d - sovc_value_tolerance(&r)))
+  if (!(evaluate(S, pa, pb, A, XA, B, XB, r.n, r.pA, r.pB) >= r.d - sovc_value_tolerance(&r)))
     return 0;
   return keep_on_surfaces(S, &r, best, have, A, XA, B, XB);
 }
@@ -441,9 +441,7 @@ static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
     /* On a sliver face across a flat region the closest point's direction
      * is off by up to 1e-7 (rounding over the sliver) and its support point
      * may add nothing, where the face's normal still grows the polytope. */
-    double normal[3];
-    memcpy(normal, S->P.normal[fx], sizeof normal);
-    evaluate(S, pA, pB, A, XA, B, XB, normal, pA, pB);
+    evaluate(S, pA, pB, A, XA, B, XB, S->P.normal[fx], pA, pB);
     if (expand(S, pA, pB) != 1) break;
   }
   /* The polytope stopped growing short of the relative bound: on nearly

@@ -208,23 +208,27 @@ static int plane_weights(double lam[3], const sovc_polytope *P, int f, const dou
   return 1;
 }
 
+/* Distance along unit u at which the ray meets face f's plane; INFINITY if
+ * the face is dead or does not face the ray. */
+static double ray_distance(const sovc_polytope *P, int f, const double u[3]) {
+  const double c = sovc_dot(P->normal[f], u);
+  return P->alive[f] && c > 0 ? P->dist[f] / c : INFINITY;
+}
+
 /* The ray leaves a convex polytope around the origin through the plane it
  * meets first. Coplanar faces (a flat region of D) tie there: of the faces
  * within rounding of the first plane, the one holding the hit point is the
  * one whose smallest weight is largest (>= 0 up to rounding). */
 int sovc_polytope_ray_face(double lam[3], const sovc_polytope *P, const double u[3]) {
-  double tmin = INFINITY, t[SOVC_POLY_MAX_FACES];
-  for (int f = 0; f < P->nf; ++f) {
-    const double c = sovc_dot(P->normal[f], u);
-    t[f] = P->alive[f] && c > 0 ? P->dist[f] / c : INFINITY;
-    if (t[f] < tmin) tmin = t[f];
-  }
+  double tmin = INFINITY;
+  for (int f = 0; f < P->nf; ++f) tmin = fmin(tmin, ray_distance(P, f, u));
   if (!(tmin > 0) || !isfinite(tmin)) return -1;
   int best = -1;
   double best_min = -INFINITY, w[3];
   for (int f = 0; f < P->nf; ++f) {
-    if (!(t[f] <= tmin * (1 + 1e-9))) continue;
-    const double p[3] = {t[f] * u[0], t[f] * u[1], t[f] * u[2]};
+    const double t = ray_distance(P, f, u);
+    if (!(t <= tmin * (1 + 1e-9))) continue;
+    const double p[3] = {t * u[0], t * u[1], t * u[2]};
     if (!plane_weights(w, P, f, p)) continue;
     const double m = fmin(w[0], fmin(w[1], w[2]));
     if (m > best_min) best_min = m, best = f, memcpy(lam, w, sizeof w);
