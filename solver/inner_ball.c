@@ -67,12 +67,6 @@ static interval scale(double c, interval a) {
 /* a / b for b > 0. */
 static interval divide_positive(interval a, interval b) { return mul(a, iv(1 / b.hi, 1 / b.lo)); }
 
-/* t^e for t >= 0, with 0^e = inf for e < 0. */
-static double power(double t, double e) {
-  if (t > 0) return exp(e * log(t));
-  return e > 0 ? 0.0 : (e == 0 ? 1.0 : INFINITY);
-}
-
 /* Powers t^(p-2), t^(p-1), t^p, t^(2p-2) of t >= 0 (p > 1) from one
  * power. */
 typedef struct powers {
@@ -81,7 +75,7 @@ typedef struct powers {
 
 static powers powers_of(double t, double p) {
   powers r;
-  r.m2 = power(t, p - 2);
+  r.m2 = sovc_power(t, p - 2);
   r.m1 = t > 0 ? r.m2 * t : 0.0;
   r.p0 = r.m1 * t;
   r.d2 = r.m1 * r.m1;
@@ -158,16 +152,16 @@ int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sov_shape *S, const 
   double s_g1[2], s_g2[2], s_E[2], s_u[2];
   for (int k = 0; k < 2; ++k) {
     const double t = k ? Sx.hi : Sx.lo;
-    s_g1[k] = power(t, g - 1);
+    s_g1[k] = sovc_power(t, g - 1);
     if (t > 0) {
-      const double y = power(t, 1 - 1 / p); /* s_u / s_g1; its square / t is s_E / s_g1 */
+      const double y = sovc_power(t, 1 - 1 / p); /* s_u / s_g1; its square / t is s_E / s_g1 */
       s_g2[k] = s_g1[k] / t;
       s_u[k] = s_g1[k] * y;
       s_E[k] = s_u[k] * y / t;
     } else {
-      s_g2[k] = power(0, g - 2);
-      s_u[k] = power(0, g - 1 / p);
-      s_E[k] = power(0, g - 2 / p);
+      s_g2[k] = sovc_power(0, g - 2);
+      s_u[k] = sovc_power(0, g - 1 / p);
+      s_E[k] = sovc_power(0, g - 2 / p);
     }
   }
   const interval Sg1 = span(s_g1[0], s_g1[1]), Sg2 = span(s_g2[0], s_g2[1]);

@@ -10,11 +10,6 @@
  * only slows Newton inside a 1e-12 band, never changes F or its gradient. */
 static const double kHessFloor = 1e-12;
 
-/* sign(x) |x|^g without pow() of a negative base. */
-double sovc_spow(double x, double g) {
-  return x < 0 ? -pow(-x, g) : (x > 0 ? pow(x, g) : 0.0);
-}
-
 /* Validate and fill the shape with its derived bounds. */
 int sovc_shape_init(sov_shape *shape, const double params[7]) {
   const int status = sovc_shape_explain(NULL, 0, params);

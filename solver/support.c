@@ -68,10 +68,11 @@ static void lp_pair_eval(lp_pair *d, double X, double Y, double p) {
     d->n = d->w[0] = d->w[1] = d->g[0] = d->g[1] = 0;
     return;
   }
-  const double r = small / big, rp = pow(r, p), S = 1 + rp, g = pow(S, 1 / p);
+  const double r = small / big, rp = sovc_power(r, p), S = 1 + rp, g = sovc_power(S, 1 / p);
   /* (big/n)^(p-1) = g^(1-p) = g/S; (small/n)^(p-1) = r^(p-1) g/S. */
   const double gbig = g / S;
-  const double gsmall = r > kTinyRatio ? rp / r * gbig : (r > 0 ? pow(r, p - 1) * gbig : 0.0);
+  const double gsmall =
+      r > kTinyRatio ? rp / r * gbig : (r > 0 ? sovc_power(r, p - 1) * gbig : 0.0);
   d->n = big * g;
   d->w[xbig ? 0 : 1] = 1 / S;
   d->w[xbig ? 1 : 0] = rp / S;
@@ -122,10 +123,19 @@ static void taper_profile(taper_state *t, double d[3], const taper_problem *P, d
   const double zm = fabs(mu) * fabs(zeta); /* |zeta|^m */
   t->y = y;
   t->mu = mu;
-  t->c = pow(1 + zm, -1 / m);
-  /* For huge |zeta| the rounding of the pow exponents leaves s up to about
-   * ulp * log|zeta| beyond the pole; the profile ends there. */
-  t->s = fmax(-1.0, fmin(1.0, zeta * t->c));
+  /* c = (1 + zm)^(-1/m) and s = zeta c; towards the poles (zm > 1) from
+   * |s| = (1 + 1/zm)^(-1/m), which keeps s to a few ulps of the pole where
+   * c's logarithm, about log(zm) / m, would cost that many ulps. */
+  double s;
+  if (zm > 1) {
+    const double as = exp(-log1p(1 / zm) / m);
+    t->c = as / fabs(zeta);
+    s = copysign(as, zeta);
+  } else {
+    t->c = exp(-log1p(zm) / m);
+    s = zeta * t->c;
+  }
+  t->s = fmax(-1.0, fmin(1.0, s)); /* the exponents' rounding elsewhere */
   const double s_z = t->c / (1 + zm), s_zz = -(m + 1) * mu * s_z * s_z / t->c;
   if (P->mu_var) { /* zeta = spow(mu, 1/(m-1)) */
     const double z_y = zeta != 0 ? fabs(zeta) / ((m - 1) * fabs(mu)) : (m == 2 ? 1.0 : 0.0);
@@ -173,10 +183,10 @@ static void taper_eval(taper_state *t, const taper_problem *P, double y) {
 /* Unknown y for a height s in [-1, 1], clamped to [-ymax, ymax]
  * (zeta = s/c, mu = |zeta|^(m-1) = (|s|^m/|s|) c/(1 - |s|^m), signed). */
 static double taper_y_of_s(const taper_problem *P, double s) {
-  const double as = fabs(s), sm = pow(as, P->m), cm = 1 - sm;
+  const double as = fabs(s), sm = sovc_power(as, P->m), cm = 1 - sm;
   if (!(cm > 0)) return copysign(P->ymax, s);
   if (as == 0) return 0.0;
-  const double c = pow(cm, 1 / P->m);
+  const double c = sovc_power(cm, 1 / P->m);
   const double y = P->mu_var ? sm / as * c / cm : as / c;
   return copysign(fmin(P->ymax, y), s);
 }
