@@ -130,6 +130,14 @@ TEST(ShapePower, RelativeErrorFollowsTheLogarithmsSize) {
   EXPECT_EQ(sovc_power(0, 0), 1.0);
   EXPECT_EQ(sovc_power(0, -1), INFINITY);
   EXPECT_EQ(sovc_power(1, 37.5), 1.0);
+  // eps near 0 makes exponents 2 / eps infinite: pow()'s values, no NaN.
+  EXPECT_EQ(sovc_power(1, INFINITY), 1.0);
+  EXPECT_EQ(sovc_power(1, -INFINITY), 1.0);
+  EXPECT_EQ(sovc_power(0.5, INFINITY), 0.0);
+  EXPECT_EQ(sovc_power(2, INFINITY), INFINITY);
+  EXPECT_EQ(sovc_power(0.5, -INFINITY), INFINITY);
+  EXPECT_EQ(sovc_power(INFINITY, 0), 1.0);
+  EXPECT_TRUE(std::isnan(sovc_power(NAN, 2)));
 }
 
 TEST(ShapeImplicit, SignedPowerNeverUsesNegativeBase) {
