@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -41,9 +42,13 @@ struct ToolRun {
   std::string err;
 };
 
-// Runs sov-query with args (already quoted for the shell).
+// Runs sov-query with args (already quoted for the shell). Its standard
+// error goes to a file of this process's own: ctest -j2 runs the tests of
+// one binary as separate processes side by side, and a shared file was
+// overwritten by the other's run between a tool's write and the read.
 inline ToolRun runQuery(const std::string& args) {
-  const std::string err_file = scratchDir("stderr") + "/last.txt";
+  const std::string err_file =
+      scratchDir("stderr") + "/" + std::to_string(static_cast<long>(getpid())) + ".txt";
   const std::string cmd = "'" + std::string(SOV_QUERY_TOOL) + "' " + args + " 2>'" + err_file + "'";
   ToolRun run;
   FILE* pipe = popen(cmd.c_str(), "r");
@@ -54,6 +59,7 @@ inline ToolRun runQuery(const std::string& args) {
   const int status = pclose(pipe);
   run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   run.err = readText(err_file);
+  std::remove(err_file.c_str());
   return run;
 }
 
