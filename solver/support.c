@@ -135,7 +135,7 @@ static void taper_profile(taper_state *t, double d[3], const taper_problem *P, d
     t->c = exp(-log1p(zm) / m);
     s = zeta * t->c;
   }
-  t->s = fmax(-1.0, fmin(1.0, s)); /* the exponents' rounding elsewhere */
+  t->s = fmax(-1.0, fmin(1.0, s)); /* within the poles despite rounding */
   const double s_z = t->c / (1 + zm), s_zz = -(m + 1) * mu * s_z * s_z / t->c;
   if (P->mu_var) { /* zeta = spow(mu, 1/(m-1)) */
     const double z_y = zeta != 0 ? fabs(zeta) / ((m - 1) * fabs(mu)) : (m == 2 ? 1.0 : 0.0);

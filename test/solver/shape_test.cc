@@ -114,15 +114,17 @@ TEST(ShapeImplicit, NormalisedGradientIsParallelToF) {
 }
 
 // sovc_power is exp(e log t): its relative error is that of e log t, a few
-// ulps of |e log t|, over the bases and exponents the solvers use (exponents
-// 2 / eps up to 2 / 1e-3, bases down to where the power underflows).
+// ulps of |e log t|, for exponents of either sign from 1e-3 to 2000 in size
+// (2 / eps down to eps = 1e-3), bases from 1e-304 to 1e304 and results from
+// 1e-300 to 1e300.
 TEST(ShapePower, RelativeErrorFollowsTheLogarithmsSize) {
   std::mt19937_64 rng(3);
-  std::uniform_real_distribution<double> log_base(-40, 40), exponent(-30, 2000);
+  std::uniform_real_distribution<double> log_size(std::log(1e-3), std::log(2000.0)), unit(-1, 1);
   for (int k = 0; k < 100000; ++k) {
-    const double t = std::exp(log_base(rng)), e = exponent(rng) / 100;
-    const double want = std::pow(t, e);
-    if (!(want > 1e-300 && want < 1e300)) continue;
+    const double e = std::copysign(std::exp(log_size(rng)), unit(rng));
+    // e log t within +-690, and log t within +-700 (t finite and normal).
+    const double log_t = unit(rng) * std::fmin(690 / std::fabs(e), 700.0);
+    const double t = std::exp(log_t), want = std::pow(t, e);
     const double bound = 4 * DBL_EPSILON * (2 + std::fabs(e * std::log(t)));
     ASSERT_LE(std::fabs(sovc_power(t, e) - want), bound * want) << t << " ^ " << e;
   }
