@@ -120,7 +120,7 @@ int sov_shape_init(sov_shape *shape, const double params[7]) {
 int sov_shape_explain(char *buf, size_t size, const double params[7]) {
   if (!buf || !params) return SOV_ERR_NULL;
   if (size == 0) return SOV_ERR_BUFFER;
-  return sovc_shape_explain(buf, size, params);
+  return sovc_shape_init_explain(NULL, buf, size, params);
 }
 
 /* Largest convex taper scale. */

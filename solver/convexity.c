@@ -411,8 +411,8 @@ static int explain_nonconvex(char *buf, size_t size, const double params[7]) {
   return SOV_ERR_NONCONVEX;
 }
 
-/* The single validation routine (SPEC "Valid parameters"): checks in order
- * finiteness, sizes, exponents, tapers, convexity, and explains in buf. */
+/* The SPEC's "Valid parameters": checks in order finiteness, sizes,
+ * exponents, tapers, convexity, and explains in buf. */
 int sovc_shape_explain(char *buf, size_t size, const double params[7]) {
   static const char *const names[7] = {"a1", "a2", "a3", "eps1", "eps2", "taper_x", "taper_y"};
   if (buf && size > 0) buf[0] = '\0';

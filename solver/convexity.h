@@ -16,8 +16,8 @@ double sovc_shape_dent(double zone[2], const double params[7]);
 /* Largest s in [0, 1] such that tapers scaled by s are convex. */
 double sovc_max_taper_scale(const double params[7]);
 
-/* Explain validity of params[7] in buf; returns the sov_status that
- * sov_shape_init would return. */
+/* Explain whether params[7] lie in the SPEC's valid range, convexity
+ * included, in buf; sovc_shape_init_explain adds the numeric checks. */
 int sovc_shape_explain(char *buf, size_t size, const double params[7]);
 
 #endif

@@ -4,6 +4,7 @@
 #define SOLVER_SHAPE_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "superovoid/superovoid.h"
 
@@ -24,8 +25,12 @@ static inline double sovc_spow(double x, double g) {
   return x < 0 ? -sovc_power(-x, g) : (x > 0 ? sovc_power(x, g) : 0.0);
 }
 
-/* Range checks and convexity of params[7] (a1 a2 a3 eps1 eps2 tx ty); fills
- * shape (derived bounds too) on success. */
+/* Range checks and convexity of params[7] (a1 a2 a3 eps1 eps2 tx ty), then
+ * the checks of the derived bounds and reciprocals; fills shape (if not
+ * NULL) on success, else explains the refusal in buf (if not NULL). */
+int sovc_shape_init_explain(sov_shape *shape, char *buf, size_t size, const double params[7]);
+
+/* sovc_shape_init_explain without the explanation. */
 int sovc_shape_init(sov_shape *shape, const double params[7]);
 
 /* SPEC implicit F at local x, its gradient and row-major Hessian; g or H may

@@ -1,7 +1,6 @@
 #include "superovoid/fcl/superovoid.h"
 
 #include <algorithm>
-#include <cmath>
 #include <ostream>
 #include <string>
 
@@ -16,14 +15,6 @@ Superovoid::Superovoid(const std::array<double, 7>& params) {
     char why[512];
     sov_shape_explain(why, sizeof why, params.data());
     throw Error(status, std::string("invalid superovoid: ") + why);
-  }
-  // The core accepts semi-axes whose bounds overflow or underflow
-  // (docs/RELIABILITY.md, bug 1); FCL's GJK would then abort on an
-  // assertion, so such a shape is refused here.
-  if (!(std::isfinite(shape_.radius) && shape_.radius > 0)) {
-    throw Error(SOV_ERR_SIZE, "invalid superovoid: its semi-axes give a bounding radius of " +
-                                  std::to_string(shape_.radius) +
-                                  ", outside the range of double");
   }
   computeLocalAABB();
   voxels_ = std::make_shared<detail::VoxelCache>();

@@ -423,13 +423,26 @@ TEST(SuperovoidErrors, NonPositiveSizesAreRejected) {
       EXPECT_EQ(InitStatus(With(kValid, i, bad), i), SOV_ERR_SIZE) << kParamNames[i] << " = " << bad;
 }
 
+// Positive but unusable sizes: sov_shape_explain gives init's refusal too
+// (it called such shapes valid, and init refused them).
+TEST(SuperovoidErrors, SizesNoQueryCouldUseAreRejected) {
+  for (int i = 0; i < 3; ++i) {
+    for (double subnormal : {5e-324, 1e-310})
+      EXPECT_EQ(InitStatus(With(kValid, i, subnormal), i), SOV_ERR_SIZE)
+          << kParamNames[i] << " = " << subnormal;
+    EXPECT_EQ(InitStatus(With(kValid, i, 1e305), i), SOV_ERR_NONFINITE) << kParamNames[i];
+  }
+  const Params tiny = {1e-200, 1e-200, 1e-200, 0.6, 0.8, 0.2, 0.2};
+  EXPECT_EQ(InitStatus(tiny, -1), SOV_ERR_SIZE) << "the bounding radius underflows";
+}
+
 TEST(SuperovoidErrors, ExponentsOutsideOpenIntervalAreRejected) {
   const Params untapered = {0.9, 1.1, 0.8, 1.0, 1.0, 0.0, 0.0};
   for (int i = 3; i < 5; ++i) {
     for (double bad : {0.0, -0.5, 2.0, 2.5})
       EXPECT_EQ(InitStatus(With(untapered, i, bad), i), SOV_ERR_EXPONENT)
           << kParamNames[i] << " = " << bad;
-    for (double good : {0.1, 1.9})
+    for (double good : {0.1, 1.9, 5e-324})  // subnormal: bug 21
       EXPECT_EQ(InitStatus(With(untapered, i, good), -1), SOV_OK) << kParamNames[i] << " = " << good;
   }
 }

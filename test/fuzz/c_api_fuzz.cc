@@ -237,12 +237,15 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
   bool inside = Finite(x, 3) && std::isfinite(h);
   for (int i = 0; i < 3; ++i)
     inside = inside && x[i] >= s.aabb_lo[i] - slack && x[i] <= s.aabb_hi[i] + slack;
-  if (!inside || !(std::fabs(h - Dot(d, x)) <= tol) || !(h >= pole - tol))
+  // F is never NaN at a finite point (bug 21: it was, for subnormal eps).
+  double F = NAN;
+  const bool F_ok = sov_shape_implicit(&F, nullptr, nullptr, &s, x) == SOV_OK && !std::isnan(F);
+  if (!inside || !(std::fabs(h - Dot(d, x)) <= tol) || !(h >= pole - tol) || !F_ok)
     Fail(
         "sov_shape_support of %.17g %.17g %.17g %.17g %.17g %.17g %.17g: dir %.17g %.17g %.17g "
-        "gave x %.17g %.17g %.17g, h %.17g (pole %.17g)",
+        "gave x %.17g %.17g %.17g, h %.17g (pole %.17g), F there %.17g",
         s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1], d[0], d[1], d[2], x[0],
-        x[1], x[2], h, pole);
+        x[1], x[2], h, pole, F);
 }
 
 // A pose from a fuzzed quaternion (usually normalised) or matrix.

@@ -19,9 +19,10 @@
 namespace {
 
 // fcl_fuzz: a superovoid with a2 = DBL_MAX was accepted (the core's
-// sov_shape_init returns SOV_OK with an infinite bounding radius) and FCL's
+// sov_shape_init returned SOV_OK with an infinite bounding radius) and FCL's
 // GJK then aborted on its assertion "A is not in region 1" against a
-// cylinder. The layer now refuses shapes whose bounds leave the double range.
+// cylinder. sov_shape_init now refuses shapes whose bounds leave the double
+// range, and the layer passes its refusal on.
 TEST(HardeningFclRegression, SuperovoidWithOverflowingBoundsIsRefused) {
   const double huge = std::numeric_limits<double>::max();
   EXPECT_THROW(sov::Superovoid(8.2444708595254106, huge, 0.13466008736688145, 1.1658651894112302,

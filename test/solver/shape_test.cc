@@ -171,6 +171,50 @@ TEST(ShapeImplicit, UnderflowDeepInsideIsNotOnTheSurface) {
   EXPECT_LE(sovc_off_surface(&s, &X, on), 1e-12 * 167.3);
 }
 
+// The SPEC's F of an untapered body with the cross-section's power written
+// as exp((2/eps2) log M + (eps1/eps2) log(1 + (m/M)^(2/eps1))), M and m the
+// larger and smaller of |X| and |Y|: algebraically the SPEC's, in long
+// double, whose range holds 2/eps for every double eps. (The plain form
+// underflows |X|^(2/eps1) to 0 before raising it to the tiny eps1/eps2.)
+long double UntaperedSpecFLimitSafe(const double p[7], const double x[3]) {
+  const long double X = std::fabs(x[0] / p[0]), Y = std::fabs(x[1] / p[1]);
+  const long double z = std::fabs(x[2] / p[2]), e1 = p[3], e2 = p[4];
+  const long double M = std::fmax(X, Y), small = std::fmin(X, Y);
+  const long double slice =
+      M > 0 ? std::exp(2 / e2 * std::log(M) + e1 / e2 * std::log1p(std::pow(small / M, 2 / e1)))
+            : 0;
+  return slice + std::pow(z, 2 / e2) - 1;
+}
+
+// Bug 21: for a subnormal exponent 2 / eps overflows, and F came out NaN
+// wherever a power of 1 was taken as exp(inf x log 1) (on the faces of a
+// box-like body, at its poles). Stored as DBL_MIN, the exponent gives the
+// SPEC's F for the exponent given.
+TEST(ShapeInit, SubnormalExponentsGiveTheSpecsF) {
+  const double subnormals[2] = {5e-324, 1e-310};
+  const double points[][3] = {{0, 0, 1.3},   {0.7, 0, 0},   {0.5, 0.5, 0},   {0, 0, 0.65},
+                              {0.7, 0.9, 0}, {0.7, 0, 1.3}, {0.2, 0.3, 0.4}, {1, 1, 2}};
+  for (const double tiny : subnormals)
+    for (int which = 0; which < 3; ++which) {
+      const double p[7] = {0.7, 0.9, 1.3, which != 1 ? tiny : 1.0, which != 0 ? tiny : 1.0, 0, 0};
+      sov_shape s;
+      ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+      EXPECT_EQ(s.eps1, which != 1 ? DBL_MIN : 1.0);
+      EXPECT_EQ(s.eps2, which != 0 ? DBL_MIN : 1.0);
+      for (const auto &x : points) {
+        double F;
+        sovc_implicit(&F, nullptr, nullptr, &s, x);
+        const double ref = static_cast<double>(UntaperedSpecFLimitSafe(p, x));
+        SCOPED_TRACE(testing::Message() << "eps " << tiny << " in " << which << " at " << x[0]
+                                        << " " << x[1] << " " << x[2]);
+        if (std::isinf(ref))
+          EXPECT_EQ(F, ref);
+        else
+          EXPECT_NEAR(F, ref, kValueTolerance * std::fmax(1, std::fabs(ref)));
+      }
+    }
+}
+
 // Hardening bug 1: sizes whose derived bounds overflow or underflow were
 // accepted, and every later query refused the shape.
 TEST(ShapeInit, RefusesBoundsThatOverflowOrUnderflow) {

@@ -73,8 +73,9 @@ typedef enum sov_seed {
 /* A validated shape with derived quantities. Fill with sov_shape_init only. */
 typedef struct sov_shape {
   double a[3];       /* semi-axes a1 a2 a3 */
-  double eps1;       /* cross-section exponent (xy) */
-  double eps2;       /* profile exponent (z) */
+  double eps1;       /* cross-section exponent (xy); below DBL_MIN stored
+                        as DBL_MIN, the same body in double arithmetic */
+  double eps2;       /* profile exponent (z); likewise */
   double taper[2];   /* taper_x taper_y */
   double radius;     /* bounding sphere radius about the local origin */
   double aabb_lo[3]; /* local axis-aligned bounding box */
@@ -188,7 +189,10 @@ SOV_API const char *sov_method_name(sov_method method);
 /* Parse a method name; SOV_ERR_OPTION if unknown. */
 SOV_API int sov_method_from_name(sov_method *method, const char *name);
 
-/* Validate params[7] = a1 a2 a3 eps1 eps2 taper_x taper_y and fill shape. */
+/* Validate params[7] = a1 a2 a3 eps1 eps2 taper_x taper_y and fill shape.
+ * Beyond the SPEC's range, sizes whose bounding box or radius overflows or
+ * underflows, or whose reciprocal overflows (subnormal sizes), are refused
+ * (SOV_ERR_NONFINITE, SOV_ERR_SIZE): no query could use them. */
 SOV_API int sov_shape_init(sov_shape *shape, const double params[7]);
 
 /* Write why params[7] are valid or not (parameter, bound, and for a dented
