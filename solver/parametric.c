@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "solver/pose.h"
+#include "solver/shape.h"
 
 /* Smallest |cos| or |sin| used in the derivative powers |c|^(e-1) and
  * |c|^(e-2), which blow up on the axes, the equator and the poles when e < 1
@@ -17,20 +18,14 @@
  * length units below 1e-18. */
 #define SOVC_PARAM_RAY_STEPS 64
 
-/* sign(x) |x|^g; never pow() of a negative base. */
-static double spow(double x, double g) {
-  const double m = pow(fabs(x), g);
-  return x < 0 ? -m : m;
-}
-
-/* f[0] = spow(c, e) with c = cos(phi), s = sin(phi); f[1], f[2] its first and
- * second derivatives in phi, with |c| clamped below by SOVC_PARAM_TRIG_MIN.
- * Call with (s, -c) for spow(sin(phi), e). */
+/* f[0] = spow(c, e) (the SPEC's signed power) with c = cos(phi), s = sin(phi);
+ * f[1], f[2] its first and second derivatives in phi, with |c| clamped below
+ * by SOVC_PARAM_TRIG_MIN. Call with (s, -c) for spow(sin(phi), e). */
 static void trig_pow(double f[3], double c, double s, double e) {
   const double ac = fmax(fabs(c), SOVC_PARAM_TRIG_MIN);
   const double sg = c < 0 ? -1.0 : 1.0;
-  const double p1 = pow(ac, e - 1.0);
-  f[0] = spow(c, e);
+  const double p1 = sovc_power(ac, e - 1.0);
+  f[0] = sovc_spow(c, e);
   f[1] = -e * p1 * s;
   f[2] = e * (e - 1.0) * (p1 / ac) * sg * s * s - e * p1 * ac * sg;
 }
@@ -44,11 +39,11 @@ static void param_normal(double n[3], const sov_shape *shape, double c1,
                          double s1, double c2, double s2, double kx,
                          double ky) {
   const double e1 = shape->eps1, e2 = shape->eps2;
-  const double h = spow(c2, 2.0 - e2);
+  const double h = sovc_spow(c2, 2.0 - e2);
   const double q = shape->taper[0] * c1 * c1 / kx + shape->taper[1] * s1 * s1 / ky;
-  n[0] = spow(c1, 2.0 - e1) * h / (shape->a[0] * kx);
-  n[1] = spow(s1, 2.0 - e1) * h / (shape->a[1] * ky);
-  n[2] = (spow(s2, 2.0 - e2) - c2 * c2 * q) / shape->a[2];
+  n[0] = sovc_spow(c1, 2.0 - e1) * h / (shape->a[0] * kx);
+  n[1] = sovc_spow(s1, 2.0 - e1) * h / (shape->a[1] * ky);
+  n[2] = (sovc_spow(s2, 2.0 - e2) - c2 * c2 * q) / shape->a[2];
   const double s = 1.0 / sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   n[0] *= s;
   n[1] *= s;
@@ -94,14 +89,11 @@ void sovc_param_point(double x[3], double t1[3], double t2[3], double n[3],
 
 /* 1 if lam * xh is inside or on the body (|z| <= a3 and SPEC F <= 0). */
 static int ray_inside(const sov_shape *shape, const double xh[3], double lam) {
-  const double w = lam * xh[2] / shape->a[2];
-  if (fabs(w) > 1.0) return 0;
-  const double kx = 1.0 + shape->taper[0] * w, ky = 1.0 + shape->taper[1] * w;
-  const double u = lam * xh[0] / (shape->a[0] * kx);
-  const double v = lam * xh[1] / (shape->a[1] * ky);
-  const double g1 = 2.0 / shape->eps1;
-  const double slice = pow(pow(fabs(u), g1) + pow(fabs(v), g1), shape->eps1 / shape->eps2);
-  return slice + pow(fabs(w), 2.0 / shape->eps2) - 1.0 <= 0.0;
+  const double x[3] = {lam * xh[0], lam * xh[1], lam * xh[2]};
+  if (fabs(x[2]) > shape->a[2]) return 0;
+  double F;
+  sovc_implicit(&F, NULL, NULL, shape, x);
+  return F <= 0.0;
 }
 
 /* z / a3 of the surface point on the ray from the centre along unit xh, by
@@ -145,9 +137,11 @@ void sovc_param_angles(double *phi1, double *phi2, const sov_shape *shape,
     *phi2 = w > 0 ? 0.5 * SOVC_PI : -0.5 * SOVC_PI;
     return;
   }
-  const double p = atan2(spow(v / m1, 1.0 / e1), spow(u / m1, 1.0 / e1));
+  const double p = atan2(sovc_spow(v / m1, 1.0 / e1), sovc_spow(u / m1, 1.0 / e1));
   *phi1 = p <= -SOVC_PI ? p + 2.0 * SOVC_PI : p;
-  const double rho = m1 * pow(pow(fabs(u / m1), 2.0 / e1) + pow(fabs(v / m1), 2.0 / e1), 0.5 * e1);
+  const double rho =
+      m1 *
+      sovc_power(sovc_power(fabs(u / m1), 2.0 / e1) + sovc_power(fabs(v / m1), 2.0 / e1), 0.5 * e1);
   const double m2 = fmax(rho, fabs(w));
-  *phi2 = atan2(spow(w / m2, 1.0 / e2), pow(rho / m2, 1.0 / e2));
+  *phi2 = atan2(sovc_spow(w / m2, 1.0 / e2), sovc_power(rho / m2, 1.0 / e2));
 }
