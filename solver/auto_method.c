@@ -291,7 +291,8 @@ void sovc_warm_store(sov_cache *cache, const sovc_warm *warm, const sov_shape *A
 /* First stage: warm or core-segment start, one local solve. */
 static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov_pose *XA,
                        const sov_shape *B, const sov_pose *XB, const sovc_newton_config *cfg,
-                       const sov_cache *cache, int overlap_to_search, sovc_warm *warm) {
+                       const sov_cache *cache, const double core[3], int overlap_to_search,
+                       sovc_warm *warm) {
   double pA[3], pB[3], v[3];
   res->iterations = 0;
   if (cache && cache->valid) {
@@ -299,7 +300,10 @@ static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov
     sovc_to_world(pB, XB, cache->pB_local);
     sovc_rotate(v, XA->R, cache->nA_local);
   } else {
-    sovc_core_direction(v, A, XA, B, XB);
+    if (core)
+      memcpy(v, core, sizeof v);
+    else
+      sovc_core_direction(v, A, XA, B, XB);
     sovc_support_seeds(pA, pB, A, XA, B, XB, v);
   }
   /* No descent bound on the first solve: a non-negative answer is certified
@@ -311,10 +315,11 @@ static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov
 /* Local stage only (see auto_method.h). */
 int sovc_solve_auto_local(sov_result *res, const sov_shape *A, const sov_pose *XA,
                           const sov_shape *B, const sov_pose *XB, const sov_options *opt,
-                          const sov_cache *cache, int overlap_to_search, sovc_warm *warm) {
+                          const sov_cache *cache, const double core[3], int overlap_to_search,
+                          sovc_warm *warm) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
   int have = 0;
-  first_stage(res, &have, A, XA, B, XB, &cfg, cache, overlap_to_search, warm);
+  first_stage(res, &have, A, XA, B, XB, &cfg, cache, core, overlap_to_search, warm);
   res->method = SOV_METHOD_AUTO;
   return have ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
@@ -390,6 +395,6 @@ int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA, con
     res->method = SOV_METHOD_AUTO;
     return SOV_OK;
   }
-  const int have = sovc_solve_auto_local(res, A, XA, B, XB, opt, cache, 1, warm) == SOV_OK;
+  const int have = sovc_solve_auto_local(res, A, XA, B, XB, opt, cache, NULL, 1, warm) == SOV_OK;
   return sovc_solve_auto_finish(res, have, A, XA, B, XB, opt, warm);
 }

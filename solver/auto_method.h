@@ -46,14 +46,16 @@ sovc_newton_config sovc_chart_config(const sov_options *options);
 
 /* Only the first, local stage of the default method (warm or core-segment
  * start): SOV_OK with an answer that is the SPEC's if d >= 0, otherwise a
- * lower bound on d; no global search. With overlap_to_search, bodies the
- * centre line proves overlapping when the position chart fails get no
- * answer (see sovc_solve_local): the caller must go on to
- * sovc_solve_auto_finish. 0 where the caller's own centre-line test has
- * already failed. */
+ * lower bound on d; no global search. core: sovc_core_direction's v if the
+ * caller has it (a cold start needs it), else NULL. With
+ * overlap_to_search, bodies the centre line proves overlapping when the
+ * position chart fails get no answer (see sovc_solve_local): the caller
+ * must go on to sovc_solve_auto_finish. 0 where the caller's own
+ * centre-line test has already failed. */
 int sovc_solve_auto_local(sov_result *result, const sov_shape *A, const sov_pose *XA,
                           const sov_shape *B, const sov_pose *XB, const sov_options *options,
-                          const sov_cache *cache, int overlap_to_search, sovc_warm *warm);
+                          const sov_cache *cache, const double core[3], int overlap_to_search,
+                          sovc_warm *warm);
 
 /* The default method's stages after the first, from its result: an
  * answer with d >= 0 or proved by inner balls is final, anything else

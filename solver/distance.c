@@ -183,7 +183,7 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
     /* The centre line proved nothing above: the local stage need not try it again. */
     sovc_warm storage;
     sovc_warm *warm = sovc_warm_init(&storage, cache, A, B);
-    const int have = sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache, 0, warm) == SOV_OK;
+    const int have = sovc_solve_auto_local(&r, A, XA, B, XB, opt, cache, v, 0, warm) == SOV_OK;
     if (have && r.d > 0) return *colliding = 0, SOV_OK;
     if (have && common_point(&r, A, XA, B, XB)) return SOV_OK;
     /* The rest of the distance, not all of it again. */
