@@ -133,7 +133,11 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
       for (int b = 0; b < nvis && !shared; ++b)
         for (int g = 0; g < 3 && !shared; ++g)
           shared = P->face[vis[b]][g] == j && P->face[vis[b]][(g + 1) % 3] == i;
-      if (!shared) horizon[nh][0] = i, horizon[nh][1] = j, ++nh;
+      if (shared) continue;
+      /* A horizon longer than the face store: rounding has made the visible
+       * faces no disc (fuzz bug 23: a needle of aspect 2e14 against a plate). */
+      if (nh == SOVC_POLY_MAX_FACES) return -1;
+      horizon[nh][0] = i, horizon[nh][1] = j, ++nh;
     }
   for (int a = 0; a < nvis; ++a) P->alive[vis[a]] = 0;
   if (vis[0] < P->free_hint) P->free_hint = vis[0]; /* vis is increasing */

@@ -32,6 +32,7 @@ constexpr double kMaxCheckedAspect = 1e4;
 // Positions beyond this are not generated (HugePositionsNoOutOfBoundsRead
 // and FarApartIsFiniteOrRefused test bugs 3 and 4, found there).
 constexpr double kMaxPosition = 1e150;
+constexpr double kPi = 3.14159265358979323846;
 // The C API's own bound on a quaternion's norm (superovoid.h), with rounding.
 constexpr double kQuatNormTol = 1e-6 + 1e-12;
 
@@ -240,12 +241,28 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
   // F is never NaN at a finite point (bug 21: it was, for subnormal eps).
   double F = NAN;
   const bool F_ok = sov_shape_implicit(&F, nullptr, nullptr, &s, x) == SOV_OK && !std::isnan(F);
-  if (!inside || !(std::fabs(h - Dot(d, x)) <= tol) || !(h >= pole - tol) || !F_ok)
+  // In the checked range also: x on the surface, and no point of the SPEC's
+  // parametric surface (a 16 x 16 grid of angles) further along d.
+  const bool checked = std::fmin(s.eps1, s.eps2) >= kMinCheckedExponent &&
+                       Aspect(s) <= kMaxCheckedAspect && size >= 1e-150;
+  const sov_pose identity = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+  const double offset = checked && inside ? SurfaceOffset(s, identity, x) : 0;
+  double beyond = -INFINITY;
+  for (int i = 0; checked && i < 16; ++i)
+    for (int j = 0; j <= 16; ++j) {
+      double y[3];
+      sov_shape_point(y, nullptr, nullptr, nullptr, &s, (i - 8) * (kPi / 8), (j - 8) * (kPi / 16));
+      beyond = std::fmax(beyond, Dot(d, y) - h);
+    }
+  const double surface_tol = kRelTol * s.radius;
+  if (!inside || !(std::fabs(h - Dot(d, x)) <= tol) || !(h >= pole - tol) || !F_ok ||
+      !(offset <= surface_tol) || !(beyond <= tol))
     Fail(
         "sov_shape_support of %.17g %.17g %.17g %.17g %.17g %.17g %.17g: dir %.17g %.17g %.17g "
-        "gave x %.17g %.17g %.17g, h %.17g (pole %.17g), F there %.17g",
+        "gave x %.17g %.17g %.17g, h %.17g (pole %.17g), F there %.17g, %.3g off the surface, "
+        "a surface point %.3g further along dir",
         s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1], d[0], d[1], d[2], x[0],
-        x[1], x[2], h, pole, F);
+        x[1], x[2], h, pole, F, offset, beyond);
 }
 
 // A pose from a fuzzed quaternion (usually normalised) or matrix.

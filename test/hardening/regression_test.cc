@@ -312,4 +312,39 @@ TEST(HardeningRegression, NeedleThroughPlateFindsTheBetterSide) {
   EXPECT_NEAR(cold.d, warm.d, tol);
 }
 
+// Bug 23 (c_api_fuzz, seed 11; solver/polytope.c): a needle of aspect 2e14
+// against a flat plate made the overlap search's polytope find a horizon
+// with more edges than its face store holds (rounding made the faces that
+// see a new point no disc), and sovc_polytope_add wrote past its stack
+// array (UBSan: index 1024 out of bounds). Expected: an answer or an honest
+// failure, and no out-of-bounds write (the sanitizer builds check that).
+TEST(HardeningRegression, NeedleAgainstPlateKeepsThePolytopeInBounds) {
+  const double pa[7] = {0.0053593836322030968, 0.0053639052910190192, 1e12,
+                        1.0456459578181028,    1.0456459584624525,    0.4541176470588234,
+                        0.45411765575408924};
+  const double pb[7] = {993.46079773983536,   154.44959175744162,   0.0087573293939834755,
+                        0.032631947729865517, 0.027086988995381273, 0.45417257869944849,
+                        0.4541176470588234};
+  const double RA[9] = {-0.065517971903953143, 0.28697795265877879, 0.95569401486321359,
+                        0.94452616014567869,   0.3267374624789402,  -0.033361106295848042,
+                        -0.32183493930593138,  0.90049224610798229, -0.29246535955792896};
+  const double RB[9] = {0.082939164026294421, 0.94688340420567729,  -0.3106974636370371,
+                        0.61658119756389174,  -0.29369096710203868, -0.73046097955561407,
+                        -0.78291041753274493, -0.13098639121121697, -0.60818898661202825};
+  const double PA[3] = {1066.6855714359615, 1066.6855714359615, 1066.6855918604367};
+  const double PB[3] = {724.01974019575368, 284.57430519179593, -417.22902977782337};
+  sov_shape A, B;
+  sov_pose XA, XB;
+  ASSERT_EQ(sov_shape_init(&A, pa), SOV_OK);
+  ASSERT_EQ(sov_shape_init(&B, pb), SOV_OK);
+  ASSERT_EQ(sov_pose_from_matrix(&XA, RA, PA), SOV_OK);
+  ASSERT_EQ(sov_pose_from_matrix(&XB, RB, PB), SOV_OK);
+  sov_result r{};
+  const int st = sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr);
+  if (st == SOV_OK)
+    EXPECT_TRUE(std::isfinite(r.d)) << "OK with d = " << r.d;
+  else
+    EXPECT_TRUE(sov_test::IsHonestFailure(st)) << sov_status_string(st);
+}
+
 }  // namespace
