@@ -140,6 +140,8 @@ TEST(ShapePower, RelativeErrorFollowsTheLogarithmsSize) {
   EXPECT_EQ(sovc_power(0.5, -INFINITY), INFINITY);
   EXPECT_EQ(sovc_power(INFINITY, 0), 1.0);
   EXPECT_TRUE(std::isnan(sovc_power(NAN, 2)));
+  // e = 1 (box-like bodies' dual exponent) is exact, as pow() is (bug 24).
+  EXPECT_EQ(sovc_power(2.66e-141, 1), 2.66e-141);
 }
 
 TEST(ShapeImplicit, SignedPowerNeverUsesNegativeBase) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -306,6 +307,34 @@ TEST(Support, ExtremeExponents) {
         EXPECT_TRUE(std::isfinite(h));
         EXPECT_NEAR(h, Dot(d, x), kSameTol * 10 * std::fabs(h));
         EXPECT_NEAR(h, BruteSupport(s, d), 1e-9 * std::sqrt(Dot(d, d)));
+      }
+    }
+  }
+}
+
+// Bug 24 (c_api_fuzz in CI): below eps = 2e-16 the dual exponent is exactly
+// 1, and r^1 taken as exp(log r) put support points of box-like bodies up
+// to 2e-14 of their size outside their box, for directions with a tiny
+// component (r = 1e-141).
+TEST(Support, BoxLikeBodiesKeepTheirPointsInTheirBox) {
+  const double shapes[][7] = {
+      {2.045932695167262e80, 4.4662266636329759, 2.8e-202, 2.8e-202, 2.8e-202, 0, 0},
+      {1, 0.6, 0.9, 1e-17, 1e-17, 0, 0},
+      {1, 0.6, 0.9, 1e-17, 0.5, 0, 0}};
+  std::mt19937_64 rng(24);
+  std::uniform_real_distribution<double> unit(-1, 1), exponent(-220, 0);
+  for (const auto &p : shapes) {
+    sov_shape s;
+    ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+    const double slack = 2 * DBL_EPSILON * s.radius;
+    for (int k = 0; k < 2000; ++k) {
+      double d[3] = {unit(rng), unit(rng), unit(rng)}, x[3];
+      d[k % 3] *= std::pow(10.0, exponent(rng));  // one tiny component
+      sovc_support(x, &s, d, NAN);
+      for (int i = 0; i < 3; ++i) {
+        ASSERT_LE(x[i], s.aabb_hi[i] + slack)
+            << "shape " << p[0] << " dir " << d[0] << " " << d[1] << " " << d[2] << " axis " << i;
+        ASSERT_GE(x[i], s.aabb_lo[i] - slack) << "shape " << p[0] << " axis " << i;
       }
     }
   }
