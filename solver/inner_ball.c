@@ -277,7 +277,10 @@ int sovc_inner_ball_fits(const sov_shape *S, const double x[3], double r) {
  * fit (2 depth when the first fits). */
 static double coarse_radius(const sov_shape *S, const tangency *t, double depth, double *fails) {
   *fails = 2 * depth;
-  for (double r = 2 * depth; r >= 0.25 * depth; r *= 0.5) {
+  /* Counted, not compared: at subnormal or infinite depths r would never
+   * pass below depth / 4. */
+  double r = 2 * depth;
+  for (int k = 0; k < 4; ++k, r *= 0.5) {
     if (ball_inside(S, t, r)) return r;
     *fails = r;
   }
@@ -543,7 +546,8 @@ static int disks_cover(const cap_disks *a, const cap_disks *b, double depth, dou
  * disks of radius 0 (the witness itself). */
 static void cap_form_any(cap_form *c, const sov_shape *S, const tangency *t, double depth,
                          double chord, double dev, const double l1[3], const double l2[3]) {
-  for (double r = depth; r >= depth / 16; r *= 0.25)
+  double r = depth;
+  for (int k = 0; k < 3; ++k, r *= 0.25) /* counted, as in coarse_radius */
     if (cap_form_of(c, S, t, r, chord, dev, l1, l2)) return;
   const cap_form point = {0, 0, 0, 0, 1, 0};
   *c = point;

@@ -25,11 +25,11 @@ static void cross(double c[3], const double a[3], const double b[3]) {
 static int add_face(sovc_polytope *P, int i, int j, int k) {
   int f = P->free_hint;
   while (f < P->nf && P->alive[f]) ++f;
-  P->free_hint = f + 1;
-  if (f == P->nf) {
+  if (f >= P->nf) { /* >=: a hint past the end must not index past it */
     if (P->nf == SOVC_POLY_MAX_FACES) return 0;
-    ++P->nf;
+    f = P->nf++;
   }
+  P->free_hint = f + 1;
   double e1[3], e2[3], n[3];
   sub(e1, P->v[j], P->v[i]);
   sub(e2, P->v[k], P->v[i]);

@@ -218,6 +218,29 @@ TEST(InnerBall, ProvesAShallowOverlap) {
   EXPECT_EQ(sovc_inner_balls_certify(&r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
 }
 
+// Found by an audit of the solver's loops: the ball and cap searches
+// stepped their radius down by comparing it with a fraction of the depth,
+// which a subnormal or infinite depth never lets it pass (a hang, reached
+// through these internal calls only). Each call must return, and a zero-
+// or infinite-depth overlap is no proof here: the witness of a pointy body
+// (eps1 1.5 at (0, 1, 0)) holds no ball and no cap.
+TEST(InnerBall, SubnormalAndInfiniteDepthsEndTheSearches) {
+  const double p[7] = {1, 1, 1, 1.5, 1, 0, 0};
+  sov_shape A;
+  ASSERT_EQ(sov_shape_init(&A, p), SOV_OK);
+  const sov_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+  const sov_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 2, 0}};  // B's (0, -1, 0) on A's (0, 1, 0)
+  for (const double depth : {5e-324, 1e-323, 4e-323, double(INFINITY)}) {
+    sov_result r{};
+    r.d = -depth;
+    r.n[1] = 1;
+    r.pA[1] = r.pB[1] = 1;
+    double cap_cos = 0;
+    EXPECT_EQ(sovc_inner_balls_certify(&r, &A, &XA, &A, &XB, 1e-12), 0) << depth;
+    EXPECT_EQ(sovc_proved_cap(&cap_cos, &r, &A, &XA, &A, &XB, 1e-12), 0) << depth;
+  }
+}
+
 // The sphere on the ellipsoid's axis at x = 2: the tips' common normal
 // (n = +x, depth 2) is a common-normal pair but not the answer (pushing the
 // sphere out sideways is shallower); no ball at the tip (radius of
