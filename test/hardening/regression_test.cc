@@ -11,6 +11,14 @@
 
 namespace {
 
+// A reproducer's body from its SPEC parameters, rotation matrix and position
+// (call through ASSERT_NO_FATAL_FAILURE).
+void MakeBody(sov_hardening::Body &b, const double params[7], const double R[9],
+              const double p[3]) {
+  ASSERT_EQ(sov_shape_init(&b.shape, params), SOV_OK);
+  ASSERT_EQ(sov_pose_from_matrix(&b.pose, R, p), SOV_OK);
+}
+
 // FIXED in 497b88b (c_api_fuzz, solver/shape.c + c_api/superovoid.c): sov_shape_init
 // returns SOV_OK for a1 = 5.78e296 although the shape's bounding radius
 // overflows to inf; every later query then refuses the shape with
@@ -70,10 +78,8 @@ TEST(HardeningRegression, FlatCylinderWithTinyTaperOverlap) {
   const double PA[3] = {0.37058820233625522, -0.18235294117647061, -0.18235294117647061};
   const double PB[3] = {0.37058823529411766, 0.37058823529411766, 0.37058823529411766};
   sov_hardening::Body A, B;
-  ASSERT_EQ(sov_shape_init(&A.shape, pa), SOV_OK);
-  ASSERT_EQ(sov_shape_init(&B.shape, pb), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&A.pose, RA, PA), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&B.pose, RB, PB), SOV_OK);
+  ASSERT_NO_FATAL_FAILURE(MakeBody(A, pa, RA, PA));
+  ASSERT_NO_FATAL_FAILURE(MakeBody(B, pb, RB, PB));
   sov_result r{};
   const int st = sov_distance(&r, &A.shape, &A.pose, &B.shape, &B.pose, nullptr, nullptr);
   if (st != SOV_OK) {
@@ -110,14 +116,11 @@ TEST(HardeningRegression, HugePositionsNoOutOfBoundsRead) {
                         -0.1308189435875616,  0.99140458266999965,   -0.0018323371845798686};
   const double PA[3] = {-0.0, 1.7976931348623157e+308, -0.73886620750608301};
   const double PB[3] = {3.7312907692904229e+304, -1.461945455178715e+305, 6.3960031448638337e+303};
-  sov_shape A, B;
-  sov_pose XA, XB;
-  ASSERT_EQ(sov_shape_init(&A, pa), SOV_OK);
-  ASSERT_EQ(sov_shape_init(&B, pb), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&XA, RA, PA), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&XB, RB, PB), SOV_OK);
+  sov_hardening::Body A, B;
+  ASSERT_NO_FATAL_FAILURE(MakeBody(A, pa, RA, PA));
+  ASSERT_NO_FATAL_FAILURE(MakeBody(B, pb, RB, PB));
   sov_result r{};
-  const int st = sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr);
+  const int st = sov_distance(&r, &A.shape, &A.pose, &B.shape, &B.pose, nullptr, nullptr);
   EXPECT_TRUE(st != SOV_OK || std::isfinite(r.d)) << "OK with d = " << r.d;
 }
 
@@ -227,14 +230,11 @@ TEST(HardeningRegression, HugeAspectOverlapIsNegative) {
   const double RB[9] = {0, 0, 1, 1, 0, 0, 0, 1, 0};
   const double PA[3] = {-0.063225258607737533, 0.76734158589871093, 0.77189466246580873};
   const double PB[3] = {-1e-300, 0.22325372372810848, -0.73339738799048904};
-  sov_shape A, B;
-  sov_pose XA, XB;
-  ASSERT_EQ(sov_shape_init(&A, pa), SOV_OK);
-  ASSERT_EQ(sov_shape_init(&B, pb), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&XA, RA, PA), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&XB, RB, PB), SOV_OK);
+  sov_hardening::Body A, B;
+  ASSERT_NO_FATAL_FAILURE(MakeBody(A, pa, RA, PA));
+  ASSERT_NO_FATAL_FAILURE(MakeBody(B, pb, RB, PB));
   sov_result r{};
-  const int st = sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr);
+  const int st = sov_distance(&r, &A.shape, &A.pose, &B.shape, &B.pose, nullptr, nullptr);
   EXPECT_TRUE(st != SOV_OK || r.d < 0) << "d = " << r.d;
 }
 
@@ -293,10 +293,8 @@ TEST(HardeningRegression, NeedleThroughPlateFindsTheBetterSide) {
   const double RB[9] = {0, 0, 1, 1, 0, 0, 0, 1, 0};
   const double P[3] = {-0.099892250436754315, -0.099892250436754315, -0.099892250436754315};
   sov_hardening::Body A, B;
-  ASSERT_EQ(sov_shape_init(&A.shape, pa), SOV_OK);
-  ASSERT_EQ(sov_shape_init(&B.shape, pb), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&A.pose, RA, P), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&B.pose, RB, P), SOV_OK);
+  ASSERT_NO_FATAL_FAILURE(MakeBody(A, pa, RA, P));
+  ASSERT_NO_FATAL_FAILURE(MakeBody(B, pb, RB, P));
   sov_result cold{}, warm{};
   const int st = sov_distance(&cold, &A.shape, &A.pose, &B.shape, &B.pose, nullptr, nullptr);
   if (st != SOV_OK) {
@@ -333,14 +331,11 @@ TEST(HardeningRegression, NeedleAgainstPlateKeepsThePolytopeInBounds) {
                         -0.78291041753274493, -0.13098639121121697, -0.60818898661202825};
   const double PA[3] = {1066.6855714359615, 1066.6855714359615, 1066.6855918604367};
   const double PB[3] = {724.01974019575368, 284.57430519179593, -417.22902977782337};
-  sov_shape A, B;
-  sov_pose XA, XB;
-  ASSERT_EQ(sov_shape_init(&A, pa), SOV_OK);
-  ASSERT_EQ(sov_shape_init(&B, pb), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&XA, RA, PA), SOV_OK);
-  ASSERT_EQ(sov_pose_from_matrix(&XB, RB, PB), SOV_OK);
+  sov_hardening::Body A, B;
+  ASSERT_NO_FATAL_FAILURE(MakeBody(A, pa, RA, PA));
+  ASSERT_NO_FATAL_FAILURE(MakeBody(B, pb, RB, PB));
   sov_result r{};
-  const int st = sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr);
+  const int st = sov_distance(&r, &A.shape, &A.pose, &B.shape, &B.pose, nullptr, nullptr);
   if (st == SOV_OK)
     EXPECT_TRUE(std::isfinite(r.d)) << "OK with d = " << r.d;
   else
