@@ -82,20 +82,23 @@ static void cross_section(double W[6], double X, double Y, double p, double m) {
    * divisions of the smaller ratio's powers (the divisions cost more than
    * the rest of the arithmetic here). */
   const double iM = 1 / M;
+  const int tiny = M < SOVC_TINY_BASE; /* then iM may overflow: divide */
   const int x_larger = ax >= ay;
-  const double rx = x_larger ? copysign(1.0, X) : X * iM;
-  const double ry = x_larger ? Y * iM : copysign(1.0, Y);
+  const double rx = x_larger ? copysign(1.0, X) : (tiny ? X / M : X * iM);
+  const double ry = x_larger ? (tiny ? Y / M : Y * iM) : copysign(1.0, Y);
   const double small = x_larger ? fabs(ry) : fabs(rx); /* in [0, 1] */
   const double ps = small > 0 ? exp(p * log(small)) : 0.0;
   /* small^(p-1) and small^(p-2), the latter floored at kHessFloor. */
   const double isml = small > 0 ? 1 / small : 0.0;
-  const double q1 = ps * isml;
+  const double q1 =
+      small > SOVC_TINY_BASE ? ps * isml : (small > 0 ? exp((p - 1) * log(small)) : 0.0);
   const double q2 = small > kHessFloor ? q1 * isml : pow(kHessFloor, p - 2);
   const double px = x_larger ? 1.0 : ps, py = x_larger ? ps : 1.0;
   const double u = px + py; /* in [1, 2] */
   const double iu = 1 / u;
   const double W0 = exp(r * log(M) + m * log(u)); /* M^r u^m */
-  const double W1 = W0 * iu * iM;                 /* M^(r-1) u^(m-1) */
+  /* M^(r-1) u^(m-1); directly where W0 may have underflowed */
+  const double W1 = tiny ? exp((r - 1) * log(M) + (m - 1) * log(u)) : W0 * iu * iM;
   const double Wh = (M > kHessFloor ? W1 * iM : W0 * iu / (kHessFloor * kHessFloor)) * iu;
   /* sign(r) |r|^(p-1) and |r|^(p-2) of both ratios. */
   const double sx = x_larger ? rx : copysign(q1, rx), sy = x_larger ? copysign(q1, ry) : ry;
@@ -132,7 +135,8 @@ void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
   const double Xz = -X * lx, Yz = -Y * ly;
   /* sign(s) |s|^(r-1) and |s|^(r-2) (floored) from |s|^r. */
   const double ias = as > 0 ? 1 / as : 0.0;
-  const double Ps = r * copysign(sr * ias, s) * ia3;
+  const double sr1 = as > SOVC_TINY_BASE ? sr * ias : (as > 0 ? exp((r - 1) * log(as)) : 0.0);
+  const double Ps = r * copysign(sr1, s) * ia3;
   if (g) {
     g[0] = W[1] * Xx;
     g[1] = W[2] * Yy;

@@ -8,6 +8,11 @@
 
 #include "superovoid/superovoid.h"
 
+/* Bases below this are raised to a power directly, not as t^e / t or
+ * through 1 / t: once t^e is subnormal the quotient loses digits, and for
+ * subnormal t the reciprocal overflows. */
+#define SOVC_TINY_BASE 1e-150
+
 /* t^e for t >= 0, with pow()'s values at 0 and 1 and for infinite e (eps
  * near 0 gives e = 2 / eps = inf). As exp(e log t): 7 ns a call here
  * against pow()'s 9 (which carries extra digits through its logarithm), at

@@ -44,10 +44,6 @@ static const double kTaylorStep = 2e-6;
  * Halley step then leaves a root error far below rounding. */
 static const double kTaylorResidual = 1e-7;
 
-/* Ratios below this are raised to a power directly rather than derived
- * from r^p / r (which loses digits once r^p is subnormal). */
-static const double kTinyRatio = 1e-150;
-
 /* log(1e300): the unknown is kept where |zeta|^m <= 1e300. */
 static const double kLogYmax = 690.77552789821368;
 
@@ -72,7 +68,7 @@ static void lp_pair_eval(lp_pair *d, double X, double Y, double p) {
   /* (big/n)^(p-1) = g^(1-p) = g/S; (small/n)^(p-1) = r^(p-1) g/S. */
   const double gbig = g / S;
   const double gsmall =
-      r > kTinyRatio ? rp / r * gbig : (r > 0 ? sovc_power(r, p - 1) * gbig : 0.0);
+      r > SOVC_TINY_BASE ? rp / r * gbig : (r > 0 ? sovc_power(r, p - 1) * gbig : 0.0);
   d->n = big * g;
   d->w[xbig ? 0 : 1] = 1 / S;
   d->w[xbig ? 1 : 0] = rp / S;

@@ -247,6 +247,9 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
                        Aspect(s) <= kMaxCheckedAspect && size >= 1e-150;
   const sov_pose identity = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
   const double offset = checked && inside ? SurfaceOffset(s, identity, x) : 0;
+  double F_at = 0, g[3] = {1, 0, 0};
+  if (checked && inside) sov_shape_implicit(&F_at, g, nullptr, &s, x);
+  const double g_norm = Norm(g);  // a surface point's normal is defined there
   double beyond = -INFINITY;
   for (int i = 0; checked && i < 16; ++i)
     for (int j = 0; j <= 16; ++j) {
@@ -256,13 +259,13 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
     }
   const double surface_tol = kRelTol * s.radius;
   if (!inside || !(std::fabs(h - Dot(d, x)) <= tol) || !(h >= pole - tol) || !F_ok ||
-      !(offset <= surface_tol) || !(beyond <= tol))
+      !(offset <= surface_tol) || !(beyond <= tol) || !(g_norm > 0 && std::isfinite(g_norm)))
     Fail(
         "sov_shape_support of %.17g %.17g %.17g %.17g %.17g %.17g %.17g: dir %.17g %.17g %.17g "
         "gave x %.17g %.17g %.17g, h %.17g (pole %.17g), F there %.17g, %.3g off the surface, "
-        "a surface point %.3g further along dir",
+        "a surface point %.3g further along dir, |grad F| %.3g",
         s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1], d[0], d[1], d[2], x[0],
-        x[1], x[2], h, pole, F, offset, beyond);
+        x[1], x[2], h, pole, F, offset, beyond, g_norm);
 }
 
 // A pose from a fuzzed quaternion (usually normalised) or matrix.

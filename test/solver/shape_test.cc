@@ -4,6 +4,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #include <random>
 
 extern "C" {
@@ -149,6 +150,43 @@ TEST(ShapeImplicit, SignedPowerNeverUsesNegativeBase) {
   EXPECT_NEAR(sovc_spow(-8, 1.0 / 3), -2, kValueTolerance);
   EXPECT_EQ(sovc_spow(0, 0.5), 0);
   EXPECT_NEAR(sovc_spow(4, 0.5), 2, kValueTolerance);
+}
+
+// Bug 26 (c_api_fuzz, gradient check at support points): within 1e-150 of
+// an axis or of the equator, in units of the semi-axes, |t|^(e-1) was taken
+// as t^e / t through 1 / t, which overflows for subnormal t: the gradient
+// came out inf or NaN where it is finite (here up to 0.03 for eps 1.99).
+TEST(ShapeImplicit, PointsNearTheAxesGiveTheSpecsGradient) {
+  const double shapes[][7] = {{4.03, 0.104, 1000, 1.99, 0.327, 0, 0},
+                              {1, 0.8, 1.2, 1.99, 1.99, 0, 0},
+                              {1, 0.8, 1.2, 0.5, 1.5, 0.05, -0.05}};
+  const double tiny[] = {5.8e-316, 1e-310, 1e-200, 1e-160};
+  for (const auto &p : shapes)
+    for (const double t : tiny)
+      for (int which = 0; which < 4; ++which) {
+        // One coordinate tiny, two (x and y: near the z axis), or z tiny.
+        double x[3] = {0.6 * p[0], -0.3 * p[1], 0.4 * p[2]};
+        if (which == 0) x[1] = t;
+        if (which == 1) x[0] = -t;
+        if (which == 2) x[0] = t, x[1] = -t;
+        if (which == 3) x[2] = t;
+        sov_shape s;
+        ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+        double F, g[3];
+        sovc_implicit(&F, g, nullptr, &s, x);
+        long double Fl, gl[3];
+        sov_spec::SpecImplicitLong(&Fl, gl, s, x);
+        SCOPED_TRACE(testing::Message()
+                     << "eps " << p[3] << " " << p[4] << ", " << t << " in " << which);
+        EXPECT_NEAR(F, static_cast<double>(Fl), kValueTolerance);
+        // A subnormal coordinate scaled by 1 / a_i rounds to the subnormal
+        // grid (relative error up to 5e-324 / t), and the gradient moves by
+        // up to |e - 1| < 4 times that here; the long double reference does not round.
+        const double rel = 1e-12 + 4 * std::numeric_limits<double>::denorm_min() / t;
+        for (int i = 0; i < 3; ++i)
+          EXPECT_NEAR(g[i], static_cast<double>(gl[i]), rel * std::fabs(static_cast<double>(gl[i])))
+              << "component " << i;
+      }
 }
 
 // Hardening bug 2: deep inside a flat-profiled body F + 1 underflows and G
