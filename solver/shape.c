@@ -87,11 +87,10 @@ static void cross_section(double W[6], double X, double Y, double p, double m) {
   const double rx = x_larger ? copysign(1.0, X) : (tiny ? X / M : X * iM);
   const double ry = x_larger ? (tiny ? Y / M : Y * iM) : copysign(1.0, Y);
   const double small = x_larger ? fabs(ry) : fabs(rx); /* in [0, 1] */
-  const double ps = small > 0 ? exp(p * log(small)) : 0.0;
+  const double ps = sovc_power(small, p);
   /* small^(p-1) and small^(p-2), the latter floored at kHessFloor. */
   const double isml = small > 0 ? 1 / small : 0.0;
-  const double q1 =
-      small > SOVC_TINY_BASE ? ps * isml : (small > 0 ? exp((p - 1) * log(small)) : 0.0);
+  const double q1 = small > SOVC_TINY_BASE ? ps * isml : sovc_power(small, p - 1);
   const double q2 = small > kHessFloor ? q1 * isml : pow(kHessFloor, p - 2);
   const double px = x_larger ? 1.0 : ps, py = x_larger ? ps : 1.0;
   const double u = px + py; /* in [1, 2] */
@@ -129,13 +128,13 @@ void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
   const double X = x[0] * Xx, Y = x[1] * Yy;
   double W[6];
   cross_section(W, X, Y, p, m);
-  const double as = fabs(s), sr = as > 0 ? exp(r * log(as)) : 0.0;
+  const double as = fabs(s), sr = sovc_power(as, r);
   *F = W[0] + sr - 1;
   if (!g && !H) return;
   const double Xz = -X * lx, Yz = -Y * ly;
   /* sign(s) |s|^(r-1) and |s|^(r-2) (floored) from |s|^r. */
   const double ias = as > 0 ? 1 / as : 0.0;
-  const double sr1 = as > SOVC_TINY_BASE ? sr * ias : (as > 0 ? exp((r - 1) * log(as)) : 0.0);
+  const double sr1 = as > SOVC_TINY_BASE ? sr * ias : sovc_power(as, r - 1);
   const double Ps = r * copysign(sr1, s) * ia3;
   if (g) {
     g[0] = W[1] * Xx;

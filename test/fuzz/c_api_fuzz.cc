@@ -239,17 +239,17 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
   for (int i = 0; i < 3; ++i)
     inside = inside && x[i] >= s.aabb_lo[i] - slack && x[i] <= s.aabb_hi[i] + slack;
   // F is never NaN at a finite point (bug 21: it was, for subnormal eps).
-  double F = NAN;
-  const bool F_ok = sov_shape_implicit(&F, nullptr, nullptr, &s, x) == SOV_OK && !std::isnan(F);
-  // In the checked range also: x on the surface, and no point of the SPEC's
-  // parametric surface (a 16 x 16 grid of angles) further along d.
+  double F = NAN, g[3] = {NAN, NAN, NAN};
+  const bool F_ok = sov_shape_implicit(&F, g, nullptr, &s, x) == SOV_OK && !std::isnan(F);
+  // In the checked range also: x on the surface with a finite, nonzero
+  // gradient (bug 26), and no point of the SPEC's parametric surface (a 16 x
+  // 17 grid of angles) further along d.
   const bool checked = std::fmin(s.eps1, s.eps2) >= kMinCheckedExponent &&
                        Aspect(s) <= kMaxCheckedAspect && size >= 1e-150;
   const sov_pose identity = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
   const double offset = checked && inside ? SurfaceOffset(s, identity, x) : 0;
-  double F_at = 0, g[3] = {1, 0, 0};
-  if (checked && inside) sov_shape_implicit(&F_at, g, nullptr, &s, x);
-  const double g_norm = Norm(g);  // a surface point's normal is defined there
+  const double g_norm = Norm(g);
+  const bool g_ok = !(checked && inside) || (g_norm > 0 && std::isfinite(g_norm));
   double beyond = -INFINITY;
   for (int i = 0; checked && i < 16; ++i)
     for (int j = 0; j <= 16; ++j) {
@@ -259,7 +259,7 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
     }
   const double surface_tol = kRelTol * s.radius;
   if (!inside || !(std::fabs(h - Dot(d, x)) <= tol) || !(h >= pole - tol) || !F_ok ||
-      !(offset <= surface_tol) || !(beyond <= tol) || !(g_norm > 0 && std::isfinite(g_norm)))
+      !(offset <= surface_tol) || !(beyond <= tol) || !g_ok)
     Fail(
         "sov_shape_support of %.17g %.17g %.17g %.17g %.17g %.17g %.17g: dir %.17g %.17g %.17g "
         "gave x %.17g %.17g %.17g, h %.17g (pole %.17g), F there %.17g, %.3g off the surface, "
