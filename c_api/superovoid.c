@@ -44,6 +44,7 @@ const char *sov_status_string(int status) {
     case SOV_ERR_SINGULAR: return "the Newton system was singular";
     case SOV_ERR_BUFFER: return "an output buffer is too small";
     case SOV_ERR_SPURIOUS: return "the method converged to a common-normal pair that is not the answer";
+    case SOV_ERR_RANGE: return "a result is past the double range with no defined sign";
     default: return "unknown status";
   }
 }
@@ -139,8 +140,7 @@ int sov_shape_implicit(double *F, double grad[3], double hess[9],
   const int st = check_shape(shape);
   if (st != SOV_OK) return st;
   if (!all_finite(x, 3)) return SOV_ERR_NONFINITE;
-  sovc_implicit(F, grad, hess, shape, x);
-  return SOV_OK;
+  return sovc_implicit_checked(F, grad, hess, shape, x) ? SOV_OK : SOV_ERR_RANGE;
 }
 
 /* Parametric point, tangents and normal. */

@@ -12,6 +12,10 @@
  * only slows Newton inside a 1e-12 band, never changes F or its gradient. */
 static const double kHessFloor = 1e-12;
 
+/* Largest power-of-two scale of a far point's evaluation: beyond it every
+ * term is far past the double range however it is scaled. */
+static const double kMaxScale = 1 << 30;
+
 /* See shape.h. */
 int sovc_shape_init_explain(sov_shape *shape, char *buf, size_t size, const double params[7]) {
   static const char *const sizes[3] = {"a1", "a2", "a3"};
@@ -63,10 +67,23 @@ int sovc_shape_init(sov_shape *shape, const double params[7]) {
   return sovc_shape_init_explain(shape, NULL, 0, params);
 }
 
+/* A power of two k that brings e^logv to about 1 when e^logv would
+ * overflow (0 if it would not, or if no scale can: then the terms stay
+ * past the double range). */
+static inline int scale_of(double logv) {
+  const double k = ceil(logv / M_LN2);
+  return k > 0 && k < kMaxScale ? (int)k : 0;
+}
+
+/* v 2^k (v for k = 0). */
+static inline double unscale(double v, int k) { return k != 0 ? ldexp(v, k) : v; }
+
 /* W(X, Y) = (|X|^p + |Y|^p)^m and its first and second derivatives
  * (W, WX, WY, WXX, WXY, WYY), scaled by the larger magnitude M so nothing
- * underflows for large p. */
-static void cross_section(double W[6], double X, double Y, double p, double m) {
+ * underflows for large p. With scaled set (far points, where W would
+ * overflow), all six are times 2^-k for the returned k; else k = 0. */
+static inline __attribute__((always_inline)) int cross_section(double W[6], double X, double Y,
+                                                               double p, double m, int scaled) {
   const double ax = fabs(X), ay = fabs(Y);
   const double M = ax > ay ? ax : ay;
   const double r = p * m;
@@ -74,7 +91,7 @@ static void cross_section(double W[6], double X, double Y, double p, double m) {
     W[0] = W[1] = W[2] = W[4] = 0;
     /* Curvature at the axis: finite only for r >= 2; cap it otherwise. */
     W[3] = W[5] = m * p * pow(kHessFloor, r - 2);
-    return;
+    return 0;
   }
   /* The larger ratio is exactly +-1; the powers are taken as exponentials
    * of logarithms (M^r u^m only appears whole): 3 logs and 2 exps instead
@@ -95,9 +112,12 @@ static void cross_section(double W[6], double X, double Y, double p, double m) {
   const double px = x_larger ? 1.0 : ps, py = x_larger ? ps : 1.0;
   const double u = px + py; /* in [1, 2] */
   const double iu = 1 / u;
-  const double W0 = exp(r * log(M) + m * log(u)); /* M^r u^m */
+  const double lM = log(M), lu = log(u);
+  const int k = scaled ? scale_of(r * lM + m * lu) : 0;
+  const double c = k * M_LN2;
+  const double W0 = exp(r * lM + m * lu - c); /* M^r u^m */
   /* M^(r-1) u^(m-1); directly where W0 may have underflowed */
-  const double W1 = tiny ? exp((r - 1) * log(M) + (m - 1) * log(u)) : W0 * iu * iM;
+  const double W1 = tiny ? exp((r - 1) * lM + (m - 1) * lu - c) : W0 * iu * iM;
   const double Wh = (M > kHessFloor ? W1 * iM : W0 * iu / (kHessFloor * kHessFloor)) * iu;
   /* sign(r) |r|^(p-1) and |r|^(p-2) of both ratios. */
   const double sx = x_larger ? rx : copysign(q1, rx), sy = x_larger ? copysign(q1, ry) : ry;
@@ -109,11 +129,20 @@ static void cross_section(double W[6], double X, double Y, double p, double m) {
   W[3] = m * p * Wh * ((m - 1) * p * sx * sx + (p - 1) * u * mx);
   W[4] = m * (m - 1) * p * p * Wh * sx * sy;
   W[5] = m * p * Wh * ((m - 1) * p * sy * sy + (p - 1) * u * my);
+  return k;
 }
 
-/* SPEC F by the chain rule through (X, Y, s) = (x/(a1 kx), y/(a2 ky), z/a3). */
-void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
-                   const double x[3]) {
+/* SPEC F by the chain rule through (X, Y, s) = (x/(a1 kx), y/(a2 ky), z/a3).
+ * F and its derivatives are sums of terms of the cross-section's family
+ * (powers of M) and of the profile's (powers of |s|). With scaled set (far
+ * points), each family's powers are taken times its own 2^-k and each
+ * family's sum times 2^k at the end: the sums of huge terms are formed
+ * before they overflow, and a moderate term of one family is not lost to
+ * the other's scale. */
+static inline __attribute__((always_inline)) void implicit_scaled(double *F, double g[3],
+                                                                  double H[9],
+                                                                  const sov_shape *shape,
+                                                                  const double x[3], int scaled) {
   const double ia3 = 1 / shape->a[2];
   const double p = 2.0 / shape->eps1, r = 2.0 / shape->eps2, m = shape->eps1 / shape->eps2;
   const double s = x[2] * ia3;
@@ -127,31 +156,61 @@ void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
   const double Xx = ikx / shape->a[0], Yy = iky / shape->a[1];
   const double X = x[0] * Xx, Y = x[1] * Yy;
   double W[6];
-  cross_section(W, X, Y, p, m);
-  const double as = fabs(s), sr = sovc_power(as, r);
-  *F = W[0] + sr - 1;
+  const int kw = cross_section(W, X, Y, p, m, scaled);
+  const double as = fabs(s);
+  const int ks = scaled && as > 0 ? scale_of(r * log(as)) : 0;
+  const double sr = ks != 0 ? exp(r * log(as) - ks * M_LN2) : sovc_power(as, r);
+  *F = unscale(W[0], kw) + unscale(sr, ks) - 1;
   if (!g && !H) return;
   const double Xz = -X * lx, Yz = -Y * ly;
   /* sign(s) |s|^(r-1) and |s|^(r-2) (floored) from |s|^r. */
   const double ias = as > 0 ? 1 / as : 0.0;
+  /* (Bases below 1 are never scaled: ks = 0 there.) */
   const double sr1 = as > SOVC_TINY_BASE ? sr * ias : sovc_power(as, r - 1);
   const double Ps = r * copysign(sr1, s) * ia3;
   if (g) {
-    g[0] = W[1] * Xx;
-    g[1] = W[2] * Yy;
-    g[2] = W[1] * Xz + W[2] * Yz + Ps;
+    g[0] = unscale(W[1] * Xx, kw);
+    g[1] = unscale(W[2] * Yy, kw);
+    g[2] = unscale(W[1] * Xz + W[2] * Yz, kw) + unscale(Ps, ks);
   }
   if (!H) return;
   const double s2 = as > kHessFloor ? sr * ias * ias : pow(kHessFloor, r - 2);
   const double Pss = r * (r - 1) * s2 * ia3 * ia3;
-  H[0] = W[3] * Xx * Xx;
-  H[4] = W[5] * Yy * Yy;
-  H[1] = H[3] = W[4] * Xx * Yy;
+  H[0] = unscale(W[3] * Xx * Xx, kw);
+  H[4] = unscale(W[5] * Yy * Yy, kw);
+  H[1] = H[3] = unscale(W[4] * Xx * Yy, kw);
   /* d2X/dxdz = -Xx lx, d2X/dz2 = 2 X lx^2 (kx is linear in z). */
-  H[2] = H[6] = (W[3] * Xz + W[4] * Yz) * Xx - W[1] * Xx * lx;
-  H[5] = H[7] = (W[4] * Xz + W[5] * Yz) * Yy - W[2] * Yy * ly;
-  H[8] = W[3] * Xz * Xz + 2 * W[4] * Xz * Yz + W[5] * Yz * Yz + Pss +
-         2 * W[1] * X * lx * lx + 2 * W[2] * Y * ly * ly;
+  H[2] = H[6] = unscale((W[3] * Xz + W[4] * Yz) * Xx - W[1] * Xx * lx, kw);
+  H[5] = H[7] = unscale((W[4] * Xz + W[5] * Yz) * Yy - W[2] * Yy * ly, kw);
+  /* Summed in the order of the unscaled formula, whose rounding the
+   * solvers' answers were measured with. */
+  H[8] = unscale(W[3] * Xz * Xz + 2 * W[4] * Xz * Yz + W[5] * Yz * Yz, kw) + unscale(Pss, ks) +
+         unscale(2 * W[1] * X * lx * lx, kw) + unscale(2 * W[2] * Y * ly * ly, kw);
+}
+
+/* See shape.h. Inlined with scaled = 0: the solvers' evaluations keep the
+ * unscaled code alone. */
+void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape, const double x[3]) {
+  implicit_scaled(F, g, H, shape, x, 0);
+}
+
+/* 1 if none of the n values (none if v is NULL) is NaN, or infinite
+ * unless inf_ok. */
+static int all_finite(const double *v, int n, int inf_ok) {
+  for (int i = 0; v && i < n; ++i)
+    if (isnan(v[i]) || (!inf_ok && isinf(v[i]))) return 0;
+  return 1;
+}
+
+/* See shape.h. */
+int sovc_implicit_checked(double *F, double g[3], double H[9], const sov_shape *shape,
+                          const double x[3]) {
+  sovc_implicit(F, g, H, shape, x);
+  if (all_finite(F, 1, 0) && all_finite(g, 3, 0) && all_finite(H, 9, 0)) return 1;
+  /* Far outside, a term overflowed: evaluate again with each family's
+   * powers scaled. */
+  implicit_scaled(F, g, H, shape, x, 1);
+  return all_finite(F, 1, 1) && all_finite(g, 3, 1) && all_finite(H, 9, 1);
 }
 
 /* G = (F + 1)^(1/r) - 1 with r = 2/eps2, from F by the chain rule. */

@@ -48,6 +48,13 @@ int sovc_shape_init(sov_shape *shape, const double params[7]);
 void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
                    const double x[3]);
 
+/* sovc_implicit where a far point's values overflow the double range:
+ * such values are +-inf (F +inf), sums of huge terms are formed before
+ * they overflow, and a true 0 stays 0. Returns 0 if some output is NaN
+ * anyway (exponents so near 0 that even the scaled terms overflow). */
+int sovc_implicit_checked(double *F, double g[3], double H[9], const sov_shape *shape,
+                          const double x[3]);
+
 /* Normalised implicit G = (F + 1)^(eps2/2) - 1 (degree-1 homogeneous when
  * untapered), with gradient and Hessian; better scaled for Newton than F.
  * Where F + 1 underflows (deep inside a flat-profiled body) G is clamped

@@ -238,14 +238,17 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
   bool inside = Finite(x, 3) && std::isfinite(h);
   for (int i = 0; i < 3; ++i)
     inside = inside && x[i] >= s.aabb_lo[i] - slack && x[i] <= s.aabb_hi[i] + slack;
-  // F is never NaN at a finite point (bug 21: it was, for subnormal eps).
-  double F = NAN, g[3] = {NAN, NAN, NAN};
-  const bool F_ok = sov_shape_implicit(&F, g, nullptr, &s, x) == SOV_OK && !std::isnan(F);
-  // In the checked range also: x on the surface with a finite, nonzero
-  // gradient (bug 26), and no point of the SPEC's parametric surface (a 16 x
-  // 17 grid of angles) further along d.
+  // In the checked range: x on the surface with a finite, nonzero gradient
+  // (bug 26), and no point of the SPEC's parametric surface (a 16 x 17 grid
+  // of angles) further along d. Outside it (exponents near 0: F overflows
+  // at points within rounding of a box-like body's corner, and its gradient
+  // with it, SOV_ERR_RANGE), F alone.
   const bool checked = std::fmin(s.eps1, s.eps2) >= kMinCheckedExponent &&
                        Aspect(s) <= kMaxCheckedAspect && size >= 1e-150;
+  // F is never NaN at a finite point (bug 21: it was, for subnormal eps).
+  double F = NAN, g[3] = {NAN, NAN, NAN};
+  const bool F_ok =
+      sov_shape_implicit(&F, checked ? g : nullptr, nullptr, &s, x) == SOV_OK && !std::isnan(F);
   const sov_pose identity = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
   const double offset = checked && inside ? SurfaceOffset(s, identity, x) : 0;
   const double g_norm = Norm(g);
@@ -266,6 +269,34 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
         "a surface point %.3g further along dir, |grad F| %.3g",
         s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1], d[0], d[1], d[2], x[0],
         x[1], x[2], h, pole, F, offset, beyond, g_norm);
+}
+
+// sov_shape_implicit at a fuzzed local point, often far outside (up to
+// 1e308): OK, or SOV_ERR_RANGE where a value's sign is lost past the double
+// range (bug 27: OK with a NaN gradient). OK means no NaN among F, its
+// gradient and Hessian, and F > 0 clearly outside the box.
+void CheckFarPoint(const sov_shape &s, FuzzedDataProvider &in) {
+  const double scale = sov_fuzz::Value(in, 1e-3, 1e308);
+  double x[3];
+  for (double &v : x) v = in.ConsumeBool() ? 0.0 : scale * sov_fuzz::Value(in, -1, 1);
+  if (!Finite(x, 3)) return;
+  double F = NAN, g[3], H[9];
+  const int st = sov_shape_implicit(&F, g, H, &s, x);
+  if (st == SOV_ERR_RANGE) return;
+  // Beyond the box's rounding, F > 0.
+  const double slack = kRelTol * s.radius;
+  bool outside = false;
+  for (int i = 0; i < 3; ++i)
+    outside = outside || x[i] < s.aabb_lo[i] - slack || x[i] > s.aabb_hi[i] + slack;
+  bool nan = std::isnan(F);
+  for (const double v : g) nan = nan || std::isnan(v);
+  for (const double v : H) nan = nan || std::isnan(v);
+  if (st != SOV_OK || nan || (outside && !(F > 0)))
+    Fail(
+        "sov_shape_implicit of %.17g %.17g %.17g %.17g %.17g %.17g %.17g at %.17g %.17g %.17g: "
+        "status %d, F %.17g, gradient %.17g %.17g %.17g, H00 %.17g H22 %.17g",
+        s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1], x[0], x[1], x[2], st, F,
+        g[0], g[1], g[2], H[0], H[8]);
 }
 
 // A pose from a fuzzed quaternion (usually normalised) or matrix.
@@ -441,5 +472,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     CheckAnswer(r, q, "fuzzed options", false);
     if (rst == SOV_OK) CheckSameD(r, options, ref, q, "fuzzed options");
   }
+  CheckFarPoint(q.A, in);
   return 0;
 }

@@ -189,6 +189,71 @@ TEST(ShapeImplicit, PointsNearTheAxesGiveTheSpecsGradient) {
       }
 }
 
+// Bug 27: far outside, where F's terms overflow, sov_shape_implicit gave
+// SOV_OK with NaN in the gradient and Hessian (an overflowed power times a
+// true 0, or two overflowed terms of opposite sign). Each value is now the
+// SPEC's (long double, whose range holds these points' powers), or +-inf
+// where that lies past the double range.
+TEST(ShapeImplicit, FarPointsGiveTheSpecsValuesOrInfinities) {
+  // Tapered bodies only within |z| <= a3, where the tapers are not frozen.
+  const double shapes[][7] = {{1, 0.8, 1.2, 0.25, 1.0, 0, 0},
+                              {2, 0.5, 1.5, 1.9, 0.3, 0, 0},
+                              {1, 0.8, 1.2, 0.5, 1.5, 0.3, -0.2},
+                              {0.7, 1.3, 0.9, 0.3, 1.0, -0.1, 0.08}};
+  const double far[] = {1e30, 1e100, 1e200, 1e300};
+  int overflowed = 0;
+  for (const auto &p : shapes)
+    for (const double t : far)
+      for (int which = 0; which < 5; ++which) {
+        const bool tapered = p[5] != 0 || p[6] != 0;
+        double x[3] = {t, 0, 0.5 * p[2]};
+        if (which == 1) x[0] = 0, x[1] = -t;
+        if (which == 2) x[1] = 0.5 * t;
+        if (which == 3) x[0] = -0.3 * t, x[1] = t;
+        if (which == 4) x[0] = x[1] = 0, x[2] = tapered ? -p[2] : -t;
+        sov_shape s;
+        ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+        double F, g[3], H[9];
+        ASSERT_EQ(sov_shape_implicit(&F, g, H, &s, x), SOV_OK);
+        long double Fl, gl[3];
+        sov_spec::SpecImplicitLong(&Fl, gl, s, x);
+        SCOPED_TRACE(testing::Message() << "eps " << p[3] << " " << p[4] << " taper " << p[5] << " "
+                                        << p[6] << ", " << t << " in " << which);
+        const auto expect_value = [&](double got, long double ref, const char *what) {
+          if (std::fabs(ref) > DBL_MAX) {
+            EXPECT_EQ(got, ref > 0 ? INFINITY : -INFINITY) << what;
+            ++overflowed;
+          } else {
+            EXPECT_NEAR(got, static_cast<double>(ref), 1e-12 * std::fabs(static_cast<double>(ref)))
+                << what;
+          }
+        };
+        expect_value(F, Fl, "F");
+        for (int i = 0; i < 3; ++i) expect_value(g[i], gl[i], "gradient");
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) {
+            EXPECT_FALSE(std::isnan(H[3 * i + j])) << "H " << i << j;
+            EXPECT_EQ(H[3 * i + j], H[3 * j + i]) << "H " << i << j;
+          }
+      }
+  EXPECT_GT(overflowed, 0) << "the points must reach past the double range";
+}
+
+// Bug 27's limit: with exponents near 0, a far point's terms lie past the
+// double range however they are scaled, and a gradient entry's sign is
+// lost: SOV_ERR_RANGE, where OK came with NaN.
+TEST(ShapeImplicit, TermsPastEveryScaleAreARangeError) {
+  const double p[7] = {1, 1, 1, 1e-7, 1e-7, 0, 0};
+  sov_shape s;
+  ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+  const double x[3] = {1e300, 0, 0};
+  double F, g[3], H[9];
+  EXPECT_EQ(sov_shape_implicit(&F, g, H, &s, x), SOV_ERR_RANGE);
+  // F alone has its sign.
+  EXPECT_EQ(sov_shape_implicit(&F, nullptr, nullptr, &s, x), SOV_OK);
+  EXPECT_EQ(F, INFINITY);
+}
+
 // Hardening bug 2: deep inside a flat-profiled body F + 1 underflows and G
 // is clamped; its gradient was then the clamp's (huge), so |G| / |grad G|
 // called a point 100 units inside "on the surface". Zero derivatives there

@@ -48,9 +48,11 @@ typedef enum sov_status {
   SOV_ERR_NO_CONVERGENCE = -10,/* the method did not reach the tolerance */
   SOV_ERR_SINGULAR = -11,      /* the Newton system was singular */
   SOV_ERR_BUFFER = -12,        /* an output buffer is too small */
-  SOV_ERR_SPURIOUS = -13       /* converged to a common-normal pair that is
+  SOV_ERR_SPURIOUS = -13,      /* converged to a common-normal pair that is
                                   not the answer (far side, saddle, B's
                                   normal not opposite A's) */
+  SOV_ERR_RANGE = -14          /* a result is undefined in doubles (terms
+                                  past the double range, of unknown sign) */
 } sov_status;
 
 /* Methods. AUTO is the default: the fastest way to the SPEC's answer, with
@@ -205,7 +207,11 @@ SOV_API int sov_shape_explain(char *buf, size_t size, const double params[7]);
 SOV_API int sov_shape_max_taper_scale(double *scale, const double params[7]);
 
 /* Implicit function F (SPEC), its gradient and Hessian (row-major) at a local
- * point; grad or hess may be NULL. */
+ * point; grad or hess may be NULL. Far outside, a value past the double range
+ * is +-inf (F +inf), and a true 0 stays 0. SOV_ERR_RANGE where a value's sign
+ * is lost there too (the outputs are then not meaningful): x / a beyond the
+ * double range, or exponents near 0 (with eps 1e-7, at x = 1e300). F alone
+ * always has its sign. */
 SOV_API int sov_shape_implicit(double *F, double grad[3], double hess[9],
                                const sov_shape *shape, const double x[3]);
 
