@@ -139,6 +139,9 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
       if (nh == SOVC_POLY_MAX_FACES) return -1;
       horizon[nh][0] = i, horizon[nh][1] = j, ++nh;
     }
+  /* Every face sees w only if the polytope is flat to rounding: w would
+   * leave no face (bug 28: an empty hull then passed for a proof). */
+  if (nh == 0) return -1;
   for (int a = 0; a < nvis; ++a) P->alive[vis[a]] = 0;
   if (vis[0] < P->free_hint) P->free_hint = vis[0]; /* vis is increasing */
   const int k = P->nv++;

@@ -342,4 +342,46 @@ TEST(HardeningRegression, NeedleAgainstPlateKeepsThePolytopeInBounds) {
     EXPECT_TRUE(sov_test::IsHonestFailure(st)) << sov_status_string(st);
 }
 
+// FIXED (bug 28; c_api_fuzz, solver/polytope.c): a needle (aspect 2e14,
+// along y) 1928 units away from a plate 2e12 long gave SOV_OK with
+// d = -1.1e12 (sov_collide: apart; B against A: 1928). The samples of A - B
+// lie in a slab flat to 5e-10 of its size; a point added to the initial
+// hull saw every face, left none, and the empty hull passed for a proof of
+// the local (spurious) overlap answer. Expected: never an overlap answer
+// for bodies that are apart; here an answer from the other order, an
+// honest failure from this one.
+TEST(HardeningRegression, FlatDifferenceIsNoProofOfOverlap) {
+  const double pa[7] = {0.0053593836322030968, 0.0053639052910190192, 1e12,
+                        1.0456459578181028,    1.0456459584624525,    0.4541176470588234,
+                        0.45411765575313068};
+  const double pb[7] = {0.0053639052910190192, 1e12,
+                        186.46109684280333,    1.0456459584624525,
+                        1.0456459584624525,    0.45411765575408924,
+                        0.59943014687876406};
+  const double RA[9] = {-7.9167783439970663e-11, -1.0000000000000004,    7.9160122901100749e-11,
+                        3.8678621416821102e-10,  7.9159789834193361e-11, 1.0000000000000004,
+                        -1.0000000000000004,     7.916722832845835e-11,  3.867858255901524e-10};
+  const double RB[9] = {-0.0084382226769583735, 0.99992938725793601,    -0.0083676099348943822,
+                        -0.0083676099348943822, -0.0084382226769583735, -0.99992938725793601,
+                        -0.99992938725793601,   -0.0083676099348943822, 0.0084382226769583735};
+  const double PA[3] = {-823.33121635344276, 1066.8144747209058, 1066.6855719050682};
+  const double PB[3] = {1066.6855716168197, 1066.6855719050614, -878.77326507497025};
+  sov_hardening::Body A, B;
+  ASSERT_NO_FATAL_FAILURE(MakeBody(A, pa, RA, PA));
+  ASSERT_NO_FATAL_FAILURE(MakeBody(B, pb, RB, PB));
+  int colliding = -1;
+  ASSERT_EQ(sov_collide(&colliding, &A.shape, &A.pose, &B.shape, &B.pose, nullptr, nullptr),
+            SOV_OK);
+  ASSERT_EQ(colliding, 0) << "the case needs bodies that are apart";
+  for (const bool swap : {false, true}) {
+    const sov_hardening::Body &P = swap ? B : A, &Q = swap ? A : B;
+    sov_result r{};
+    const int st = sov_distance(&r, &P.shape, &P.pose, &Q.shape, &Q.pose, nullptr, nullptr);
+    if (st == SOV_OK)
+      EXPECT_GE(r.d, 0) << (swap ? "B, A" : "A, B");
+    else
+      EXPECT_TRUE(sov_test::IsHonestFailure(st)) << sov_status_string(st);
+  }
+}
+
 }  // namespace

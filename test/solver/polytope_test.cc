@@ -66,6 +66,24 @@ TEST(Polytope, RejectsNanPoints) {
   EXPECT_EQ(sovc_polytope_init(&P, pts, pts, 5, 1e-13), 0);
 }
 
+// Bug 28: a tetrahedron flat to rounding (points 1e12 apart, its fourth
+// vertex a repeat of the second) can have every face's plane below a new
+// point. Adding it killed every face and made none: the empty hull then
+// bounded nothing, and the overlap search took that for a proof. Here the
+// planes are moved below the point by hand, as rounding moved them.
+TEST(Polytope, APointEveryFaceSeesLeavesThePolytopeAlone) {
+  double pts[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  sovc_polytope P;
+  ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 4, 1e-13), 1);
+  for (int f = 0; f < P.nf; ++f) P.dist[f] = -10;
+  const sovc_polytope before = P;
+  const double w[3] = {0.2, 0.2, 0.2};
+  EXPECT_EQ(sovc_polytope_add(&P, w, w, 1e-13), -1);
+  EXPECT_EQ(P.nv, before.nv);
+  ASSERT_EQ(P.nf, before.nf);
+  for (int f = 0; f < P.nf; ++f) EXPECT_EQ(P.alive[f], before.alive[f]) << "face " << f;
+}
+
 TEST(Polytope, ClosestPointOfTriangleToOrigin) {
   double pts[4][3] = {{1, -1, -1}, {1, 2, -1}, {1, -1, 2}, {3, 0, 0}};
   sovc_polytope P;
