@@ -51,7 +51,9 @@ void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
 /* sovc_implicit where a far point's values overflow the double range:
  * such values are +-inf (F +inf), sums of huge terms are formed before
  * they overflow, and a true 0 stays 0. Returns 0 if some output is NaN
- * anyway (exponents so near 0 that even the scaled terms overflow). */
+ * anyway (exponents so near 0 that even the scaled terms overflow, or
+ * points so far out in units of the semi-axes that the chain rule's own
+ * factors do). */
 int sovc_implicit_checked(double *F, double g[3], double H[9], const sov_shape *shape,
                           const double x[3]);
 

@@ -280,7 +280,8 @@ void CheckFarPoint(const sov_shape &s, FuzzedDataProvider &in) {
   double x[3];
   for (double &v : x) v = in.ConsumeBool() ? 0.0 : scale * sov_fuzz::Value(in, -1, 1);
   if (!Finite(x, 3)) return;
-  double F = NAN, g[3], H[9];
+  double F = NAN, g[3] = {NAN, NAN, NAN}, H[9];
+  for (double &v : H) v = NAN;
   const int st = sov_shape_implicit(&F, g, H, &s, x);
   if (st == SOV_ERR_RANGE) return;
   // Beyond the box's rounding, F > 0.

@@ -209,9 +209,10 @@ SOV_API int sov_shape_max_taper_scale(double *scale, const double params[7]);
 /* Implicit function F (SPEC), its gradient and Hessian (row-major) at a local
  * point; grad or hess may be NULL. Far outside, a value past the double range
  * is +-inf (F +inf), and a true 0 stays 0. SOV_ERR_RANGE where a value's sign
- * is lost there too (the outputs are then not meaningful): x / a beyond the
- * double range, or exponents near 0 (with eps 1e-7, at x = 1e300). F alone
- * always has its sign. */
+ * is lost there too (the outputs are then not meaningful): points so far out,
+ * in units of the semi-axes, that the chain rule's own factors overflow (1e302
+ * against a semi-axis of 1e-5), or exponents near 0 (eps 1e-7 at x = 1e300).
+ * F alone always has its sign. */
 SOV_API int sov_shape_implicit(double *F, double grad[3], double hess[9],
                                const sov_shape *shape, const double x[3]);
 
