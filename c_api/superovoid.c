@@ -44,7 +44,7 @@ const char *sov_status_string(int status) {
     case SOV_ERR_SINGULAR: return "the Newton system was singular";
     case SOV_ERR_BUFFER: return "an output buffer is too small";
     case SOV_ERR_SPURIOUS: return "the method converged to a common-normal pair that is not the answer";
-    case SOV_ERR_RANGE: return "a result is past the double range with no defined sign";
+    case SOV_ERR_RANGE: return "a result is past the double range";
     default: return "unknown status";
   }
 }
@@ -232,7 +232,8 @@ int sov_shape_volume(double *volume, const sov_shape *shape) {
   return SOV_OK;
 }
 
-/* Volume, centre of mass and inertia about the origin from the moments. */
+/* Volume, centre of mass and inertia about the origin from the volume and
+ * the means over it. */
 int sov_shape_mass(double *volume, double com[3], double inertia[9], const sov_shape *shape) {
   if (!volume) return SOV_ERR_NULL;
   const int st = check_shape(shape);
@@ -240,14 +241,17 @@ int sov_shape_mass(double *volume, double com[3], double inertia[9], const sov_s
   double m[5];
   sovc_shape_moments(m, shape);
   *volume = m[0];
-  if (com) com[0] = com[1] = 0, com[2] = m[1] / m[0];
+  if (com) com[0] = com[1] = 0, com[2] = m[1];
   if (inertia) {
     for (int i = 0; i < 9; ++i) inertia[i] = 0;
-    inertia[0] = m[3] + m[4];
-    inertia[4] = m[2] + m[4];
-    inertia[8] = m[2] + m[3];
+    inertia[0] = m[0] * (m[3] + m[4]);
+    inertia[4] = m[0] * (m[2] + m[4]);
+    inertia[8] = m[0] * (m[2] + m[3]);
   }
-  return SOV_OK;
+  /* Bodies of size 1e62 and more: the inertia, a^2 V, overflows. */
+  const int finite =
+      all_finite(volume, 1) && (!com || all_finite(com, 3)) && (!inertia || all_finite(inertia, 9));
+  return finite ? SOV_OK : SOV_ERR_RANGE;
 }
 
 /* Pose from a unit quaternion. */

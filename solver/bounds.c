@@ -125,20 +125,25 @@ static double profile(double e2, int p, int k) {
  * moment int x^2 dA = beta2 A^3 B, beta2 = e1^2 Gamma(3e1/2) Gamma(e1/2) /
  * Gamma(1+2e1). Odd moments in x and y vanish, and of the polynomials in s
  * (kx ky, kx^3 ky, ...) only even powers survive the integral over s.
- * m = {int dV, int z dV, int x^2 dV, int y^2 dV, int z^2 dV}. */
+ * m = {V, <z>, <x^2>, <y^2>, <z^2>}: the means are the integrals over V with
+ * the common factors cancelled, finite where the integrals overflow. */
 void sovc_shape_moments(double m[5], const sov_shape *shape) {
   const double a1 = shape->a[0], a2 = shape->a[1], a3 = shape->a[2];
   const double e1 = shape->eps1, e2 = shape->eps2, tx = shape->taper[0], ty = shape->taper[1];
   const double g = tgamma(1 + e1 / 2);
   const double alpha = 4 * g * g / tgamma(1 + e1);
-  const double beta2 = e1 * e1 * tgamma(1.5 * e1) * tgamma(0.5 * e1) / tgamma(1 + 2 * e1);
+  /* e1^2 Gamma(3e1/2) Gamma(e1/2) with each e1 taken into its Gamma
+   * (x Gamma(x) = Gamma(1 + x)): e1^2 underflows below 1e-154 (bug 29). */
+  const double beta2 = 4.0 / 3.0 * tgamma(1 + 1.5 * e1) * tgamma(1 + 0.5 * e1) / tgamma(1 + 2 * e1);
   const double j02 = profile(e2, 0, 2), j22 = profile(e2, 2, 2), j42 = profile(e2, 4, 2);
   const double j04 = profile(e2, 0, 4), j24 = profile(e2, 2, 4), j44 = profile(e2, 4, 4);
-  m[0] = a1 * a2 * a3 * alpha * (j02 + tx * ty * j22);
-  m[1] = a1 * a2 * a3 * a3 * alpha * (tx + ty) * j22;
-  m[2] = a1 * a1 * a1 * a2 * a3 * beta2 * (j04 + 3 * (tx * tx + tx * ty) * j24 + tx * tx * tx * ty * j44);
-  m[3] = a1 * a2 * a2 * a2 * a3 * beta2 * (j04 + 3 * (ty * ty + tx * ty) * j24 + ty * ty * ty * tx * j44);
-  m[4] = a1 * a2 * a3 * a3 * a3 * alpha * (j22 + tx * ty * j42);
+  const double slices = j02 + tx * ty * j22; /* V / (a1 a2 a3 alpha) */
+  const double second = beta2 / (alpha * slices);
+  m[0] = a1 * a2 * a3 * alpha * slices;
+  m[1] = a3 * (tx + ty) * j22 / slices;
+  m[2] = a1 * a1 * second * (j04 + 3 * (tx * tx + tx * ty) * j24 + tx * tx * tx * ty * j44);
+  m[3] = a2 * a2 * second * (j04 + 3 * (ty * ty + tx * ty) * j24 + ty * ty * ty * tx * j44);
+  m[4] = a3 * a3 * (j22 + tx * ty * j42) / slices;
 }
 
 /* Volume: the zeroth moment. */

@@ -71,8 +71,9 @@ void sovc_shape_bounds(double lo[3], double hi[3], double *radius,
 /* Volume of the body. */
 double sovc_shape_volume(const sov_shape *shape);
 
-/* Moments of the uniform body in its local frame: m = {int dV, int z dV,
- * int x^2 dV, int y^2 dV, int z^2 dV} (the others vanish by symmetry). */
+/* Volume and means of the uniform body in its local frame: m = {V, <z>,
+ * <x^2>, <y^2>, <z^2>} (<f> = int f dV / V; the other first and second
+ * moments vanish by symmetry). */
 void sovc_shape_moments(double m[5], const sov_shape *shape);
 
 #endif

@@ -1088,6 +1088,58 @@ TEST(SuperovoidDistance, ContinuumOfOptimaIsRightOrRefused) {
     EXPECT_EQ(st, SOV_ERR_NO_CONVERGENCE);
 }
 
+// Bug 29: below eps1 = 1e-154 the slices' second moment took e1^2, which
+// underflows: the inertia lost its x^2 and y^2 terms (I22 = 0 for a box-like
+// body) with SOV_OK. The limit body has square slices: with eps2 = 1 and no
+// taper, int x^2 dV = (4/3) a1^3 a2 a3 (16/15), int z^2 dV = (16/15) a1 a2 a3^3.
+TEST(SuperovoidShape, MassOfSquareSlicedBodiesKeepsEveryTerm) {
+  const double a1 = 1, a2 = 2, a3 = 3;
+  const double xx = 4.0 / 3 * a1 * a1 * a1 * a2 * a3 * 16 / 15;
+  const double yy = 4.0 / 3 * a1 * a2 * a2 * a2 * a3 * 16 / 15;
+  const double zz = 16.0 / 15 * a1 * a2 * a3 * a3 * a3;
+  for (const double eps1 : {1e-20, 1e-160, 1e-200, 1e-300, 5e-324}) {
+    const double p[7] = {a1, a2, a3, eps1, 1, 0, 0};
+    sov_shape s;
+    ASSERT_EQ(sov_shape_init(&s, p), SOV_OK);
+    double V, com[3], I[9];
+    ASSERT_EQ(sov_shape_mass(&V, com, I, &s), SOV_OK);
+    EXPECT_NEAR(V, 16.0 / 3 * a1 * a2 * a3, 1e-12 * V) << "eps1 " << eps1;
+    EXPECT_NEAR(I[0], yy + zz, 1e-12 * (yy + zz)) << "eps1 " << eps1;
+    EXPECT_NEAR(I[4], xx + zz, 1e-12 * (xx + zz)) << "eps1 " << eps1;
+    EXPECT_NEAR(I[8], xx + yy, 1e-12 * (xx + yy)) << "eps1 " << eps1;
+  }
+}
+
+// Mass properties of huge bodies: the centre of mass scales with the size
+// and stays finite (it was m1 / m0, whose m1 = int z dV overflowed from
+// 1e78 across), the inertia overflows near 1e62 across and is then
+// SOV_ERR_RANGE, never inf or NaN with SOV_OK.
+TEST(SuperovoidShape, MassOfHugeBodiesIsFiniteOrARangeError) {
+  const double unit[7] = {1, 0.8, 1.2, 0.6, 1.3, 0.3, 0.2};
+  sov_shape U;
+  ASSERT_EQ(sov_shape_init(&U, unit), SOV_OK);
+  double V1, com1[3], I1[9];
+  ASSERT_EQ(sov_shape_mass(&V1, com1, I1, &U), SOV_OK);
+  for (const double size : {1e60, 1e62, 1e78, 1e100}) {
+    double p[7] = {size * unit[0], size * unit[1], size * unit[2], unit[3],
+                   unit[4],        unit[5],        unit[6]};
+    sov_shape S;
+    ASSERT_EQ(sov_shape_init(&S, p), SOV_OK) << size;
+    double V, com[3], I[9];
+    ASSERT_EQ(sov_shape_mass(&V, com, nullptr, &S), SOV_OK) << size;
+    EXPECT_NEAR(V, V1 * size * size * size, 1e-12 * V) << size;
+    EXPECT_NEAR(com[2], com1[2] * size, 1e-12 * std::fabs(com1[2] * size)) << size;
+    const int st = sov_shape_mass(&V, com, I, &S);
+    const double I00 = I1[0] * size * size * size * size * size;  // inf past the range
+    if (std::isfinite(I00)) {
+      ASSERT_EQ(st, SOV_OK) << size;
+      EXPECT_NEAR(I[0], I00, 1e-12 * I00) << size;
+    } else {
+      EXPECT_EQ(st, SOV_ERR_RANGE) << size;
+    }
+  }
+}
+
 // Mass properties: the ellipsoid closed form, and a tapered body against a
 // midpoint-rule integration of the indicator F <= 0 on a grid (independent of
 // the closed form; its error is a fraction of a percent at this resolution).

@@ -203,6 +203,18 @@ int MakeShape(sov_shape *s, FuzzedDataProvider &in) {
           "shape radius %.17g for params %.17g %.17g %.17g %.17g %.17g %.17g "
           "%.17g",
           s->radius, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
+    // Mass properties: finite where OK (bug 29), else SOV_ERR_RANGE; 0 only
+    // where they underflow (sizes near 1e-200).
+    double V = NAN, com[3] = {NAN, NAN, NAN}, I[9];
+    for (double &v : I) v = NAN;
+    const int ms = sov_shape_mass(&V, com, I, s);
+    const bool mass_ok = V >= 0 && Finite(&V, 1) && Finite(com, 3) && Finite(I, 9) && I[0] >= 0 &&
+                         I[4] >= 0 && I[8] >= 0;
+    if (ms == SOV_OK ? !mass_ok : ms != SOV_ERR_RANGE)
+      Fail(
+          "sov_shape_mass status %d: V %.17g com %.17g I %.17g %.17g %.17g for params %.17g "
+          "%.17g %.17g %.17g %.17g %.17g %.17g",
+          ms, V, com[2], I[0], I[4], I[8], p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
   } else if (st >= 0) {
     Fail("sov_shape_init returned positive status %d", st);
   }

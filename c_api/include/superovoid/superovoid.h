@@ -51,8 +51,8 @@ typedef enum sov_status {
   SOV_ERR_SPURIOUS = -13,      /* converged to a common-normal pair that is
                                   not the answer (far side, saddle, B's
                                   normal not opposite A's) */
-  SOV_ERR_RANGE = -14          /* a result is undefined in doubles (terms
-                                  past the double range, of unknown sign) */
+  SOV_ERR_RANGE = -14          /* a result is past the double range
+                                  (sov_shape_implicit: with no defined sign) */
 } sov_status;
 
 /* Methods. AUTO is the default: the fastest way to the SPEC's answer, with
@@ -246,7 +246,10 @@ SOV_API int sov_shape_volume(double *volume, const sov_shape *shape);
 /* Mass properties of the uniform body of unit density, local frame: volume,
  * centre of mass com (on the z axis: tapers move it), and the inertia
  * tensor about the local origin, row-major (diagonal: the integral of
- * |r|^2 I - r r^T, FCL's convention). com or inertia may be NULL. */
+ * |r|^2 I - r r^T, FCL's convention). com or inertia may be NULL.
+ * SOV_ERR_RANGE if a requested value overflows (the inertia of bodies
+ * about 1e62 and more across: it grows as size^5); values below the double
+ * range are 0 (sizes near 1e-200). */
 SOV_API int sov_shape_mass(double *volume, double com[3], double inertia[9],
                            const sov_shape *shape);
 
