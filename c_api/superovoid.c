@@ -65,18 +65,11 @@ int sov_method_from_name(sov_method *method, const char *name) {
   return SOV_ERR_OPTION;
 }
 
-/* 1 if all n values are finite. */
-static int all_finite(const double *v, int n) {
-  for (int i = 0; i < n; ++i)
-    if (!isfinite(v[i])) return 0;
-  return 1;
-}
-
 /* Cheap re-check of a shape struct (full validation is sov_shape_init). */
 static int check_shape(const sov_shape *s) {
   if (!s) return SOV_ERR_NULL;
   const double v[7] = {s->a[0], s->a[1], s->a[2], s->eps1, s->eps2, s->taper[0], s->taper[1]};
-  if (!all_finite(v, 7) || !isfinite(s->radius)) return SOV_ERR_NONFINITE;
+  if (!sovc_all_finite(v, 7) || !isfinite(s->radius)) return SOV_ERR_NONFINITE;
   if (!(v[0] > 0 && v[1] > 0 && v[2] > 0 && s->radius > 0)) return SOV_ERR_SIZE;
   if (!(v[3] > 0 && v[3] < 2 && v[4] > 0 && v[4] < 2)) return SOV_ERR_EXPONENT;
   if (!(fabs(v[5]) < 1 && fabs(v[6]) < 1)) return SOV_ERR_TAPER;
@@ -98,7 +91,7 @@ static int check_rotation(const double R[9]) {
 /* A pose as the solver receives it. */
 static int check_pose(const sov_pose *X) {
   if (!X) return SOV_ERR_NULL;
-  if (!all_finite(X->R, 9) || !all_finite(X->p, 3)) return SOV_ERR_NONFINITE;
+  if (!sovc_all_finite(X->R, 9) || !sovc_all_finite(X->p, 3)) return SOV_ERR_NONFINITE;
   return check_rotation(X->R);
 }
 
@@ -139,7 +132,7 @@ int sov_shape_implicit(double *F, double grad[3], double hess[9],
   if (!F || !x) return SOV_ERR_NULL;
   const int st = check_shape(shape);
   if (st != SOV_OK) return st;
-  if (!all_finite(x, 3)) return SOV_ERR_NONFINITE;
+  if (!sovc_all_finite(x, 3)) return SOV_ERR_NONFINITE;
   return sovc_implicit_checked(F, grad, hess, shape, x) ? SOV_OK : SOV_ERR_RANGE;
 }
 
@@ -160,7 +153,7 @@ int sov_shape_support(double x[3], double *h, const sov_shape *shape,
   if (!x || !h || !dir) return SOV_ERR_NULL;
   const int st = check_shape(shape);
   if (st != SOV_OK) return st;
-  if (!all_finite(dir, 3)) return SOV_ERR_NONFINITE;
+  if (!sovc_all_finite(dir, 3)) return SOV_ERR_NONFINITE;
   if (dir[0] == 0 && dir[1] == 0 && dir[2] == 0) return SOV_ERR_OPTION;
   /* The search runs on the unit direction: scaled by its largest entry
    * first, so that subnormal (c_api_fuzz: 5e-324) or huge directions keep
@@ -249,15 +242,15 @@ int sov_shape_mass(double *volume, double com[3], double inertia[9], const sov_s
     inertia[8] = m[0] * (m[2] + m[3]);
   }
   /* Bodies of size 1e62 and more: the inertia, a^2 V, overflows. */
-  const int finite =
-      all_finite(volume, 1) && (!com || all_finite(com, 3)) && (!inertia || all_finite(inertia, 9));
+  const int finite = isfinite(*volume) && (!com || sovc_all_finite(com, 3)) &&
+                     (!inertia || sovc_all_finite(inertia, 9));
   return finite ? SOV_OK : SOV_ERR_RANGE;
 }
 
 /* Pose from a unit quaternion. */
 int sov_pose_from_quat(sov_pose *pose, const double q[4], const double p[3]) {
   if (!pose || !q || !p) return SOV_ERR_NULL;
-  if (!all_finite(q, 4) || !all_finite(p, 3)) return SOV_ERR_NONFINITE;
+  if (!sovc_all_finite(q, 4) || !sovc_all_finite(p, 3)) return SOV_ERR_NONFINITE;
   const double nq = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (fabs(nq - 1) > kUnitTolerance) return SOV_ERR_QUATERNION;
   sovc_quat_to_matrix(pose->R, q);
@@ -268,7 +261,7 @@ int sov_pose_from_quat(sov_pose *pose, const double q[4], const double p[3]) {
 /* Pose from a rotation matrix. */
 int sov_pose_from_matrix(sov_pose *pose, const double R[9], const double p[3]) {
   if (!pose || !R || !p) return SOV_ERR_NULL;
-  if (!all_finite(R, 9) || !all_finite(p, 3)) return SOV_ERR_NONFINITE;
+  if (!sovc_all_finite(R, 9) || !sovc_all_finite(p, 3)) return SOV_ERR_NONFINITE;
   const int st = check_rotation(R);
   if (st != SOV_OK) return st;
   memcpy(pose->R, R, sizeof pose->R);
@@ -298,7 +291,7 @@ int sov_cache_set(sov_cache *cache, const sov_pose *XA, const sov_pose *XB,
   int st = check_pose(XA);
   if (st == SOV_OK) st = check_pose(XB);
   if (st != SOV_OK) return st;
-  if (!all_finite(pA, 3) || !all_finite(pB, 3)) return SOV_ERR_NONFINITE;
+  if (!sovc_all_finite(pA, 3) || !sovc_all_finite(pB, 3)) return SOV_ERR_NONFINITE;
   double n[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};
   const double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   for (int i = 0; i < 3; ++i) n[i] = nn > 0 ? n[i] / nn : (i == 2);

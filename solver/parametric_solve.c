@@ -37,13 +37,6 @@ typedef struct sovc_geom {
 typedef void (*sovc_system)(double f[4], double J[16], double *res,
                             const sovc_geom *a, const sovc_geom *b);
 
-/* 1 if all n values are finite. */
-static int all_finite(const double *v, int n) {
-  for (int i = 0; i < n; ++i)
-    if (!isfinite(v[i])) return 0;
-  return 1;
-}
-
 /* World geometry of a posed shape at (phi1, phi2). */
 static void geom_eval(sovc_geom *g, const sov_shape *shape, const sov_pose *X,
                       double phi1, double phi2) {
@@ -153,11 +146,11 @@ static int newton(sovc_geom *a, sovc_geom *b, double phi[4], int *iters,
     geom_eval(a, A, XA, phi[0], phi[1]);
     geom_eval(b, B, XB, phi[2], phi[3]);
     system(f, J, res, a, b);
-    if (!isfinite(*res) || !all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
+    if (!isfinite(*res) || !sovc_all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
     if (*res < options->tolerance) return SOV_OK;
-    if (it >= options->max_iterations || !all_finite(J, 16)) return SOV_ERR_NO_CONVERGENCE;
+    if (it >= options->max_iterations || !sovc_all_finite(J, 16)) return SOV_ERR_NO_CONVERGENCE;
     if (sovc_solve(4, J, f) != SOV_OK) return SOV_ERR_SINGULAR;
-    if (!all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
+    if (!sovc_all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
     for (int i = 0; i < 4; ++i) phi[i] -= f[i];
   }
 }
@@ -180,7 +173,7 @@ static int radii_tensor(double R[3], const sovc_geom *g, const double E[2][3]) {
   R[0] = Q[0][0] * P[0][0] + Q[0][1] * P[0][1];
   R[1] = Q[0][0] * P[1][0] + Q[0][1] * P[1][1];
   R[2] = Q[1][0] * P[1][0] + Q[1][1] * P[1][1];
-  return all_finite(R, 3);
+  return sovc_all_finite(R, 3);
 }
 
 /* Second-order test for an overlapping pair (d < 0): the answer maximises
@@ -252,7 +245,7 @@ static int solve_angles(sov_result *result, const sov_shape *A,
       options->max_iterations < 0)
     return SOV_ERR_OPTION;
   double phi[4] = {phiA[0], phiA[1], phiB[0], phiB[1]};
-  if (!all_finite(phi, 4)) return SOV_ERR_NONFINITE;
+  if (!sovc_all_finite(phi, 4)) return SOV_ERR_NONFINITE;
   sovc_geom a, b;
   int iters = 0;
   double res = 0.0;
@@ -261,7 +254,7 @@ static int solve_angles(sov_result *result, const sov_shape *A,
   result->iterations = iters;
   result->residual = res;
   result->method = method;
-  if (status == SOV_OK && !(all_finite(result->n, 3) && isfinite(result->d)))
+  if (status == SOV_OK && !(sovc_all_finite(result->n, 3) && isfinite(result->d)))
     status = SOV_ERR_NO_CONVERGENCE;
   if (status != SOV_OK) return status;
   return check_pair(&a, &b, result->d, distance_lower_bound(A, XA, B, XB));

@@ -2,6 +2,8 @@
 #ifndef SOLVER_POSE_H
 #define SOLVER_POSE_H
 
+#include <math.h>
+
 #include "superovoid/superovoid.h"
 
 /* Rotation matrix from a quaternion w x y z (normalised first). */
@@ -13,6 +15,13 @@ void sovc_quat_to_matrix(double R[9], const double q[4]);
 /* a . b of 3-vectors. */
 static inline double sovc_dot(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* 1 if all n values are finite. */
+static inline int sovc_all_finite(const double *v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(v[i])) return 0;
+  return 1;
 }
 
 /* y = R x. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "solver/convexity.h"
+#include "solver/pose.h"
 
 /* Floor for magnitudes raised to negative powers in second derivatives: the
  * true curvature is infinite there (pointy axes when eps > 1); capping it
@@ -194,11 +195,10 @@ void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape, 
   implicit_scaled(F, g, H, shape, x, 0);
 }
 
-/* 1 if none of the n values (none if v is NULL) is NaN, or infinite
- * unless inf_ok. */
-static int all_finite(const double *v, int n, int inf_ok) {
-  for (int i = 0; v && i < n; ++i)
-    if (isnan(v[i]) || (!inf_ok && isinf(v[i]))) return 0;
+/* 1 if none of the n values is NaN. */
+static int no_nan(const double *v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (isnan(v[i])) return 0;
   return 1;
 }
 
@@ -206,11 +206,11 @@ static int all_finite(const double *v, int n, int inf_ok) {
 int sovc_implicit_checked(double *F, double g[3], double H[9], const sov_shape *shape,
                           const double x[3]) {
   sovc_implicit(F, g, H, shape, x);
-  if (all_finite(F, 1, 0) && all_finite(g, 3, 0) && all_finite(H, 9, 0)) return 1;
+  if (isfinite(*F) && (!g || sovc_all_finite(g, 3)) && (!H || sovc_all_finite(H, 9))) return 1;
   /* Far outside, a term overflowed: evaluate again with each family's
    * powers scaled. */
   implicit_scaled(F, g, H, shape, x, 1);
-  return all_finite(F, 1, 1) && all_finite(g, 3, 1) && all_finite(H, 9, 1);
+  return !isnan(*F) && (!g || no_nan(g, 3)) && (!H || no_nan(H, 9));
 }
 
 /* G = (F + 1)^(1/r) - 1 with r = 2/eps2, from F by the chain rule. */
