@@ -107,12 +107,52 @@ int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
   return 1;
 }
 
+/* Root of a's set in the union-find forest up (halving its path). */
+static int root(int *up, int a) {
+  while (up[a] != a) a = up[a] = up[up[a]];
+  return a;
+}
+
+/* The rim of the n faces vis: their directed edges that none of the others
+ * holds reversed, into horizon; faces that share an edge are joined in up.
+ * Returns the rim's length, -1 if longer than the face store (rounding has
+ * made the faces no disc; fuzz bug 23: a needle of aspect 2e14 against a
+ * plate). */
+static int rim(const sovc_polytope *P, const int *vis, int n, int (*horizon)[2], int *up) {
+  int nh = 0;
+  for (int a = 0; a < n; ++a) up[a] = a;
+  for (int a = 0; a < n; ++a)
+    for (int e = 0; e < 3; ++e) {
+      const int i = P->face[vis[a]][e], j = P->face[vis[a]][(e + 1) % 3];
+      int shared = -1;
+      for (int b = 0; b < n && shared < 0; ++b)
+        for (int g = 0; g < 3; ++g)
+          if (P->face[vis[b]][g] == j && P->face[vis[b]][(g + 1) % 3] == i) {
+            shared = b;
+            break;
+          }
+      if (shared >= 0) {
+        up[root(up, a)] = root(up, shared);
+        continue;
+      }
+      if (nh == SOVC_POLY_MAX_FACES) return -1;
+      horizon[nh][0] = i, horizon[nh][1] = j, ++nh;
+    }
+  return nh;
+}
+
 /* Beneath-beyond insertion of w. */
 int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
                       double eps) {
-  int vis[SOVC_POLY_MAX_FACES], nvis = 0;
-  for (int f = 0; f < P->nf; ++f)
-    if (P->alive[f] && sovc_dot(P->normal[f], w) - P->dist[f] > eps) vis[nvis++] = f;
+  int vis[SOVC_POLY_MAX_FACES], nvis = 0, most = 0;
+  double above = 0;
+  for (int f = 0; f < P->nf; ++f) {
+    if (!P->alive[f]) continue;
+    const double h = sovc_dot(P->normal[f], w) - P->dist[f];
+    if (!(h > eps)) continue;
+    if (h > above) above = h, most = nvis;
+    vis[nvis++] = f;
+  }
   if (nvis == 0) return 0;
   /* A point within eps of a vertex is that vertex: the faces holding it can
    * see it by their own rounding (a sliver's plane is off by 1e-13 at its
@@ -125,20 +165,23 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
         return 0;
     }
   if (P->nv == SOVC_POLY_MAX_VERTS) return -1;
-  int horizon[SOVC_POLY_MAX_FACES][2], nh = 0;
+  int horizon[SOVC_POLY_MAX_FACES][2], up[SOVC_POLY_MAX_FACES];
+  int nh = rim(P, vis, nvis, horizon, up);
+  if (nh < 0) return -1;
+  /* The faces that see w form one patch in exact arithmetic, but rounding
+   * can split them on slivers between support points 1e-9 to 1e-11 apart
+   * (a diamond's vertex). Fanning every patch to w pinched the surface (a
+   * directed edge in two faces), left faces with vertices far above their
+   * planes, and the search stalled there. Only the patch of the face that
+   * sees w most is replaced. */
+  const int patch = root(up, most);
+  int kept = 0;
   for (int a = 0; a < nvis; ++a)
-    for (int e = 0; e < 3; ++e) {
-      const int i = P->face[vis[a]][e], j = P->face[vis[a]][(e + 1) % 3];
-      int shared = 0;
-      for (int b = 0; b < nvis && !shared; ++b)
-        for (int g = 0; g < 3 && !shared; ++g)
-          shared = P->face[vis[b]][g] == j && P->face[vis[b]][(g + 1) % 3] == i;
-      if (shared) continue;
-      /* A horizon longer than the face store: rounding has made the visible
-       * faces no disc (fuzz bug 23: a needle of aspect 2e14 against a plate). */
-      if (nh == SOVC_POLY_MAX_FACES) return -1;
-      horizon[nh][0] = i, horizon[nh][1] = j, ++nh;
-    }
+    if (root(up, a) == patch) vis[kept++] = vis[a];
+  if (kept < nvis) {
+    nvis = kept;
+    nh = rim(P, vis, nvis, horizon, up);
+  }
   /* Every face sees w only if the polytope is flat to rounding: w would
    * leave no face (bug 28: an empty hull then passed for a proof). */
   if (nh == 0) return -1;

@@ -25,9 +25,10 @@ typedef struct sovc_polytope {
 int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
                        const double (*aux)[3], int n, double eps);
 
-/* Add point w (with its aux point): faces that see it by more than eps are
- * replaced by a fan to w. Returns 1 if added, 0 if no face sees it or it
- * lies within eps of a vertex of a face that does, -1 if full. */
+/* Add point w (with its aux point): the faces that see it by more than eps
+ * and are joined by edges to the one that sees it most are replaced by a
+ * fan to w. Returns 1 if added, 0 if no face sees it or it lies within eps
+ * of a vertex of a face that does, -1 if full. */
 int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
                       double eps);
 

@@ -14,6 +14,25 @@ namespace {
 
 constexpr double kHullTolerance = 1e-12;
 
+// A closed, consistently oriented surface of a sphere's topology: every
+// directed edge once, with its reverse; Euler characteristic 2.
+void ExpectClosedSurface(const sovc_polytope &P) {
+  int faces = 0;
+  std::set<std::pair<int, int>> edges;
+  for (int f = 0; f < P.nf; ++f) {
+    if (!P.alive[f]) continue;
+    ++faces;
+    for (int e = 0; e < 3; ++e) {
+      const std::pair<int, int> edge(P.face[f][e], P.face[f][(e + 1) % 3]);
+      EXPECT_TRUE(edges.insert(edge).second) << "directed edge used twice";
+    }
+  }
+  for (const auto &e : edges) EXPECT_TRUE(edges.count({e.second, e.first}));
+  std::set<int> verts;
+  for (const auto &e : edges) verts.insert(e.first);
+  EXPECT_EQ(static_cast<int>(verts.size()) - static_cast<int>(edges.size()) / 2 + faces, 2);
+}
+
 TEST(Polytope, HullOfRandomPointsIsClosedConvexAndContainsAll) {
   std::mt19937_64 rng(11);
   std::normal_distribution<double> n(0, 1);
@@ -23,32 +42,48 @@ TEST(Polytope, HullOfRandomPointsIsClosedConvexAndContainsAll) {
       for (int c = 0; c < 3; ++c) aux[i][c] = pts[i][c] = n(rng) * (c + 1);
     sovc_polytope P;
     ASSERT_EQ(sovc_polytope_init(&P, pts, aux, 100, 1e-13), 1);
-    int faces = 0;
-    std::set<std::pair<int, int>> edges;
+    ExpectClosedSurface(P);
+    // Every input point lies beneath every face plane.
     for (int f = 0; f < P.nf; ++f) {
       if (!P.alive[f]) continue;
-      ++faces;
-      for (int e = 0; e < 3; ++e) {
-        const std::pair<int, int> edge(P.face[f][e], P.face[f][(e + 1) % 3]);
-        EXPECT_TRUE(edges.insert(edge).second) << "directed edge used twice";
-      }
-      // Every input point lies beneath every face plane.
       for (int i = 0; i < 100; ++i) {
         const double s = P.normal[f][0] * pts[i][0] + P.normal[f][1] * pts[i][1] +
                          P.normal[f][2] * pts[i][2] - P.dist[f];
         EXPECT_LE(s, kHullTolerance) << "point " << i << " above face " << f;
       }
     }
-    // Closed, consistently oriented surface: every edge has its reverse.
-    for (const auto &e : edges) EXPECT_TRUE(edges.count({e.second, e.first}));
-    // Euler: V - E + F = 2 with E = directed edges / 2.
-    std::set<int> verts;
-    for (const auto &e : edges) verts.insert(e.first);
-    EXPECT_EQ(static_cast<int>(verts.size()) - static_cast<int>(edges.size()) / 2 + faces, 2);
     // aux follows its vertex.
-    for (int v : verts)
+    for (int v = 0; v < P.nv; ++v)
       for (int c = 0; c < 3; ++c) EXPECT_EQ(P.aux[v][c], P.v[v][c]);
   }
+}
+
+// The global search's first points for an octahedron-like body (eps 1.95)
+// and a diamond (both exponents 2 - 1e-9) with coincident centres
+// (HardeningExtreme's matrix): near-support points along the cube's 14
+// directions, at one vertex three within 2e-9 of each other and at the
+// opposite one two 2.6e-11 apart. On the slivers between them rounding
+// split the faces that see a later point into two patches; fanning both
+// to it pinched the surface, and the search stalled there
+// (SOV_ERR_NO_CONVERGENCE).
+TEST(Polytope, HullOfNearDuplicatePointsStaysASphere) {
+  const double pts[14][3] = {{1.3235101612850024, 0.1169521601116652, -0.62773878103044112},
+                             {-1.3235101612850024, -0.1169521601116652, 0.62773878103044156},
+                             {0.2707081054097612, 1.410640098762957, 0.40348817167205331},
+                             {-0.27070810540976126, -1.410640098762957, -0.40348817167205353},
+                             {-0.8167939139867183, -0.081970029750328077, 1.6775077543118218},
+                             {0.8167939139867183, 0.081970029750328077, -1.6775077543118215},
+                             {0.22264413989381582, 0.61498025890979058, 1.4057931589733732},
+                             {-0.81679391576383342, -0.081970031341018545, 1.6775077542883672},
+                             {0.24888876164160478, -0.38001914323523467, 1.3094219518606769},
+                             {-0.81679391578252603, -0.081970031358737261, 1.6775077542869146},
+                             {0.81679391578252603, 0.081970031358737261, -1.6775077542869146},
+                             {-0.24888876164160478, 0.38001914323523467, -1.3094219518606769},
+                             {0.81679391576383342, 0.081970031341018545, -1.6775077542883672},
+                             {-0.22264413989381576, -0.61498025890979036, -1.4057931589733732}};
+  sovc_polytope P;
+  ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 14, 1e-13), 1);
+  ExpectClosedSurface(P);
 }
 
 TEST(Polytope, RejectsCoplanarPoints) {
