@@ -490,6 +490,10 @@ static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
       polish(S, best, have, A, XA, B, XB, n, pA, pB, lb, cfg);
       /* A non-negative answer is the SPEC's by its sign. */
       if (S->proved || (*have && best->d >= 0)) return SOV_OK;
+      /* The support point refines the face too: once the started list is
+       * full, a tight face left as it was would be polished again every
+       * round (a needle around a small body, whose optima form a ring). */
+      if (expand(S, pA, pB) < 0) break;
       continue;
     }
     /* An exact support point no face sees (within rounding) proves the

@@ -149,6 +149,28 @@ TEST(HardeningExtreme, AnsweredCorrectlyOrRefusedWithANamedStatus) {
   }
 }
 
+// Cases the global search once refused (SOV_ERR_NO_CONVERGENCE), now
+// answered and checked like the rest. A body inside the needle: the optima
+// form a ring around its axis, the search's list of polish starts filled up
+// and it polished the same tight faces until its budget ran out. The
+// octahedron against the diamond: near-duplicate support points at the
+// diamond's vertices pinched the polytope (Polytope.HullOfNearDuplicate*).
+TEST(HardeningExtreme, RingsOfOptimaAndDiamondVerticesAreAnswered) {
+  int checked = 0;
+  for (const Case &c : ExtremeCases()) {
+    const bool needle = c.layout == Layout::kInside && c.shapes.rfind("needle 1000:1 |", 0) == 0;
+    const bool diamond = c.shapes == "octahedron eps 1.95 | diamond eps 2 - 1e-9" &&
+                         (c.layout == Layout::kCoincident || c.gap == 0);
+    if (!needle && !diamond) continue;
+    ++checked;
+    sov_result r{};
+    const int st = sov_distance(&r, &c.A.shape, &c.A.pose, &c.B.shape, &c.B.pose, nullptr, nullptr);
+    ASSERT_EQ(st, SOV_OK) << c.category << " [" << c.shapes << "]: " << sov_status_string(st);
+    EXPECT_EQ(CheckAnswered(c, r), "") << Describe(c, r);
+  }
+  EXPECT_EQ(checked, 14);
+}
+
 // Same inputs, same bits: the whole matrix twice in one process.
 TEST(HardeningExtreme, RepeatedRunsGiveIdenticalBits) {
   const std::vector<Case> cases = ExtremeCases();
