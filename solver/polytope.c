@@ -178,7 +178,7 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
   int kept = 0;
   for (int a = 0; a < nvis; ++a)
     if (root(up, a) == patch) vis[kept++] = vis[a];
-  if (kept < nvis) {
+  if (kept < nvis) { /* the patch's rim is part of the whole one: never -1 */
     nvis = kept;
     nh = rim(P, vis, nvis, horizon, up);
   }
