@@ -61,10 +61,10 @@ TEST(Polytope, HullOfRandomPointsIsClosedConvexAndContainsAll) {
 // The global search's first points for an octahedron-like body (eps 1.95)
 // and a diamond (both exponents 2 - 1e-9) with coincident centres
 // (HardeningExtreme's matrix): near-support points along the cube's 14
-// directions, at one vertex three within 2e-9 of each other and at the
-// opposite one two 2.6e-11 apart. On the slivers between them rounding
-// split the faces that see a later point into two patches; fanning both
-// to it pinched the surface, and the search stalled there
+// directions, three within 2e-9 of each other at each of two opposite
+// vertices, two of them 2.6e-11 apart. On the slivers between them
+// rounding split the faces that see a later point into two patches;
+// fanning both to it pinched the surface, and the search stalled there
 // (SOV_ERR_NO_CONVERGENCE).
 TEST(Polytope, HullOfNearDuplicatePointsStaysASphere) {
   const double pts[14][3] = {{1.3235101612850024, 0.1169521601116652, -0.62773878103044112},
