@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "solver/auto_method.h"
+#include "solver/coaxial.h"
 #include "solver/inner_ball.h"
 #include "solver/polytope.h"
 #include "solver/pose.h"
@@ -508,6 +509,12 @@ static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
 int sovc_global_search(sov_result *best, int *have, const sov_shape *A,
                        const sov_pose *XA, const sov_shape *B,
                        const sov_pose *XB, const sovc_newton_config *cfg) {
+  /* A ring of optima (coaxial bodies of revolution) defeats the polytope's
+   * bound; one meridian settles them. */
+  double axis[3];
+  if (sovc_coaxial_axis(axis, A, XA, B, XB) &&
+      sovc_coaxial_search(best, have, A, XA, B, XB, axis) == SOV_OK)
+    return SOV_OK;
   search S;
   S.ncaps = S.nstarted = S.nfailed = 0;
   S.proved = 0;

@@ -3,6 +3,7 @@
 // the SPEC objective -(h_A(v) + h_B(-v)) over directions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -527,6 +528,80 @@ TEST(GlobalSearch, BoxLikePlateApartAnswerIsTheObjectiveAtN) {
     EXPECT_NEAR(LowerBound(x, y, r.n), r.d, 1e-9 * (x.shape.radius + y.shape.radius))
         << "swap " << swap;
     ExpectSoundWitnesses(x, y, r, swap ? "B, A" : "A, B", 1e-9);
+  }
+}
+
+
+// Quaternion product a b (w x y z).
+void QuatMul(double out[4], const double a[4], const double b[4]) {
+  out[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  out[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  out[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+  out[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+}
+
+// Bodies of revolution (eps1 = 1, a1 = a2, equal tapers) on one axis,
+// overlapping: the objective depends on the angle to the axis alone, so an
+// optimum off the axis is a circle of directions (README, once a known
+// limitation: every one of these was refused). Each pair is posed along a
+// random axis, each body spun about its own axis by a random angle, B's
+// axis reversed or not; the answer must be the brute force's, the
+// objective at n, with sound witnesses, both ways round.
+TEST(GlobalSearch, CoaxialBodiesOfRevolutionAreAnswered) {
+  struct Case {
+    double a[7], b[7], offset;  // B's centre along the axis from A's
+    bool reversed;              // B's axis against A's
+    double off_axis;            // and across it: rounding of composed poses
+  };
+  const Case cases[] = {
+      {{1, 1, 2, 1, 1, 0, 0}, {1, 1, 2, 1, 1, 0, 0}, 0, false, 0},  // equal, concentric
+      {{1, 1, 2, 1, 1, 0, 0}, {0.8, 0.8, 1.5, 1, 0.7, 0, 0}, 0, true, 0},
+      {{1, 1, 2, 1, 1, 0.3, 0.3}, {0.8, 0.8, 1.5, 1, 1, 0, 0}, 0, false, 0},
+      {{0.1, 0.1, 2, 1, 1, 0, 0}, {0.1, 0.1, 2, 1, 1, 0, 0}, 0, false, 0},  // needles
+      {{1, 1, 2, 1, 1, 0, 0}, {1, 1, 2, 1, 1, 0, 0}, 0.5, false, 0},
+      {{1, 1, 1.5, 1, 0.3, -0.2, -0.2}, {0.8, 0.8, 1.5, 1, 1.6, 0.1, 0.1}, 0.7, true, 0},
+      {{1, 1, 2, 1, 1, 0, 0}, {0.5, 0.5, 0.5, 1, 1, 0, 0}, 1.2, false, 0},  // a sphere on the axis
+      {{1, 1, 2, 1, 1, 0, 0}, {0.8, 0.8, 1.5, 1, 0.7, 0, 0}, 0.3, false, 1e-12},
+  };
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> n(0, 1);
+  std::uniform_real_distribution<double> angle(-M_PI, M_PI);
+  int k = 0;
+  for (const Case &c : cases) {
+    for (int pose = 0; pose < 2; ++pose, ++k) {
+      double q[4] = {n(rng), n(rng), n(rng), n(rng)};
+      const double s = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+      for (double &x : q) x /= s;
+      const double sa = angle(rng) / 2, sb = angle(rng) / 2;
+      const double spin_a[4] = {std::cos(sa), 0, 0, std::sin(sa)};
+      const double spin_b[4] = {std::cos(sb), 0, 0, std::sin(sb)};
+      const double flip[4] = {0, 1, 0, 0};  // half turn about x
+      double qa[4], qb[4], t[4];
+      QuatMul(qa, q, spin_a);
+      QuatMul(t, q, spin_b);
+      if (c.reversed)
+        QuatMul(qb, t, flip);
+      else
+        std::copy(t, t + 4, qb);
+      Body a, b;
+      ASSERT_EQ(sov_shape_init(&a.shape, c.a), SOV_OK);
+      ASSERT_EQ(sov_shape_init(&b.shape, c.b), SOV_OK);
+      const double ca[3] = {0.3 * n(rng), 0.3 * n(rng), 0.3 * n(rng)}, zero[3] = {0, 0, 0};
+      ASSERT_EQ(sov_pose_from_quat(&a.pose, qa, ca), SOV_OK);
+      ASSERT_EQ(sov_pose_from_quat(&b.pose, q, zero), SOV_OK);  // R(q) for the axis
+      double cb[3];
+      for (int i = 0; i < 3; ++i)
+        cb[i] = ca[i] + c.offset * b.pose.R[3 * i + 2] + c.off_axis * b.pose.R[3 * i];
+      ASSERT_EQ(sov_pose_from_quat(&b.pose, qb, cb), SOV_OK);
+      const std::string what = "case " + std::to_string(k / 2) + ", pose " + std::to_string(pose);
+      ExpectOverlapAnswer(a, b, (what + ", A, B").c_str());
+      ExpectOverlapAnswer(b, a, (what + ", B, A").c_str());
+      if (k / 2 == 0) {  // translate by the minor diameter
+        sov_result r;
+        ASSERT_EQ(sov_distance(&r, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr), SOV_OK);
+        EXPECT_NEAR(r.d, -2.0, 1e-12) << what;
+      }
+    }
   }
 }
 

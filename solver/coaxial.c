@@ -1,0 +1,258 @@
+/* Coaxial bodies of revolution. D = A - B is then symmetric about the line
+ * through the origin along the axis u (the centres' offset lies along it),
+ * so h_D(v) depends on v's angle t to u alone: every direction is a turn
+ * about u of v(t) = cos t u + sin t e, t in [0, pi], e a unit normal of u.
+ * On that half meridian the support points w_k of D at t_k bound h_D from
+ * below between neighbours, h_D(v) >= max(v . w_i, v . w_j): EPA's argument
+ * in the plane, refined where the bound is lowest until it closes. */
+#include "solver/coaxial.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "solver/auto_method.h"
+#include "solver/pose.h"
+#include "solver/posed.h"
+
+enum {
+  kStart = 9,       /* t = 0, pi/8, ..., pi */
+  kMaxPoints = 256, /* about 40 close the bound on a smooth optimum */
+  kPolishSteps = 60,
+};
+
+/* Axes parallel (sine of their angle) and centres on the axis (relative to
+ * the centres' distance plus the radii, the size below) to this: what
+ * rounding leaves of exact symmetry in poses composed along a kinematic
+ * chain. Turning B by that angle about its centre and moving it onto the
+ * axis changes the objective by at most twice this times the size: for
+ * overlapping bodies (centres within the radii) under half the bound
+ * tolerance. */
+static const double kSymmetry = 1e-12;
+/* Bound tolerance relative to the bodies' size, as the polytope search's. */
+static const double kBound = 1e-11;
+/* A split closer than this share of its interval to an end bisects it. */
+static const double kSplitMargin = 1e-2;
+
+/* Circular slices of one radius law: a body of revolution about local z. */
+static int revolution(const sov_shape *S) {
+  return S->eps1 == 1 && S->a[0] == S->a[1] && S->taper[0] == S->taper[1];
+}
+
+/* A body of revolution about every axis through its centre. */
+static int sphere(const sov_shape *S) {
+  return revolution(S) && S->eps2 == 1 && S->a[2] == S->a[0] && S->taper[0] == 0;
+}
+
+static double norm3(const double a[3]) { return sqrt(sovc_dot(a, a)); }
+
+/* See coaxial.h. */
+int sovc_coaxial_axis(double axis[3], const sov_shape *A, const sov_pose *XA, const sov_shape *B,
+                      const sov_pose *XB) {
+  if (!revolution(A) || !revolution(B)) return 0;
+  const double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
+  const double zA[3] = {XA->R[2], XA->R[5], XA->R[8]}, zB[3] = {XB->R[2], XB->R[5], XB->R[8]};
+  const double cn = norm3(c), size = A->radius + B->radius + cn;
+  if (!isfinite(size)) return 0;
+  if (!sphere(A)) {
+    memcpy(axis, zA, sizeof zA);
+    if (!sphere(B)) {
+      const double x[3] = {zA[1] * zB[2] - zA[2] * zB[1], zA[2] * zB[0] - zA[0] * zB[2],
+                           zA[0] * zB[1] - zA[1] * zB[0]};
+      if (norm3(x) > kSymmetry) return 0;
+    }
+  } else if (!sphere(B)) {
+    memcpy(axis, zB, sizeof zB);
+  } else {
+    for (int i = 0; i < 3; ++i) axis[i] = cn > 0 ? c[i] / cn : (i == 2);
+  }
+  const double an = norm3(axis); /* a rotation's column, unit to rounding */
+  for (int i = 0; i < 3; ++i) axis[i] /= an;
+  const double along = sovc_dot(c, axis);
+  const double off[3] = {c[0] - along * axis[0], c[1] - along * axis[1], c[2] - along * axis[2]};
+  return norm3(off) <= kSymmetry * size;
+}
+
+/* The half meridian's evaluated directions, sorted by t: h_D and the
+ * support point of D in plane coordinates (w . u, w . e); for the interval
+ * from t[i] to t[i + 1], the least of the lower bound on it and where. */
+typedef struct meridian {
+  const sov_shape *A, *B;
+  const sov_pose *XA, *XB;
+  double u[3], e[3];
+  int n;
+  double t[kMaxPoints], h[kMaxPoints], w[kMaxPoints][2];
+  double low[kMaxPoints], at[kMaxPoints];
+} meridian;
+
+static void direction(double v[3], const meridian *M, double t) {
+  const double c = cos(t), s = sin(t);
+  for (int i = 0; i < 3; ++i) v[i] = c * M->u[i] + s * M->e[i];
+}
+
+/* Exact supports of A along v(t) and of B along -v(t); returns h_D(v(t)) and
+ * writes w's plane coordinates. */
+static double evaluate(sovc_support_eval *a, sovc_support_eval *b, double w[2], const meridian *M,
+                       double t) {
+  double v[3], mv[3], d[3];
+  direction(v, M, t);
+  for (int i = 0; i < 3; ++i) mv[i] = -v[i];
+  a->z = b->z = NAN;
+  sovc_posed_support(a, M->A, M->XA, v);
+  sovc_posed_support(b, M->B, M->XB, mv);
+  for (int i = 0; i < 3; ++i) d[i] = a->p[i] - b->p[i];
+  w[0] = sovc_dot(d, M->u);
+  w[1] = sovc_dot(d, M->e);
+  return a->h + b->h;
+}
+
+/* v(t) . W for plane coordinates W. */
+static double along(const double W[2], double t) { return cos(t) * W[0] + sin(t) * W[1]; }
+
+/* The first t0 + k period at or after lo. */
+static double first_from(double t0, double period, double lo) {
+  return t0 + period * ceil((lo - t0) / period);
+}
+
+/* Least of max(v . w_i, v . w_{i+1}) over the interval: at an end, where
+ * the two cross, or at an interior minimum of either; *at gets where. */
+static double interval_bound(const meridian *M, int i, double *at) {
+  const double lo = M->t[i], hi = M->t[i + 1];
+  const double *wi = M->w[i], *wj = M->w[i + 1];
+  const double cand[5] = {
+      lo, hi, first_from(atan2(wj[0] - wi[0], wi[1] - wj[1]), SOVC_PI, lo),
+      first_from(atan2(wi[1], wi[0]) + SOVC_PI, 2 * SOVC_PI, lo),
+      first_from(atan2(wj[1], wj[0]) + SOVC_PI, 2 * SOVC_PI, lo)};
+  double low = INFINITY;
+  *at = lo;
+  for (int k = 0; k < 5; ++k) {
+    if (!(cand[k] >= lo && cand[k] <= hi)) continue;
+    const double g = fmax(along(wi, cand[k]), along(wj, cand[k]));
+    if (g < low) low = g, *at = cand[k];
+  }
+  return low;
+}
+
+/* Evaluate t and insert it in order with the bounds of the intervals it
+ * splits; 0 when full or not finite. */
+static int insert(meridian *M, double t) {
+  if (M->n == kMaxPoints) return 0;
+  sovc_support_eval a, b;
+  double w[2];
+  const double h = evaluate(&a, &b, w, M, t);
+  if (!isfinite(h) || !isfinite(w[0]) || !isfinite(w[1])) return 0;
+  int k = M->n++;
+  for (; k > 0 && M->t[k - 1] > t; --k) {
+    M->t[k] = M->t[k - 1];
+    M->h[k] = M->h[k - 1];
+    memcpy(M->w[k], M->w[k - 1], sizeof M->w[k]);
+  }
+  M->t[k] = t;
+  M->h[k] = h;
+  memcpy(M->w[k], w, sizeof w);
+  for (int j = M->n - 2; j > k; --j) {
+    M->low[j] = M->low[j - 1];
+    M->at[j] = M->at[j - 1];
+  }
+  for (int j = k - 1; j <= k; ++j)
+    if (j >= 0 && j + 1 < M->n) M->low[j] = interval_bound(M, j, &M->at[j]);
+  return 1;
+}
+
+/* Index of the least h. */
+static int lowest(const meridian *M) {
+  int k = 0;
+  for (int i = 1; i < M->n; ++i)
+    if (M->h[i] < M->h[k]) k = i;
+  return k;
+}
+
+/* dh/dt = v'(t) . w(t): the support point's offset along the meridian,
+ * zero at the optimum. */
+static double offset(const double W[2], double t) { return -sin(t) * W[0] + cos(t) * W[1]; }
+
+/* The optimum's t within the bracket of the best point's neighbours by
+ * regula falsi (Illinois) on the offset, so that the witnesses need no
+ * more than a rounding-sized slide; the poles have no offset. */
+static double polish(const meridian *M, int k, double tol) {
+  if (k == 0 || k == M->n - 1) return M->t[k];
+  double lo = M->t[k - 1], hi = M->t[k + 1];
+  double flo = offset(M->w[k - 1], lo), fhi = offset(M->w[k + 1], hi);
+  const double fk = offset(M->w[k], M->t[k]);
+  if (fk < 0)
+    lo = M->t[k], flo = fk;
+  else
+    hi = M->t[k], fhi = fk;
+  if (!(flo < 0 && fhi > 0)) return M->t[k];
+  double t = M->t[k];
+  int side = 0;
+  for (int it = 0; it < kPolishSteps; ++it) {
+    const double next = (lo * fhi - hi * flo) / (fhi - flo);
+    if (!(next > lo && next < hi)) break;
+    t = next;
+    sovc_support_eval a, b;
+    double w[2];
+    evaluate(&a, &b, w, M, t);
+    const double f = offset(w, t);
+    if (fabs(f) <= tol) break;
+    if (f < 0) {
+      lo = t, flo = f;
+      if (side == -1) fhi *= 0.5;
+      side = -1;
+    } else {
+      hi = t, fhi = f;
+      if (side == 1) flo *= 0.5;
+      side = 1;
+    }
+  }
+  return t;
+}
+
+/* See coaxial.h. */
+int sovc_coaxial_search(sov_result *best, int *have, const sov_shape *A, const sov_pose *XA,
+                        const sov_shape *B, const sov_pose *XB, const double axis[3]) {
+  meridian M = {.A = A, .B = B, .XA = XA, .XB = XB, .n = 0};
+  sovc_frame fr;
+  sovc_frame_make(&fr, axis);
+  memcpy(M.u, axis, sizeof M.u);
+  memcpy(M.e, fr.t, sizeof M.e);
+  const double tol = kBound * (A->radius + B->radius);
+  for (int k = 0; k < kStart; ++k)
+    if (!insert(&M, SOVC_PI * k / (kStart - 1))) return SOV_ERR_NO_CONVERGENCE;
+  for (;;) {
+    int where = 0;
+    for (int i = 1; i + 1 < M.n; ++i)
+      if (M.low[i] < M.low[where]) where = i;
+    /* Every direction has h_D above the least bound, within tol of the
+     * best h seen. */
+    if (M.low[where] >= M.h[lowest(&M)] - tol) break;
+    const double lo = M.t[where], hi = M.t[where + 1], margin = kSplitMargin * (hi - lo);
+    double t = M.at[where];
+    if (!(t > lo + margin && t < hi - margin)) t = 0.5 * (lo + hi);
+    if (!(t > lo && t < hi) || !insert(&M, t)) return SOV_ERR_NO_CONVERGENCE;
+  }
+  const int k = lowest(&M);
+  const double t = polish(&M, k, tol);
+  sovc_support_eval a, b;
+  double w[2];
+  double h = evaluate(&a, &b, w, &M, t);
+  double n[3];
+  direction(n, &M, t);
+  if (!(h <= M.h[k] + tol)) { /* a polish that ended higher gives way to the best point */
+    h = evaluate(&a, &b, w, &M, M.t[k]);
+    direction(n, &M, M.t[k]);
+  }
+  sov_result r = {0};
+  r.d = -h;
+  memcpy(r.n, n, sizeof r.n);
+  memcpy(r.pA, a.p, sizeof r.pA);
+  memcpy(r.pB, b.p, sizeof r.pB);
+  r.method = SOV_METHOD_AUTO;
+  /* The witnesses are the supports along n; the slide makes pB - pA = d n
+   * exact and must leave both on their surfaces. */
+  sovc_balance_witnesses(&r, A, XA, B, XB, 0);
+  if (sovc_off_surface(A, XA, r.pA) > tol + A->dent * A->radius ||
+      sovc_off_surface(B, XB, r.pB) > tol + B->dent * B->radius)
+    return SOV_ERR_NO_CONVERGENCE;
+  sovc_keep_best(best, have, &r);
+  return SOV_OK;
+}
