@@ -81,6 +81,7 @@ typedef struct meridian {
   double u[3], e[3];
   int n;
   double t[kMaxPoints], h[kMaxPoints], w[kMaxPoints][2];
+  double pa[kMaxPoints][3], pb[kMaxPoints][3]; /* A's and B's support points */
   double low[kMaxPoints], at[kMaxPoints];
 } meridian;
 
@@ -145,10 +146,14 @@ static int insert(meridian *M, double t) {
     M->t[k] = M->t[k - 1];
     M->h[k] = M->h[k - 1];
     memcpy(M->w[k], M->w[k - 1], sizeof M->w[k]);
+    memcpy(M->pa[k], M->pa[k - 1], sizeof M->pa[k]);
+    memcpy(M->pb[k], M->pb[k - 1], sizeof M->pb[k]);
   }
   M->t[k] = t;
   M->h[k] = h;
   memcpy(M->w[k], w, sizeof w);
+  memcpy(M->pa[k], a.p, sizeof a.p);
+  memcpy(M->pb[k], b.p, sizeof b.p);
   for (int j = M->n - 2; j > k; --j) {
     M->low[j] = M->low[j - 1];
     M->at[j] = M->at[j - 1];
@@ -207,6 +212,57 @@ static double polish(const meridian *M, int k, double tol) {
   return t;
 }
 
+/* 1 if r's witnesses lie on their surfaces (within tol, or the body's dent). */
+static int on_surfaces(const sov_result *r, const meridian *M, double tol) {
+  return sovc_off_surface(M->A, M->XA, r->pA) <= tol + M->A->dent * M->A->radius &&
+         sovc_off_surface(M->B, M->XB, r->pB) <= tol + M->B->dent * M->B->radius;
+}
+
+/* Answer along n = v(t) from the exact supports there, slid to make
+ * pB - pA = d n exact; 1 if d is within tol of the best value hk and the
+ * slide left both witnesses on their surfaces. */
+static int support_witnesses(sov_result *r, const meridian *M, double t, double hk, double tol) {
+  sovc_support_eval a, b;
+  double w[2];
+  const double h = evaluate(&a, &b, w, M, t);
+  if (!(h <= hk + tol)) return 0;
+  r->d = -h;
+  direction(r->n, M, t);
+  memcpy(r->pA, a.p, sizeof r->pA);
+  memcpy(r->pB, b.p, sizeof r->pB);
+  sovc_balance_witnesses(r, M->A, M->XA, M->B, M->XB, 0);
+  return on_surfaces(r, M, tol);
+}
+
+/* Answer along n = v(t) where its support points are far from unique (the
+ * straight side of a cylinder-like body supports it at every height, and
+ * the supports found may lie at heights the other body's side does not
+ * reach): the ray along n meets the polygon's edge from point i to i + 1
+ * at a share lam, and the same mix of their A and B support points, moved
+ * along n onto the surfaces, is a pair of surface points with pB - pA along
+ * n (EPA's witnesses). 1 if d is the objective at n within tol. */
+static int edge_witnesses(sov_result *r, const meridian *M, double t, double tol) {
+  int i = 0;
+  while (i + 1 < M->n && !(offset(M->w[i], t) <= 0 && offset(M->w[i + 1], t) > 0)) ++i;
+  if (i + 1 == M->n) return 0;
+  const double oi = offset(M->w[i], t), lam = oi / (oi - offset(M->w[i + 1], t));
+  double pa[3], pb[3], mn[3];
+  direction(r->n, M, t);
+  for (int j = 0; j < 3; ++j) {
+    pa[j] = M->pa[i][j] + lam * (M->pa[i + 1][j] - M->pa[i][j]);
+    pb[j] = M->pb[i][j] + lam * (M->pb[i + 1][j] - M->pb[i][j]);
+    mn[j] = -r->n[j];
+  }
+  sovc_exit_point(r->pA, M->A, M->XA, pa, r->n);
+  sovc_exit_point(r->pB, M->B, M->XB, pb, mn);
+  r->d = sovc_dot(r->n, r->pB) - sovc_dot(r->n, r->pA);
+  sovc_support_eval a, b;
+  double w[2];
+  if (!(fabs(r->d + evaluate(&a, &b, w, M, t)) <= tol)) return 0;
+  sovc_balance_witnesses(r, M->A, M->XA, M->B, M->XB, 0);
+  return on_surfaces(r, M, tol);
+}
+
 /* See coaxial.h. */
 int sovc_coaxial_search(sov_result *best, int *have, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB, const double axis[3]) {
@@ -231,27 +287,10 @@ int sovc_coaxial_search(sov_result *best, int *have, const sov_shape *A, const s
     if (!(t > lo && t < hi) || !insert(&M, t)) return SOV_ERR_NO_CONVERGENCE;
   }
   const int k = lowest(&M);
-  const double t = polish(&M, k, tol);
-  sovc_support_eval a, b;
-  double w[2];
-  double h = evaluate(&a, &b, w, &M, t);
-  double n[3];
-  direction(n, &M, t);
-  if (!(h <= M.h[k] + tol)) { /* a polish that ended higher gives way to the best point */
-    h = evaluate(&a, &b, w, &M, M.t[k]);
-    direction(n, &M, M.t[k]);
-  }
   sov_result r = {0};
-  r.d = -h;
-  memcpy(r.n, n, sizeof r.n);
-  memcpy(r.pA, a.p, sizeof r.pA);
-  memcpy(r.pB, b.p, sizeof r.pB);
   r.method = SOV_METHOD_AUTO;
-  /* The witnesses are the supports along n; the slide makes pB - pA = d n
-   * exact and must leave both on their surfaces. */
-  sovc_balance_witnesses(&r, A, XA, B, XB, 0);
-  if (sovc_off_surface(A, XA, r.pA) > tol + A->dent * A->radius ||
-      sovc_off_surface(B, XB, r.pB) > tol + B->dent * B->radius)
+  const double t = polish(&M, k, tol);
+  if (!support_witnesses(&r, &M, t, M.h[k], tol) && !edge_witnesses(&r, &M, t, tol))
     return SOV_ERR_NO_CONVERGENCE;
   sovc_keep_best(best, have, &r);
   return SOV_OK;

@@ -254,32 +254,6 @@ static int keep_evaluated(search *S, sov_result *best, int *have, const sov_shap
   return keep_on_surfaces(S, &r, best, have, A, XA, B, XB);
 }
 
-/* Where the line p + s dir (s >= 0, unit dir) leaves body S, by bisection
- * on the sign of its implicit function (the body is convex up to its dent,
- * so the line leaves it once); p itself if p is not inside. */
-static void exit_point(double out[3], const sov_shape *S, const sov_pose *X, const double p[3],
-                       const double dir[3]) {
-  double x[3], y[3], G;
-  sovc_to_local(x, X, p);
-  memcpy(out, p, 3 * sizeof(double));
-  sovc_implicit_norm(&G, NULL, NULL, S, x);
-  if (!(G < 0)) return;
-  /* Beyond |x| + 2 radius the line is outside the bounding sphere. */
-  double lo = 0, hi = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) + 2 * S->radius;
-  for (;;) {
-    const double mid = 0.5 * (lo + hi);
-    if (!(mid > lo && mid < hi)) break;
-    for (int i = 0; i < 3; ++i) y[i] = p[i] + mid * dir[i];
-    sovc_to_local(x, X, y);
-    sovc_implicit_norm(&G, NULL, NULL, S, x);
-    if (G < 0)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  for (int i = 0; i < 3; ++i) out[i] = p[i] + lo * dir[i];
-}
-
 /* Bodies whose bound closed (the polytope's face f within the bound
  * tolerance of lb) but whose best direction's support points are far apart
  * along nearly flat faces, where they slide off the surface, or lie at the
@@ -306,8 +280,8 @@ static int keep_hull_point(search *S, sov_result *best, int *have, const sov_sha
     for (int i = 0; i < 3; ++i) hA[i] += lam[k] * a[i], hB[i] += lam[k] * b[i];
   }
   for (int i = 0; i < 3; ++i) r.n[i] = n[i], mn[i] = -n[i];
-  exit_point(r.pA, A, XA, hA, r.n);
-  exit_point(r.pB, B, XB, hB, mn);
+  sovc_exit_point(r.pA, A, XA, hA, r.n);
+  sovc_exit_point(r.pB, B, XB, hB, mn);
   r.d = 0;
   for (int i = 0; i < 3; ++i) r.d += (r.pB[i] - r.pA[i]) * r.n[i];
   /* The surface normals there and the face's normal lie near the optimal

@@ -2,6 +2,7 @@
 #include "solver/posed.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "solver/pose.h"
 #include "solver/shape.h"
@@ -278,4 +279,29 @@ void sovc_frame_dvec(double out[3], const sovc_frame *F, const double n[3],
   out[2] = c * v[2];
   out[F->k] += be * be * F->sigma * n[a] * vw;
   out[a] -= be * vw;
+}
+
+/* See posed.h. The body is convex up to its dent, so the line leaves it
+ * once: bisection on the sign of the implicit function. */
+void sovc_exit_point(double out[3], const sov_shape *S, const sov_pose *X, const double p[3],
+                     const double dir[3]) {
+  double x[3], y[3], G;
+  sovc_to_local(x, X, p);
+  memcpy(out, p, 3 * sizeof(double));
+  sovc_implicit_norm(&G, NULL, NULL, S, x);
+  if (!(G < 0)) return;
+  /* Beyond |x| + 2 radius the line is outside the bounding sphere. */
+  double lo = 0, hi = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) + 2 * S->radius;
+  for (;;) {
+    const double mid = 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi)) break;
+    for (int i = 0; i < 3; ++i) y[i] = p[i] + mid * dir[i];
+    sovc_to_local(x, X, y);
+    sovc_implicit_norm(&G, NULL, NULL, S, x);
+    if (G < 0)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  for (int i = 0; i < 3; ++i) out[i] = p[i] + lo * dir[i];
 }

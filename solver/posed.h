@@ -43,6 +43,11 @@ void sovc_posed_hessian(sovc_implicit_eval *e, const sov_pose *X);
  * gradient vanishes). */
 double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]);
 
+/* Where the line p + s dir (s >= 0, unit dir) leaves the posed body;
+ * p itself if p is not inside. */
+void sovc_exit_point(double out[3], const sov_shape *S, const sov_pose *X, const double p[3],
+                     const double dir[3]);
+
 /* 1 if world point p is strictly inside the posed body (F < 0). */
 int sovc_posed_inside(const sov_shape *S, const sov_pose *X, const double p[3]);
 

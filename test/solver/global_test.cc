@@ -543,10 +543,10 @@ void QuatMul(double out[4], const double a[4], const double b[4]) {
 // Bodies of revolution (eps1 = 1, a1 = a2, equal tapers) on one axis,
 // overlapping: the objective depends on the angle to the axis alone, so an
 // optimum off the axis is a circle of directions (README, once a known
-// limitation: every one of these was refused). Each pair is posed along a
-// random axis, each body spun about its own axis by a random angle, B's
-// axis reversed or not; the answer must be the brute force's, the
-// objective at n, with sound witnesses, both ways round.
+// limitation: every one of these was refused). Each pair is posed along the
+// z axis and along a random axis with each body spun about its own axis by
+// a random angle, B's axis reversed or not; the answer must be the brute
+// force's, the objective at n, with sound witnesses, both ways round.
 TEST(GlobalSearch, CoaxialBodiesOfRevolutionAreAnswered) {
   struct Case {
     double a[7], b[7], offset;  // B's centre along the axis from A's
@@ -562,6 +562,10 @@ TEST(GlobalSearch, CoaxialBodiesOfRevolutionAreAnswered) {
       {{1, 1, 1.5, 1, 0.3, -0.2, -0.2}, {0.8, 0.8, 1.5, 1, 1.6, 0.1, 0.1}, 0.7, true, 0},
       {{1, 1, 2, 1, 1, 0, 0}, {0.5, 0.5, 0.5, 1, 1, 0, 0}, 1.2, false, 0},  // a sphere on the axis
       {{1, 1, 2, 1, 1, 0, 0}, {0.8, 0.8, 1.5, 1, 0.7, 0, 0}, 0.3, false, 1e-12},
+      // Near-cylinders: straight sides support them at every height.
+      {{0.5, 0.5, 2, 1, 0.03, 0, 0}, {0.3, 0.3, 1, 1, 0.03, 0, 0}, 1.0, false, 0},
+      {{0.5, 0.5, 2, 1, 1e-3, 0.1, 0.1}, {0.3, 0.3, 1, 1, 1e-3, 0.1, 0.1}, 0.3, true, 0},
+      {{1, 1, 2, 1, 1.9, 0, 0}, {0.5, 0.5, 1, 1, 1.9, 0, 0}, 0, false, 0},  // double cones
   };
   std::mt19937_64 rng(11);
   std::normal_distribution<double> n(0, 1);
@@ -569,10 +573,16 @@ TEST(GlobalSearch, CoaxialBodiesOfRevolutionAreAnswered) {
   int k = 0;
   for (const Case &c : cases) {
     for (int pose = 0; pose < 2; ++pose, ++k) {
-      double q[4] = {n(rng), n(rng), n(rng), n(rng)};
-      const double s = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-      for (double &x : q) x /= s;
-      const double sa = angle(rng) / 2, sb = angle(rng) / 2;
+      // Pose 0 on the world's z axis, unspun; pose 1 random.
+      double q[4] = {1, 0, 0, 0};
+      double sa = 0, sb = 0, ca[3] = {0, 0, 0};
+      if (pose == 1) {
+        for (double &x : q) x = n(rng);
+        const double s = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        for (double &x : q) x /= s;
+        sa = angle(rng) / 2, sb = angle(rng) / 2;
+        for (double &x : ca) x = 0.3 * n(rng);
+      }
       const double spin_a[4] = {std::cos(sa), 0, 0, std::sin(sa)};
       const double spin_b[4] = {std::cos(sb), 0, 0, std::sin(sb)};
       const double flip[4] = {0, 1, 0, 0};  // half turn about x
@@ -586,7 +596,7 @@ TEST(GlobalSearch, CoaxialBodiesOfRevolutionAreAnswered) {
       Body a, b;
       ASSERT_EQ(sov_shape_init(&a.shape, c.a), SOV_OK);
       ASSERT_EQ(sov_shape_init(&b.shape, c.b), SOV_OK);
-      const double ca[3] = {0.3 * n(rng), 0.3 * n(rng), 0.3 * n(rng)}, zero[3] = {0, 0, 0};
+      const double zero[3] = {0, 0, 0};
       ASSERT_EQ(sov_pose_from_quat(&a.pose, qa, ca), SOV_OK);
       ASSERT_EQ(sov_pose_from_quat(&b.pose, q, zero), SOV_OK);  // R(q) for the axis
       double cb[3];
