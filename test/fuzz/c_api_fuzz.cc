@@ -388,6 +388,51 @@ void CheckSameD(const sov_result &r, const sov_options &o, const sov_result &ref
          o.certify, r.d, ref.d);
 }
 
+// Bodies of revolution on one axis (solver/coaxial.c), from the input's
+// shapes made round (eps1 = 1, a2 = a1, taper_y = taper_x) and B posed on
+// A's axis at a fuzzed height, spun about it and maybe reversed. Read after
+// everything else, so the corpus's inputs decode as before. Their answer is
+// checked like the cold one, and against directions across the axis.
+void CheckCoaxial(const Query &base, FuzzedDataProvider &in) {
+  if (!in.ConsumeBool()) return;
+  Query q = base;
+  for (sov_shape *s : {&q.A, &q.B}) {
+    const double p[7] = {s->a[0], s->a[0], s->a[2], 1, s->eps2, s->taper[0], s->taper[0]};
+    if (sov_shape_init(s, p) != SOV_OK) return;  // the taper may now dent it
+  }
+  const double height = sov_fuzz::Value(in, -1, 1) * (q.A.a[2] + q.B.a[2]);
+  const double spin = sov_fuzz::Value(in, -kPi, kPi), f = in.ConsumeBool() ? -1.0 : 1.0;
+  const double c = std::cos(spin), sn = std::sin(spin);
+  const double L[9] = {c, -sn, 0, f * sn, f * c, 0, 0, 0, f};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j)
+      q.XB.R[3 * i + j] = q.XA.R[3 * i] * L[j] + q.XA.R[3 * i + 1] * L[3 + j] +
+                          q.XA.R[3 * i + 2] * L[6 + j];
+    q.XB.p[i] = q.XA.p[i] + height * q.XA.R[3 * i + 2];
+  }
+  q.scale = Scale(q, nullptr);
+  q.sign_unchecked = std::fmin(q.A.eps2, q.B.eps2) < kMinCheckedExponent;
+  q.unchecked =
+      q.sign_unchecked || Aspect(q.A) > kMaxCheckedAspect || Aspect(q.B) > kMaxCheckedAspect;
+  sov_result r{};
+  if (sov_distance(&r, &q.A, &q.XA, &q.B, &q.XB, nullptr, nullptr) != SOV_OK) return;
+  q.scale = Scale(q, &r);
+  CheckAnswer(r, q, "AUTO coaxial", true);
+  if (q.unchecked) return;
+  // Directions at 16 angles to the axis, in the plane of A's local x.
+  for (int k = 0; k <= 16; ++k) {
+    const double t = kPi * k / 16, v[3] = {std::sin(t) * q.XA.R[0] + std::cos(t) * q.XA.R[2],
+                                           std::sin(t) * q.XA.R[3] + std::cos(t) * q.XA.R[5],
+                                           std::sin(t) * q.XA.R[6] + std::cos(t) * q.XA.R[8]};
+    const double mv[3] = {-v[0], -v[1], -v[2]};
+    double hA = 0, hB = 0;
+    if (Support(&hA, q.A, q.XA, v) && Support(&hB, q.B, q.XB, mv) &&
+        -(hA + hB) > r.d + kRelTol * q.scale)
+      FailAnswer(q, r, "AUTO coaxial: d=%.17g below the lower bound %.17g at %d pi / 16", r.d,
+                 -(hA + hB), k);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -486,5 +531,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (rst == SOV_OK) CheckSameD(r, options, ref, q, "fuzzed options");
   }
   CheckFarPoint(q.A, in);
+  CheckCoaxial(q, in);
   return 0;
 }
