@@ -10,8 +10,9 @@
 /* Improve best (valid if *have) to the SPEC answer. Overlap: branch and
  * bound (EPA) until every polytope face away from a polished optimum lies
  * above the best answer. Separated: polytope distance iteration, then a
- * polish. Returns SOV_OK, or SOV_ERR_NO_CONVERGENCE if the bound could not
- * be closed within the budget. */
+ * polish. Bodies of revolution on one axis first get the search over one
+ * meridian of coaxial.h. Returns SOV_OK, or SOV_ERR_NO_CONVERGENCE if the
+ * bound could not be closed within the budget. */
 int sovc_global_search(sov_result *best, int *have, const sov_shape *A,
                        const sov_pose *XA, const sov_shape *B,
                        const sov_pose *XB, const sovc_newton_config *cfg);
