@@ -28,13 +28,9 @@ sov_shape Shape(const double p[7]) {
 }
 
 // B posed along A's axis (local z) at the given height, optionally reversed
-// (a half turn about A's x) and spun about its own axis.
+// and spun about its own axis.
 sov_pose AlongAxis(const sov_pose &XA, double height, bool reversed, double spin) {
-  sov_pose local;
-  const double c = std::cos(spin), s = std::sin(spin), f = reversed ? -1.0 : 1.0;
-  const double R[9] = {c, -s, 0, f * s, f * c, 0, 0, 0, f};
-  for (int i = 0; i < 9; ++i) local.R[i] = R[i];
-  local.p[0] = local.p[1] = 0;
+  sov_pose local = sov_test::Turn(spin, reversed);
   local.p[2] = height;
   return sov_test::Compose(XA, local);
 }
@@ -65,12 +61,8 @@ TEST(Coaxial, TiltedOrOffsetAxesAreNot) {
   sov_pose XB = AlongAxis(XA, 0.5, false, 0);
   for (int i = 0; i < 3; ++i) XB.p[i] += 1e-9 * XA.R[3 * i];  // across A's axis
   EXPECT_FALSE(sovc_coaxial_axis(axis, &A, &XA, &B, &XB));
-  sov_pose tilt;
-  const double a = 1e-9, R[9] = {1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a),
-                                 std::cos(a)};
-  for (int i = 0; i < 9; ++i) tilt.R[i] = R[i];
-  tilt.p[0] = tilt.p[1] = 0;
-  tilt.p[2] = 0.5;
+  const double a = 1e-9;  // about x
+  sov_pose tilt = {{1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a)}, {0, 0, 0.5}};
   XB = sov_test::Compose(XA, tilt);
   EXPECT_FALSE(sovc_coaxial_axis(axis, &A, &XA, &B, &XB));
 }

@@ -3,7 +3,6 @@
 // the SPEC objective -(h_A(v) + h_B(-v)) over directions.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pose_test_util.h"
 #include "superovoid/superovoid.h"
 
 namespace {
@@ -532,14 +532,6 @@ TEST(GlobalSearch, BoxLikePlateApartAnswerIsTheObjectiveAtN) {
 }
 
 
-// Quaternion product a b (w x y z).
-void QuatMul(double out[4], const double a[4], const double b[4]) {
-  out[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-  out[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-  out[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-  out[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-}
-
 // Bodies of revolution (eps1 = 1, a1 = a2, equal tapers) on one axis,
 // overlapping: the objective depends on the angle to the axis alone, so an
 // optimum off the axis is a circle of directions (README, once a known
@@ -568,41 +560,20 @@ TEST(GlobalSearch, CoaxialBodiesOfRevolutionAreAnswered) {
       {{1, 1, 2, 1, 1.9, 0, 0}, {0.5, 0.5, 1, 1, 1.9, 0, 0}, 0, false, 0},  // double cones
   };
   std::mt19937_64 rng(11);
-  std::normal_distribution<double> n(0, 1);
   std::uniform_real_distribution<double> angle(-M_PI, M_PI);
   int k = 0;
   for (const Case &c : cases) {
     for (int pose = 0; pose < 2; ++pose, ++k) {
       // Pose 0 on the world's z axis, unspun; pose 1 random.
-      double q[4] = {1, 0, 0, 0};
-      double sa = 0, sb = 0, ca[3] = {0, 0, 0};
-      if (pose == 1) {
-        for (double &x : q) x = n(rng);
-        const double s = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        for (double &x : q) x /= s;
-        sa = angle(rng) / 2, sb = angle(rng) / 2;
-        for (double &x : ca) x = 0.3 * n(rng);
-      }
-      const double spin_a[4] = {std::cos(sa), 0, 0, std::sin(sa)};
-      const double spin_b[4] = {std::cos(sb), 0, 0, std::sin(sb)};
-      const double flip[4] = {0, 1, 0, 0};  // half turn about x
-      double qa[4], qb[4], t[4];
-      QuatMul(qa, q, spin_a);
-      QuatMul(t, q, spin_b);
-      if (c.reversed)
-        QuatMul(qb, t, flip);
-      else
-        std::copy(t, t + 4, qb);
+      const sov_pose axis = pose == 0 ? sov_test::Turn(0, false) : sov_test::RandomPose(rng, 0.3);
+      sov_pose local_b = sov_test::Turn(pose == 0 ? 0 : angle(rng), c.reversed);
+      local_b.p[0] = c.off_axis;
+      local_b.p[2] = c.offset;
       Body a, b;
       ASSERT_EQ(sov_shape_init(&a.shape, c.a), SOV_OK);
       ASSERT_EQ(sov_shape_init(&b.shape, c.b), SOV_OK);
-      const double zero[3] = {0, 0, 0};
-      ASSERT_EQ(sov_pose_from_quat(&a.pose, qa, ca), SOV_OK);
-      ASSERT_EQ(sov_pose_from_quat(&b.pose, q, zero), SOV_OK);  // R(q) for the axis
-      double cb[3];
-      for (int i = 0; i < 3; ++i)
-        cb[i] = ca[i] + c.offset * b.pose.R[3 * i + 2] + c.off_axis * b.pose.R[3 * i];
-      ASSERT_EQ(sov_pose_from_quat(&b.pose, qb, cb), SOV_OK);
+      a.pose = sov_test::Compose(axis, sov_test::Turn(pose == 0 ? 0 : angle(rng), false));
+      b.pose = sov_test::Compose(axis, local_b);
       const std::string what = "case " + std::to_string(k / 2) + ", pose " + std::to_string(pose);
       ExpectOverlapAnswer(a, b, (what + ", A, B").c_str());
       ExpectOverlapAnswer(b, a, (what + ", B, A").c_str());

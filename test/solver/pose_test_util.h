@@ -37,6 +37,13 @@ inline sov_pose Compose(const sov_pose &M, const sov_pose &X) {
   return out;
 }
 
+// A turn by angle about z, then a half turn about x if reversed (z to -z).
+inline sov_pose Turn(double angle, bool reversed) {
+  const double c = std::cos(angle), s = std::sin(angle), f = reversed ? -1.0 : 1.0;
+  const sov_pose X = {{c, -s, 0, f * s, f * c, 0, 0, 0, f}, {0, 0, 0}};
+  return X;
+}
+
 }  // namespace sov_test
 
 #endif
