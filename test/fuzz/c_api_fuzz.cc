@@ -419,7 +419,7 @@ void CheckCoaxial(const Query &base, FuzzedDataProvider &in) {
   q.scale = Scale(q, &r);
   CheckAnswer(r, q, "AUTO coaxial", true);
   if (q.unchecked) return;
-  // Directions at 16 angles to the axis, in the plane of A's local x.
+  // Directions at 17 angles to the axis, 0 to pi, in the plane of A's local x.
   for (int k = 0; k <= 16; ++k) {
     const double t = kPi * k / 16, v[3] = {std::sin(t) * q.XA.R[0] + std::cos(t) * q.XA.R[2],
                                            std::sin(t) * q.XA.R[3] + std::cos(t) * q.XA.R[5],
