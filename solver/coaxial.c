@@ -86,6 +86,7 @@ typedef struct meridian {
   double low[kMaxPoints], at[kMaxPoints];
 } meridian;
 
+/* The world unit direction v(t) = cos t u + sin t e. */
 static void direction(double v[3], const meridian *M, double t) {
   const double c = cos(t), s = sin(t);
   for (int i = 0; i < 3; ++i) v[i] = c * M->u[i] + s * M->e[i];
