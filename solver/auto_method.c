@@ -79,6 +79,14 @@ int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA
 }
 
 /* See auto_method.h. */
+int sovc_balanced_on_surfaces(sov_result *r, const sov_shape *A, const sov_pose *XA,
+                              const sov_shape *B, const sov_pose *XB, double tol) {
+  sovc_balance_witnesses(r, A, XA, B, XB, 0);
+  return sovc_off_surface(A, XA, r->pA) <= tol + A->dent * A->radius &&
+         sovc_off_surface(B, XB, r->pB) <= tol + B->dent * B->radius;
+}
+
+/* See auto_method.h. */
 double sovc_value_tolerance(const sov_result *r) {
   return 1e-10 * sovc_coordinate_size(r->pA, r->pB);
 }

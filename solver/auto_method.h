@@ -95,4 +95,10 @@ void sovc_keep_best(sov_result *best, int *have, const sov_result *r);
 int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA,
                            const sov_shape *B, const sov_pose *XB, double tol);
 
+/* Balance r's witnesses (offsets of any size) and return 1 if both then lie
+ * on their surfaces within tol, or within the body's dent allowance: the
+ * global searches' test of witnesses they build themselves. */
+int sovc_balanced_on_surfaces(sov_result *r, const sov_shape *A, const sov_pose *XA,
+                              const sov_shape *B, const sov_pose *XB, double tol);
+
 #endif

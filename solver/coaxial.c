@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "solver/auto_method.h"
+#include "solver/global.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
 
@@ -28,8 +29,6 @@ enum {
  * overlapping bodies (centres within the radii) under half the bound
  * tolerance. */
 static const double kSymmetry = 1e-12;
-/* Bound tolerance relative to the bodies' size, as the polytope search's. */
-static const double kBound = 1e-11;
 /* A split closer than this share of its interval to an end bisects it. */
 static const double kSplitMargin = 1e-2;
 
@@ -214,12 +213,6 @@ static double polish(const meridian *M, int k, double tol) {
   return t;
 }
 
-/* 1 if r's witnesses lie on their surfaces (within tol, or the body's dent). */
-static int on_surfaces(const sov_result *r, const meridian *M, double tol) {
-  return sovc_off_surface(M->A, M->XA, r->pA) <= tol + M->A->dent * M->A->radius &&
-         sovc_off_surface(M->B, M->XB, r->pB) <= tol + M->B->dent * M->B->radius;
-}
-
 /* Answer along n = v(t) from the exact supports there, slid to make
  * pB - pA = d n exact; 1 if d is within tol of the best value hk and the
  * slide left both witnesses on their surfaces. */
@@ -232,8 +225,7 @@ static int support_witnesses(sov_result *r, const meridian *M, double t, double 
   direction(r->n, M, t);
   memcpy(r->pA, a.p, sizeof r->pA);
   memcpy(r->pB, b.p, sizeof r->pB);
-  sovc_balance_witnesses(r, M->A, M->XA, M->B, M->XB, 0);
-  return on_surfaces(r, M, tol);
+  return sovc_balanced_on_surfaces(r, M->A, M->XA, M->B, M->XB, tol);
 }
 
 /* Answer along n = v(t) where its support points are far from unique (the
@@ -261,8 +253,7 @@ static int edge_witnesses(sov_result *r, const meridian *M, double t, double tol
   sovc_support_eval a, b;
   double w[2];
   if (!(fabs(r->d + evaluate(&a, &b, w, M, t)) <= tol)) return 0;
-  sovc_balance_witnesses(r, M->A, M->XA, M->B, M->XB, 0);
-  return on_surfaces(r, M, tol);
+  return sovc_balanced_on_surfaces(r, M->A, M->XA, M->B, M->XB, tol);
 }
 
 /* See coaxial.h. */
@@ -273,7 +264,7 @@ int sovc_coaxial_search(sov_result *best, int *have, const sov_shape *A, const s
   sovc_frame_make(&fr, axis);
   memcpy(M.u, axis, sizeof M.u);
   memcpy(M.e, fr.t, sizeof M.e);
-  const double tol = kBound * (A->radius + B->radius);
+  const double tol = SOVC_SEARCH_BOUND * (A->radius + B->radius);
   for (int k = 0; k < kStart; ++k)
     if (!insert(&M, SOVC_PI * k / (kStart - 1))) return SOV_ERR_NO_CONVERGENCE;
   for (;;) {

@@ -33,7 +33,7 @@ static const double kFailedCap = 0.99995;
  * this fraction of the bodies' size: then its normal is worth polishing. */
 static const double kTight = 1e-4;
 /* Final bound tolerance, relative to the bodies' size. */
-static const double kBound = 1e-11;
+static const double kBound = SOVC_SEARCH_BOUND;
 
 /* A cap of directions about unit n (cosine and sine of its half-angle)
  * over which the objective is proved not to beat a polished answer. */
@@ -227,11 +227,7 @@ static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
 static int keep_on_surfaces(const search *S, sov_result *r, sov_result *best, int *have,
                             const sov_shape *A, const sov_pose *XA, const sov_shape *B,
                             const sov_pose *XB) {
-  sovc_balance_witnesses(r, A, XA, B, XB, 0);
-  const double tol = kBound * S->size;
-  if (sovc_off_surface(A, XA, r->pA) > tol + A->dent * A->radius ||
-      sovc_off_surface(B, XB, r->pB) > tol + B->dent * B->radius)
-    return 0;
+  if (!sovc_balanced_on_surfaces(r, A, XA, B, XB, kBound * S->size)) return 0;
   sovc_keep_best(best, have, r);
   return 1;
 }

@@ -7,6 +7,10 @@
 #include "solver/implicit.h"
 #include "superovoid/superovoid.h"
 
+/* Where the global searches' bound closes: within this of the bodies' size
+ * (the sum of their radii) above the best answer. */
+#define SOVC_SEARCH_BOUND 1e-11
+
 /* Improve best (valid if *have) to the SPEC answer. Overlap: branch and
  * bound (EPA) until every polytope face away from a polished optimum lies
  * above the best answer. Separated: polytope distance iteration, then a
