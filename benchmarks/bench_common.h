@@ -31,6 +31,13 @@
 
 namespace bench {
 
+// What a shape holds (sov_shape_get); a validated shape's, so it cannot fail.
+inline sov_shape_info Info(const sov_shape& s) {
+  sov_shape_info i{};
+  sov_shape_get(&i, &s);
+  return i;
+}
+
 using Clock = std::chrono::steady_clock;
 
 // Nanoseconds since t0.

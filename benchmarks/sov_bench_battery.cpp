@@ -14,6 +14,7 @@
 #include "bench_common.h"
 // Internal C headers of the core (no extern "C" of their own).
 extern "C" {
+#include "c_api/storage.h"
 #include "solver/quadtree.h"
 #include "solver/support.h"
 }
@@ -125,7 +126,7 @@ void AutoGuess(const PairBodies& b, double out[6]) {
     const sov_pose& X = k ? b.XB : b.XA;
     const double s = k ? -1.0 : 1.0;
     for (int i = 0; i < 3; ++i) vl[i] = s * (X.R[i] * v[0] + X.R[3 + i] * v[1] + X.R[6 + i] * v[2]);
-    sovc_support_seed(out + 3 * k, k ? &b.B : &b.A, vl);
+    sovc_support_seed(out + 3 * k, sovc_shape_of(k ? &b.B : &b.A), vl);
   }
 }
 
@@ -144,9 +145,10 @@ Outcome RunCore(const Method& m, const PairBodies& b, int repeat) {
   o.total_us = bench::MedianUs(
       repeat, [&] { st = sov_distance(&r, &b.A, &b.XA, &b.B, &b.XB, &opt, nullptr); });
   double sink[6];
+  const sovc_pose XA = sovc_pose_from_public(&b.XA), XB = sovc_pose_from_public(&b.XB);
   if (m.quadtree)
     o.guess_us = bench::MedianUs(
-        repeat, [&] { sovc_quadtree_seed(sink, sink + 2, &b.A, &b.XA, &b.B, &b.XB); });
+        repeat, [&] { sovc_quadtree_seed(sink, sink + 2, sovc_shape_of(&b.A), &XA, sovc_shape_of(&b.B), &XB); });
   else
     o.guess_us = bench::MedianUs(repeat, [&] { AutoGuess(b, sink); });
   o.ok = st == SOV_OK;
@@ -163,8 +165,8 @@ Outcome RunCore(const Method& m, const PairBodies& b, int repeat) {
 Outcome RunOct(const PairBodies& b, int repeat) {
   Outcome o;
   sov::OctreeSeedResult s;
-  b.sa->voxels(0.1 * std::min({b.A.a[0], b.A.a[1], b.A.a[2]}));
-  b.sb->voxels(0.1 * std::min({b.B.a[0], b.B.a[1], b.B.a[2]}));
+  b.sa->voxels(0.1 * std::min({bench::Info(b.A).params[0], bench::Info(b.A).params[1], bench::Info(b.A).params[2]}));
+  b.sb->voxels(0.1 * std::min({bench::Info(b.B).params[0], bench::Info(b.B).params[1], bench::Info(b.B).params[2]}));
   o.total_us =
       bench::MedianUs(repeat, [&] { s = sov::octreeSeededDistance(*b.sa, b.ta, *b.sb, b.tb); });
   sov_options opt;

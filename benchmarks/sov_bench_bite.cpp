@@ -90,7 +90,7 @@ double MinDistance(const std::vector<Part>& up, const std::vector<Part>& low, co
       double c = 0;
       for (int k = 0; k < 3; ++k)
         c += (up[i].local.p[k] - XL[j].p[k]) * (up[i].local.p[k] - XL[j].p[k]);
-      order.emplace_back(std::sqrt(c) - up[i].shape.radius - low[j].shape.radius,
+      order.emplace_back(std::sqrt(c) - bench::Info(up[i].shape).radius - bench::Info(low[j].shape).radius,
                          i * low.size() + j);
     }
   std::sort(order.begin(), order.end());

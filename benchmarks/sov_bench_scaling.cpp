@@ -36,7 +36,7 @@ std::shared_ptr<sov::Superovoid> RandomBody(std::mt19937_64& rng) {
     const double p[7] = {size(rng), size(rng),  size(rng), eps(rng),
                          eps(rng),  taper(rng), taper(rng)};
     sov_shape s;
-    if (sov_shape_init(&s, p) == SOV_OK && s.radius < kMaxRadius)
+    if (sov_shape_init(&s, p) == SOV_OK && bench::Info(s).radius < kMaxRadius)
       return std::make_shared<sov::Superovoid>(
           std::array<double, 7>{p[0], p[1], p[2], p[3], p[4], p[5], p[6]});
   }
@@ -92,7 +92,7 @@ double BruteForce(const std::vector<std::unique_ptr<fcl::CollisionObjectd>>& v,
       const auto* a = static_cast<const sov::Superovoid*>(v[i]->collisionGeometry().get());
       const auto* b = static_cast<const sov::Superovoid*>(v[j]->collisionGeometry().get());
       const double gap = (v[i]->getTranslation() - v[j]->getTranslation()).norm() -
-                         a->shape().radius - b->shape().radius;
+                         a->info().radius - b->info().radius;
       if (count_collisions) {
         if (gap > 0) continue;
         fcl::CollisionRequestd req;

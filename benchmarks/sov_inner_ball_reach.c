@@ -18,12 +18,12 @@
 #include "solver/inner_ball.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
-#include "superovoid/superovoid.h"
+#include "solver/shape.h"
 
 enum { kColumns = 29, kRefColumns = 11, kBisections = 40 };
 
 /* Largest radius up to 64 depth that the test proves at local point x. */
-static double largest_ball(const sov_shape *S, const double x[3], double depth) {
+static double largest_ball(const sovc_shape *S, const double x[3], double depth) {
   const double hi = 64 * depth;
   return sovc_inner_ball_fits(S, x, hi) ? hi : sovc_inner_ball_bisect(S, x, 0, hi, kBisections);
 }
@@ -31,10 +31,10 @@ static double largest_ball(const sov_shape *S, const double x[3], double depth) 
 /* Unit outward normal m and its tangent frame at local surface point x,
  * and F's Hessian H there (NULL: none); returns |grad F|, 0 where F or its
  * gradient is unusable. */
-static double surface_frame(double m[3], sovc_frame *fr, double *H, const sov_shape *S,
+static double surface_frame(double m[3], sovc_frame *fr, double *H, const sovc_shape *S,
                             const double x[3]) {
   double F, g[3];
-  if (sov_shape_implicit(&F, g, H, S, x) != SOV_OK) return 0;
+  if (!sovc_implicit_checked(&F, g, H, S, x)) return 0;
   const double gn = sqrt(sovc_dot(g, g));
   if (!(gn > 0)) return 0;
   for (int i = 0; i < 3; ++i) m[i] = g[i] / gn;
@@ -44,7 +44,7 @@ static double surface_frame(double m[3], sovc_frame *fr, double *H, const sov_sh
 
 /* Smallest radius of curvature of S's surface at local point x: 1 / the
  * largest eigenvalue of the Hessian on the tangent plane over |grad F|. */
-static double smallest_curvature_radius(const sov_shape *S, const double x[3]) {
+static double smallest_curvature_radius(const sovc_shape *S, const double x[3]) {
   double m[3], H[9];
   sovc_frame fr;
   const double gn = surface_frame(m, &fr, H, S, x);
@@ -62,7 +62,7 @@ enum { kRings = 24, kSpokes = 48 };
 /* 1 if every sample of the sphere of the ball of radius r tangent at local
  * surface point x (normal m, frame t, b) lies in S: kRings circles at polar
  * angles k pi / kRings from the tangency, kSpokes points each. */
-static int sampled_ball_inside(const sov_shape *S, const double x[3], const sovc_frame *fr,
+static int sampled_ball_inside(const sovc_shape *S, const double x[3], const sovc_frame *fr,
                                const double m[3], double r) {
   for (int k = 1; k <= kRings; ++k) {
     const double th = k * (SOVC_PI / kRings), st = sin(th), ct = cos(th);
@@ -71,7 +71,7 @@ static int sampled_ball_inside(const sov_shape *S, const double x[3], const sovc
       double y[3], F;
       for (int i = 0; i < 3; ++i)
         y[i] = x[i] - r * m[i] + a * fr->t[i] + b * fr->b[i] + r * ct * m[i];
-      if (!(fabs(y[2]) < S->a[2]) || sov_shape_implicit(&F, NULL, NULL, S, y) != SOV_OK || F > 0)
+      if (!(fabs(y[2]) < S->a[2]) || !sovc_implicit_checked(&F, NULL, NULL, S, y) || F > 0)
         return 0;
     }
   }
@@ -80,7 +80,7 @@ static int sampled_ball_inside(const sov_shape *S, const double x[3], const sovc
 
 /* Largest radius up to hi whose ball passes sampled_ball_inside at local
  * point x (bisection; the sampled test is not monotone in r, nearly so). */
-static double largest_sampled_ball(const sov_shape *S, const double x[3], double hi) {
+static double largest_sampled_ball(const sovc_shape *S, const double x[3], double hi) {
   double m[3];
   sovc_frame fr;
   if (!(surface_frame(m, &fr, NULL, S, x) > 0)) return 0;
@@ -132,13 +132,16 @@ int main(int argc, char **argv) {
       continue;
     }
     if (!(r[1] < 0)) continue;
-    sov_shape A, B;
-    sov_pose XA, XB;
-    if (sov_shape_init(&A, v + 1) || sov_shape_init(&B, v + 15) ||
-        sov_pose_from_quat(&XA, v + 8, v + 12) || sov_pose_from_quat(&XB, v + 22, v + 26)) {
+    sovc_shape A, B;
+    sovc_pose XA, XB;
+    if (sovc_shape_init(&A, v + 1) || sovc_shape_init(&B, v + 15)) {
       ++bad;
       continue;
     }
+    sovc_quat_to_matrix(XA.R, v + 8);
+    sovc_quat_to_matrix(XB.R, v + 22);
+    memcpy(XA.p, v + 12, sizeof XA.p);
+    memcpy(XB.p, v + 26, sizeof XB.p);
     double xA[3], xB[3];
     sovc_to_local(xA, &XA, r + 5);
     sovc_to_local(xB, &XB, r + 8);

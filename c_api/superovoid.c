@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "c_api/storage.h"
 #include "solver/convexity.h"
 #include "solver/distance.h"
 #include "solver/parametric.h"
@@ -16,8 +17,12 @@
 #define SOV_STR2(x) #x
 #define SOV_STR(x) SOV_STR2(x)
 
-/* Tolerance on unit quaternions and rotation matrices (SPEC "Pose"). */
-static const double kUnitTolerance = 1e-6;
+_Static_assert(sizeof(sovc_shape_storage) <= sizeof(sov_shape), "sov_shape too small");
+_Static_assert(_Alignof(sovc_shape_storage) <= _Alignof(sov_shape), "sov_shape misaligned");
+_Static_assert(sizeof(sovc_cache) <= sizeof(sov_cache), "sov_cache too small");
+_Static_assert(_Alignof(sovc_cache) <= _Alignof(sov_cache), "sov_cache misaligned");
+_Static_assert((int)SOV_METHOD_COUNT == (int)SOVC_METHOD_COUNT, "method enums differ");
+_Static_assert((int)SOV_SEED_CACHE == (int)SOVC_SEED_CACHE, "seed enums differ");
 
 static const char *const kMethodNames[SOV_METHOD_COUNT] = {"auto", "implicit",
                                                            "parametric", "ntb"};
@@ -45,6 +50,7 @@ const char *sov_status_string(int status) {
     case SOV_ERR_BUFFER: return "an output buffer is too small";
     case SOV_ERR_SPURIOUS: return "the method converged to a common-normal pair that is not the answer";
     case SOV_ERR_RANGE: return "a result is past the double range";
+    case SOV_ERR_UNINITIALIZED: return "the shape was not filled by sov_shape_init";
     default: return "unknown status";
   }
 }
@@ -65,9 +71,27 @@ int sov_method_from_name(sov_method *method, const char *name) {
   return SOV_ERR_OPTION;
 }
 
-/* Cheap re-check of a shape struct (full validation is sov_shape_init). */
-static int check_shape(const sov_shape *s) {
-  if (!s) return SOV_ERR_NULL;
+/* A result as the solver receives it: the caller's, so that what the
+ * solver leaves unwritten keeps its value. */
+static sovc_result result_from_public(const sov_result *r) {
+  sovc_result out;
+  out.d = r->d;
+  memcpy(out.n, r->n, sizeof out.n);
+  memcpy(out.pA, r->pA, sizeof out.pA);
+  memcpy(out.pB, r->pB, sizeof out.pB);
+  out.iterations = r->iterations;
+  out.residual = r->residual;
+  out.method = (sovc_method)r->method;
+  return out;
+}
+
+/* Cheap re-check of a shape (full validation is sov_shape_init): storage
+ * that sov_shape_init filled, with parameters still in range. */
+static int check_shape(const sov_shape *shape) {
+  if (!shape) return SOV_ERR_NULL;
+  if (((const sovc_shape_storage *)(const void *)shape->opaque_)->tag != SOVC_SHAPE_TAG)
+    return SOV_ERR_UNINITIALIZED;
+  const sovc_shape *s = sovc_shape_of(shape);
   const double v[7] = {s->a[0], s->a[1], s->a[2], s->eps1, s->eps2, s->taper[0], s->taper[1]};
   if (!sovc_all_finite(v, 7) || !isfinite(s->radius)) return SOV_ERR_NONFINITE;
   if (!(v[0] > 0 && v[1] > 0 && v[2] > 0 && s->radius > 0)) return SOV_ERR_SIZE;
@@ -76,26 +100,21 @@ static int check_shape(const sov_shape *s) {
   return SOV_OK;
 }
 
-/* Orthonormal with det +1 within kUnitTolerance. */
-static int check_rotation(const double R[9]) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      const double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
-      if (fabs(d - (i == j)) > kUnitTolerance) return SOV_ERR_ROTATION;
-    }
-  const double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
-                     R[2] * (R[3] * R[7] - R[4] * R[6]);
-  return fabs(det - 1) <= kUnitTolerance ? SOV_OK : SOV_ERR_ROTATION;
-}
-
 /* A pose as the solver receives it. */
 static int check_pose(const sov_pose *X) {
   if (!X) return SOV_ERR_NULL;
   if (!sovc_all_finite(X->R, 9) || !sovc_all_finite(X->p, 3)) return SOV_ERR_NONFINITE;
-  return check_rotation(X->R);
+  return sovc_check_rotation(X->R);
 }
 
-/* Options as the solver receives them. */
+/* Options as the solver receives them (validated by check_options). */
+static sovc_options options_from_public(const sov_options *o) {
+  const sovc_options out = {(sovc_method)o->method, (sovc_seed)o->seed, o->tolerance,
+                            o->max_iterations, o->certify};
+  return out;
+}
+
+/* Options in range. */
 static int check_options(const sov_options *o) {
   if ((int)o->method < 0 || o->method >= SOV_METHOD_COUNT) return SOV_ERR_OPTION;
   if ((int)o->seed < 0 || o->seed > SOV_SEED_CACHE) return SOV_ERR_OPTION;
@@ -107,7 +126,29 @@ static int check_options(const sov_options *o) {
 /* Validate and fill a shape. */
 int sov_shape_init(sov_shape *shape, const double params[7]) {
   if (!shape || !params) return SOV_ERR_NULL;
-  return sovc_shape_init(shape, params);
+  sovc_shape s;
+  const int st = sovc_shape_init(&s, params);
+  if (st != SOV_OK) return st;
+  sovc_shape_storage *out = sovc_shape_storage_of(shape);
+  memset(shape, 0, sizeof *shape);
+  out->tag = SOVC_SHAPE_TAG;
+  out->shape = s;
+  return SOV_OK;
+}
+
+/* What callers may read of a shape. */
+int sov_shape_get(sov_shape_info *info, const sov_shape *shape) {
+  if (!info) return SOV_ERR_NULL;
+  const int st = check_shape(shape);
+  if (st != SOV_OK) return st;
+  const sovc_shape *s = sovc_shape_of(shape);
+  const double p[7] = {s->a[0], s->a[1], s->a[2], s->eps1, s->eps2, s->taper[0], s->taper[1]};
+  memcpy(info->params, p, sizeof p);
+  info->radius = s->radius;
+  memcpy(info->aabb_lo, s->aabb_lo, sizeof s->aabb_lo);
+  memcpy(info->aabb_hi, s->aabb_hi, sizeof s->aabb_hi);
+  info->dent = s->dent;
+  return SOV_OK;
 }
 
 /* Explain validity into buf. */
@@ -133,7 +174,7 @@ int sov_shape_implicit(double *F, double grad[3], double hess[9],
   const int st = check_shape(shape);
   if (st != SOV_OK) return st;
   if (!sovc_all_finite(x, 3)) return SOV_ERR_NONFINITE;
-  return sovc_implicit_checked(F, grad, hess, shape, x) ? SOV_OK : SOV_ERR_RANGE;
+  return sovc_implicit_checked(F, grad, hess, sovc_shape_of(shape), x) ? SOV_OK : SOV_ERR_RANGE;
 }
 
 /* Parametric point, tangents and normal. */
@@ -143,7 +184,7 @@ int sov_shape_point(double x[3], double t1[3], double t2[3], double n[3],
   const int st = check_shape(shape);
   if (st != SOV_OK) return st;
   if (!isfinite(phi1) || !isfinite(phi2)) return SOV_ERR_NONFINITE;
-  sovc_param_point(x, t1, t2, n, NULL, NULL, NULL, shape, phi1, phi2);
+  sovc_param_point(x, t1, t2, n, NULL, NULL, NULL, sovc_shape_of(shape), phi1, phi2);
   return SOV_OK;
 }
 
@@ -162,7 +203,7 @@ int sov_shape_support(double x[3], double *h, const sov_shape *shape,
   double u[3] = {dir[0] / m, dir[1] / m, dir[2] / m};
   const double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
   for (int i = 0; i < 3; ++i) u[i] /= len;
-  *h = sovc_support(x, shape, u, NAN) * len * m;
+  *h = sovc_support(x, sovc_shape_of(shape), u, NAN) * len * m;
   return SOV_OK;
 }
 
@@ -188,17 +229,18 @@ int sov_shape_tessellate(double *vertices, size_t vertex_capacity, int *triangle
   st = check_shape(shape);
   if (st != SOV_OK) return st;
   if (vertex_capacity < 3 * nv || triangle_capacity < 3 * nt) return SOV_ERR_BUFFER;
+  const sovc_shape *s = sovc_shape_of(shape);
   const double dlon = 2 * SOV_PI / n_lon, dlat = SOV_PI / n_lat;
   double *v = vertices;
-  sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, shape, 0, -SOV_PI / 2);
+  sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, s, 0, -SOV_PI / 2);
   v += 3;
   for (int i = 1; i < n_lat; ++i) {
     for (int j = 0; j < n_lon; ++j, v += 3) {
-      sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, shape, -SOV_PI + dlon * j,
+      sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, s, -SOV_PI + dlon * j,
                        -SOV_PI / 2 + dlat * i);
     }
   }
-  sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, shape, 0, SOV_PI / 2);
+  sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, s, 0, SOV_PI / 2);
   const int north = (int)nv - 1;
   int *t = triangles;
 #define SOV_RING(i, j) (1 + ((i) - 1) * n_lon + ((j) % n_lon))
@@ -221,7 +263,7 @@ int sov_shape_volume(double *volume, const sov_shape *shape) {
   if (!volume) return SOV_ERR_NULL;
   const int st = check_shape(shape);
   if (st != SOV_OK) return st;
-  *volume = sovc_shape_volume(shape);
+  *volume = sovc_shape_volume(sovc_shape_of(shape));
   return SOV_OK;
 }
 
@@ -232,7 +274,7 @@ int sov_shape_mass(double *volume, double com[3], double inertia[9], const sov_s
   const int st = check_shape(shape);
   if (st != SOV_OK) return st;
   double m[5];
-  sovc_shape_moments(m, shape);
+  sovc_shape_moments(m, sovc_shape_of(shape));
   *volume = m[0];
   if (com) com[0] = com[1] = 0, com[2] = m[1];
   if (inertia) {
@@ -250,33 +292,31 @@ int sov_shape_mass(double *volume, double com[3], double inertia[9], const sov_s
 /* Pose from a unit quaternion. */
 int sov_pose_from_quat(sov_pose *pose, const double q[4], const double p[3]) {
   if (!pose || !q || !p) return SOV_ERR_NULL;
-  if (!sovc_all_finite(q, 4) || !sovc_all_finite(p, 3)) return SOV_ERR_NONFINITE;
-  const double nq = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  if (fabs(nq - 1) > kUnitTolerance) return SOV_ERR_QUATERNION;
-  sovc_quat_to_matrix(pose->R, q);
-  memcpy(pose->p, p, sizeof pose->p);
-  return SOV_OK;
+  sovc_pose X;
+  const int st = sovc_pose_from_quat(&X, q, p);
+  if (st == SOV_OK) sovc_pose_to_public(pose, &X);
+  return st;
 }
 
 /* Pose from a rotation matrix. */
 int sov_pose_from_matrix(sov_pose *pose, const double R[9], const double p[3]) {
   if (!pose || !R || !p) return SOV_ERR_NULL;
-  if (!sovc_all_finite(R, 9) || !sovc_all_finite(p, 3)) return SOV_ERR_NONFINITE;
-  const int st = check_rotation(R);
-  if (st != SOV_OK) return st;
-  memcpy(pose->R, R, sizeof pose->R);
-  memcpy(pose->p, p, sizeof pose->p);
-  return SOV_OK;
+  sovc_pose X;
+  const int st = sovc_pose_from_matrix(&X, R, p);
+  if (st == SOV_OK) sovc_pose_to_public(pose, &X);
+  return st;
 }
 
 /* Defaults: auto method, quadtree seed for the study methods. */
 void sov_options_default(sov_options *options) {
   if (!options) return;
-  options->method = SOV_METHOD_AUTO;
-  options->seed = SOV_SEED_QUADTREE;
-  options->tolerance = 1e-11;
-  options->max_iterations = 50;
-  options->certify = 1;
+  sovc_options d;
+  sovc_options_default(&d);
+  options->method = (sov_method)d.method;
+  options->seed = (sov_seed)d.seed;
+  options->tolerance = d.tolerance;
+  options->max_iterations = d.max_iterations;
+  options->certify = d.certify;
 }
 
 /* Forget the cached answer. */
@@ -295,12 +335,19 @@ int sov_cache_set(sov_cache *cache, const sov_pose *XA, const sov_pose *XB,
   double n[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};
   const double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   for (int i = 0; i < 3; ++i) n[i] = nn > 0 ? n[i] / nn : (i == 2);
-  sovc_to_local(cache->pA_local, XA, pA);
-  sovc_to_local(cache->pB_local, XB, pB);
-  sovc_rotate_t(cache->nA_local, XA->R, n);
-  cache->valid = 1;
-  cache->evaluated = cache->certified = 0;
+  const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
+  sovc_cache *c = sovc_cache_of(cache);
+  sovc_to_local(c->pA_local, &xa, pA);
+  sovc_to_local(c->pB_local, &xb, pB);
+  sovc_rotate_t(c->nA_local, xa.R, n);
+  c->valid = 1;
+  c->evaluated = c->certified = 0;
   return SOV_OK;
+}
+
+/* Whether the cache holds an answer. */
+int sov_cache_valid(const sov_cache *cache) {
+  return cache && ((const sovc_cache *)(const void *)cache->opaque_)->valid == 1;
 }
 
 /* All query arguments, in order. */
@@ -321,9 +368,17 @@ int sov_distance(sov_result *result, const sov_shape *A, const sov_pose *XA,
   if (!result) return SOV_ERR_NULL;
   const int st = check_query(A, XA, B, XB, options);
   if (st != SOV_OK) return st;
-  sov_options defaults;
-  sov_options_default(&defaults);
-  return sovc_distance(result, A, XA, B, XB, options ? options : &defaults, cache);
+  sovc_options opt;
+  if (options)
+    opt = options_from_public(options);
+  else
+    sovc_options_default(&opt);
+  const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
+  sovc_result r = result_from_public(result);
+  const int status = sovc_distance(&r, sovc_shape_of(A), &xa, sovc_shape_of(B), &xb, &opt,
+                                   cache ? sovc_cache_of(cache) : NULL);
+  sovc_result_to_public(result, &r);
+  return status;
 }
 
 /* Boolean collision. */
@@ -333,7 +388,12 @@ int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   if (!colliding) return SOV_ERR_NULL;
   const int st = check_query(A, XA, B, XB, options);
   if (st != SOV_OK) return st;
-  sov_options defaults;
-  sov_options_default(&defaults);
-  return sovc_collide(colliding, A, XA, B, XB, options ? options : &defaults, cache);
+  sovc_options opt;
+  if (options)
+    opt = options_from_public(options);
+  else
+    sovc_options_default(&opt);
+  const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
+  return sovc_collide(colliding, sovc_shape_of(A), &xa, sovc_shape_of(B), &xb, &opt,
+                      cache ? sovc_cache_of(cache) : NULL);
 }

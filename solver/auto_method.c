@@ -37,7 +37,7 @@ enum { kPolishIterations = 3 };
 enum { kChartIterations = 12, kPositionChartIterations = 16 };
 
 /* Keep r in best if it is the first or a larger lower bound. */
-void sovc_keep_best(sov_result *best, int *have, const sov_result *r) {
+void sovc_keep_best(sovc_result *best, int *have, const sovc_result *r) {
   best->iterations += r->iterations;
   if (!*have || r->d > best->d) {
     const int its = best->iterations;
@@ -48,7 +48,7 @@ void sovc_keep_best(sov_result *best, int *have, const sov_result *r) {
 }
 
 /* Swap the roles of A and B in an answer: same d, opposite normal. */
-static void swap_bodies(sov_result *r) {
+static void swap_bodies(sovc_result *r) {
   for (int i = 0; i < 3; ++i) {
     const double t = r->pA[i];
     r->pA[i] = r->pB[i];
@@ -62,8 +62,8 @@ static void swap_bodies(sov_result *r) {
  * straight edge makes the witness point ill-determined: the witness on that
  * body slides along g and stays on its surface. Move the one that does;
  * returns 1 if a witness moved (offsets below tol are left alone). */
-int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA,
-                           const sov_shape *B, const sov_pose *XB, double tol) {
+int sovc_balance_witnesses(sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                           const sovc_shape *B, const sovc_pose *XB, double tol) {
   double g[3], movedA[3], movedB[3];
   for (int i = 0; i < 3; ++i) g[i] = r->pB[i] - r->pA[i] - r->d * r->n[i];
   if (fabs(g[0]) <= tol && fabs(g[1]) <= tol && fabs(g[2]) <= tol) return 0;
@@ -79,15 +79,15 @@ int sovc_balance_witnesses(sov_result *r, const sov_shape *A, const sov_pose *XA
 }
 
 /* See auto_method.h. */
-int sovc_balanced_on_surfaces(sov_result *r, const sov_shape *A, const sov_pose *XA,
-                              const sov_shape *B, const sov_pose *XB, double tol) {
+int sovc_balanced_on_surfaces(sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                              const sovc_shape *B, const sovc_pose *XB, double tol) {
   sovc_balance_witnesses(r, A, XA, B, XB, 0);
   return sovc_off_surface(A, XA, r->pA) <= tol + A->dent * A->radius &&
          sovc_off_surface(B, XB, r->pB) <= tol + B->dent * B->radius;
 }
 
 /* See auto_method.h. */
-double sovc_value_tolerance(const sov_result *r) {
+double sovc_value_tolerance(const sovc_result *r) {
   return 1e-10 * sovc_coordinate_size(r->pA, r->pB);
 }
 
@@ -96,8 +96,8 @@ double sovc_value_tolerance(const sov_result *r) {
  * objective -(h_A(n) + h_B(-n)) below d. Only bodies with a dent that can
  * matter are searched (exact supports, hinted by the witnesses): a converged
  * witness on a convex body supports it (SPEC), so its share is 0. */
-static double support_gap(const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                          const sov_shape *B, const sov_pose *XB) {
+static double support_gap(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                          const sovc_shape *B, const sovc_pose *XB) {
   double x[3], gap = 0;
   const double mn[3] = {-r->n[0], -r->n[1], -r->n[2]};
   sovc_support_eval e;
@@ -122,8 +122,8 @@ static double support_gap(const sov_result *r, const sov_shape *A, const sov_pos
  * curvature; study-method helpers use the same condition). The charts that
  * solve the first-order equations can land on saddles; the direction chart
  * (a descent method) does not. A flat witness (infinite radius) passes. */
-static int local_maximum(const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                         const sov_shape *B, const sov_pose *XB) {
+static int local_maximum(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                         const sovc_shape *B, const sovc_pose *XB) {
   sovc_support_eval a, b;
   const double mn[3] = {-r->n[0], -r->n[1], -r->n[2]};
   memcpy(a.p, r->pA, sizeof a.p);
@@ -142,8 +142,8 @@ static int local_maximum(const sov_result *r, const sov_shape *A, const sov_pose
 /* 1 if the cache's kept inner balls prove overlap answer r (see
  * inner_ball.h); remembers its witnesses so that the certificate is not
  * sought again. */
-static int kept_balls_prove(const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                            const sov_shape *B, const sov_pose *XB, sovc_warm *warm) {
+static int kept_balls_prove(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                            const sovc_shape *B, const sovc_pose *XB, sovc_warm *warm) {
   if (!warm || !warm->balls ||
       !sovc_kept_balls_certify(warm->balls, r, A, XA, B, XB, sovc_value_tolerance(r)))
     return 0;
@@ -166,8 +166,8 @@ static int kept_balls_prove(const sov_result *r, const sov_shape *A, const sov_p
  * SOVC_DENT_NEGLECT are skipped: the support search neglects them too, so
  * it would only find the witness's own local maximum from the witness's
  * height. */
-static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A, const sov_pose *XA,
-                      const sov_shape *B, const sov_pose *XB, sovc_warm *warm) {
+static int acceptable(int st, sovc_result *r, double lb0, const sovc_shape *A, const sovc_pose *XA,
+                      const sovc_shape *B, const sovc_pose *XB, sovc_warm *warm) {
   if (st != SOV_OK) return 0;
   const double tol = sovc_value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
@@ -187,12 +187,12 @@ static int acceptable(int st, sov_result *r, double lb0, const sov_shape *A, con
  * by the position chart: theirs stop on their own rows (the normal
  * chart's on support maps from a few search steps), which can leave n off
  * by 1e-8 where d is exact. */
-int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_pose *XA,
-                     const sov_shape *B, const sov_pose *XB, const double v[3], const double pA[3],
+int sovc_solve_local(sovc_result *best, int *have, const sovc_shape *A, const sovc_pose *XA,
+                     const sovc_shape *B, const sovc_pose *XB, const double v[3], const double pA[3],
                      const double pB[3], double lb0, const sovc_newton_config *cfg,
                      int overlap_to_search, sovc_warm *warm) {
   const int cap = cfg->max_iterations < kChartIterations ? cfg->max_iterations : kChartIterations;
-  sov_result r;
+  sovc_result r;
   int st = sovc_solve_implicit_warm(&r, A, XA, B, XB, pA, pB, cfg, warm ? warm->start : NULL,
                                     warm ? warm->last : NULL);
   int spent = r.iterations;
@@ -234,7 +234,7 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_
   }
   if (!precise) {
     /* A polish that fails or ends lower leaves the chart's answer. */
-    sov_result p;
+    sovc_result p;
     sovc_newton_config polish = *cfg;
     if (polish.max_iterations > kPolishIterations) polish.max_iterations = kPolishIterations;
     const int pst = sovc_solve_implicit_warm(&p, A, XA, B, XB, r.pA, r.pB, &polish, NULL,
@@ -250,7 +250,7 @@ int sovc_solve_local(sov_result *best, int *have, const sov_shape *A, const sov_
 }
 
 /* Newton configuration of the default method's charts. */
-sovc_newton_config sovc_chart_config(const sov_options *opt) {
+sovc_newton_config sovc_chart_config(const sovc_options *opt) {
   const int cap = opt->max_iterations < kPositionChartIterations ? opt->max_iterations
                                                                  : kPositionChartIterations;
   const sovc_newton_config cfg = {0, 1, opt->tolerance, cap, 0};
@@ -258,7 +258,7 @@ sovc_newton_config sovc_chart_config(const sov_options *opt) {
 }
 
 /* The shapes' parameters, the key of a cache's evaluations. */
-static void shape_params(double out[7], const sov_shape *S) {
+static void shape_params(double out[7], const sovc_shape *S) {
   for (int i = 0; i < 3; ++i) out[i] = S->a[i];
   out[3] = S->eps1;
   out[4] = S->eps2;
@@ -267,8 +267,8 @@ static void shape_params(double out[7], const sov_shape *S) {
 }
 
 /* See auto_method.h. */
-sovc_warm *sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_shape *A,
-                          const sov_shape *B) {
+sovc_warm *sovc_warm_init(sovc_warm *warm, const sovc_cache *cache, const sovc_shape *A,
+                          const sovc_shape *B) {
   if (!cache) return NULL;
   warm->start = NULL;
   warm->balls = NULL;
@@ -285,8 +285,8 @@ sovc_warm *sovc_warm_init(sovc_warm *warm, const sov_cache *cache, const sov_sha
 }
 
 /* See auto_method.h. */
-void sovc_warm_store(sov_cache *cache, const sovc_warm *warm, const sov_shape *A,
-                     const sov_shape *B) {
+void sovc_warm_store(sovc_cache *cache, const sovc_warm *warm, const sovc_shape *A,
+                     const sovc_shape *B) {
   cache->evaluated = warm && warm->have_last;
   cache->certified = warm && warm->have_kept;
   if (!cache->evaluated && !cache->certified) return;
@@ -297,9 +297,9 @@ void sovc_warm_store(sov_cache *cache, const sovc_warm *warm, const sov_shape *A
 }
 
 /* First stage: warm or core-segment start, one local solve. */
-static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov_pose *XA,
-                       const sov_shape *B, const sov_pose *XB, const sovc_newton_config *cfg,
-                       const sov_cache *cache, const double core[3], int overlap_to_search,
+static int first_stage(sovc_result *res, int *have, const sovc_shape *A, const sovc_pose *XA,
+                       const sovc_shape *B, const sovc_pose *XB, const sovc_newton_config *cfg,
+                       const sovc_cache *cache, const double core[3], int overlap_to_search,
                        sovc_warm *warm) {
   double pA[3], pB[3], v[3];
   res->iterations = 0;
@@ -321,20 +321,20 @@ static int first_stage(sov_result *res, int *have, const sov_shape *A, const sov
 }
 
 /* Local stage only (see auto_method.h). */
-int sovc_solve_auto_local(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                          const sov_shape *B, const sov_pose *XB, const sov_options *opt,
-                          const sov_cache *cache, const double core[3], int overlap_to_search,
+int sovc_solve_auto_local(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
+                          const sovc_shape *B, const sovc_pose *XB, const sovc_options *opt,
+                          const sovc_cache *cache, const double core[3], int overlap_to_search,
                           sovc_warm *warm) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
   int have = 0;
   first_stage(res, &have, A, XA, B, XB, &cfg, cache, core, overlap_to_search, warm);
-  res->method = SOV_METHOD_AUTO;
+  res->method = SOVC_METHOD_AUTO;
   return have ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* Radius of a shape that is a sphere (equal semi-axes, eps 1, no taper),
  * else 0. */
-static double sphere_radius(const sov_shape *S) {
+static double sphere_radius(const sovc_shape *S) {
   const int sphere = S->a[0] == S->a[1] && S->a[1] == S->a[2] && S->eps1 == 1 && S->eps2 == 1 &&
                      S->taper[0] == 0 && S->taper[1] == 0;
   return sphere ? S->a[0] : 0.0;
@@ -342,8 +342,8 @@ static double sphere_radius(const sov_shape *S) {
 
 /* Two spheres in closed form; concentric ones (every direction optimal) get
  * n = +z. */
-static void sphere_pair(sov_result *res, double rA, double rB, const sov_pose *XA,
-                        const sov_pose *XB) {
+static void sphere_pair(sovc_result *res, double rA, double rB, const sovc_pose *XA,
+                        const sovc_pose *XB) {
   double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
   /* |c| scaled by its largest entry: centres 1e300 apart must not overflow. */
   const double m = fmax(fabs(c[0]), fmax(fabs(c[1]), fabs(c[2])));
@@ -363,8 +363,8 @@ static void sphere_pair(sov_result *res, double rA, double rB, const sov_pose *X
 /* 1 if inner balls prove overlap answer r: the cache's kept balls if they
  * do (no Hessian bound needed), else balls fitted at its witnesses, kept
  * for the next warm query when they prove it. */
-static int overlap_proved(const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                          const sov_shape *B, const sov_pose *XB, sovc_warm *warm) {
+static int overlap_proved(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                          const sovc_shape *B, const sovc_pose *XB, sovc_warm *warm) {
   const double tol = sovc_value_tolerance(r);
   if (!warm) return sovc_inner_balls_certify(r, A, XA, B, XB, tol);
   if (warm->have_proved && !memcmp(warm->proved_pA, r->pA, sizeof warm->proved_pA) &&
@@ -377,8 +377,8 @@ static int overlap_proved(const sov_result *r, const sov_shape *A, const sov_pos
 }
 
 /* After the first stage (see auto_method.h). */
-int sovc_solve_auto_finish(sov_result *res, int have, const sov_shape *A, const sov_pose *XA,
-                           const sov_shape *B, const sov_pose *XB, const sov_options *opt,
+int sovc_solve_auto_finish(sovc_result *res, int have, const sovc_shape *A, const sovc_pose *XA,
+                           const sovc_shape *B, const sovc_pose *XB, const sovc_options *opt,
                            sovc_warm *warm) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
   int st = SOV_OK;
@@ -389,18 +389,18 @@ int sovc_solve_auto_finish(sov_result *res, int have, const sov_shape *A, const 
     st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
     if (warm) warm->have_last = 0;
   }
-  res->method = SOV_METHOD_AUTO;
+  res->method = SOVC_METHOD_AUTO;
   return have && st == SOV_OK ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* Default method: first stage, certificate, global search. */
-int sovc_solve_auto(sov_result *res, const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                    const sov_pose *XB, const sov_options *opt, const sov_cache *cache,
+int sovc_solve_auto(sovc_result *res, const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                    const sovc_pose *XB, const sovc_options *opt, const sovc_cache *cache,
                     sovc_warm *warm) {
   const double rA = sphere_radius(A), rB = sphere_radius(B);
   if (rA > 0 && rB > 0) {
     sphere_pair(res, rA, rB, XA, XB);
-    res->method = SOV_METHOD_AUTO;
+    res->method = SOVC_METHOD_AUTO;
     return SOV_OK;
   }
   const int have = sovc_solve_auto_local(res, A, XA, B, XB, opt, cache, NULL, 1, warm) == SOV_OK;

@@ -20,7 +20,7 @@ static const double kRadiusPad = 1e-12;
  * A^2 C^e + B^2 (1-C)^e (C = cos^2 phi1) is concave in C for e < 1 and its
  * maximum is (A^k + B^k)^(1-e), k = 2/(1-e) (Hoelder); for e >= 1 it is
  * convex and the maximum is at an axis. */
-static double radius2_at(const sov_shape *shape, double s, int branch) {
+static double radius2_at(const sovc_shape *shape, double s, int branch) {
   const double e1 = shape->eps1, as = fabs(s);
   const double c2 = as >= 1 ? 0.0 : pow(1 - pow(as, 2 / shape->eps2), shape->eps2);
   const double A = shape->a[0] * (1 + shape->taper[0] * s);
@@ -37,7 +37,7 @@ static double radius2_at(const sov_shape *shape, double s, int branch) {
 
 /* One branch of one shape: the context of radius2_at for sovc_golden_max. */
 typedef struct radius2_ctx {
-  const sov_shape *shape;
+  const sovc_shape *shape;
   int branch;
 } radius2_ctx;
 
@@ -48,7 +48,7 @@ static double radius2_cb(const void *ctx, double s) {
 }
 
 /* Golden-section maximum of radius2_at over [lo, hi]. */
-static double radius2_refine(const sov_shape *shape, int branch, double lo, double hi) {
+static double radius2_refine(const sovc_shape *shape, int branch, double lo, double hi) {
   const radius2_ctx ctx = {shape, branch};
   return sovc_golden_max(radius2_cb, &ctx, lo, hi, kGoldenSteps);
 }
@@ -66,7 +66,7 @@ static void radius_nodes(double s[kRadiusNodes]) {
 
 /* Max over heights of radius2_at for one branch: grid, then golden
  * section around the largest local maxima. */
-static double radius2_max(const sov_shape *shape, int branch) {
+static double radius2_max(const sovc_shape *shape, int branch) {
   double s[kRadiusNodes], f[kRadiusNodes];
   radius_nodes(s);
   double best = 0;
@@ -88,7 +88,7 @@ static double radius2_max(const sov_shape *shape, int branch) {
 
 /* Local AABB by the support in the six axis directions, and the radius
  * max |x| over the body, the largest slice radius over heights. */
-void sovc_shape_bounds(double lo[3], double hi[3], double *radius, const sov_shape *shape) {
+void sovc_shape_bounds(double lo[3], double hi[3], double *radius, const sovc_shape *shape) {
   for (int i = 0; i < 3; ++i) {
     double d[3] = {0, 0, 0}, x[3];
     d[i] = 1;
@@ -127,7 +127,7 @@ static double profile(double e2, int p, int k) {
  * (kx ky, kx^3 ky, ...) only even powers survive the integral over s.
  * m = {V, <z>, <x^2>, <y^2>, <z^2>}: the means are the integrals over V with
  * the common factors cancelled, finite where the integrals overflow. */
-void sovc_shape_moments(double m[5], const sov_shape *shape) {
+void sovc_shape_moments(double m[5], const sovc_shape *shape) {
   const double a1 = shape->a[0], a2 = shape->a[1], a3 = shape->a[2];
   const double e1 = shape->eps1, e2 = shape->eps2, tx = shape->taper[0], ty = shape->taper[1];
   const double g = tgamma(1 + e1 / 2);
@@ -147,7 +147,7 @@ void sovc_shape_moments(double m[5], const sov_shape *shape) {
 }
 
 /* Volume: the zeroth moment. */
-double sovc_shape_volume(const sov_shape *shape) {
+double sovc_shape_volume(const sovc_shape *shape) {
   double m[5];
   sovc_shape_moments(m, shape);
   return m[0];

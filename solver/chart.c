@@ -46,7 +46,7 @@ static double coordinate_of(double phi, double k) {
 /* World point and outward normal of a posed body at chart coordinates: the
  * SPEC parametric point (exact down to angles of 1e-300, which the chart
  * reaches near sharp rims) and the normal from the implicit gradient there. */
-static void chart_point(double p[3], double n[3], const sov_shape *S, const sov_pose *X,
+static void chart_point(double p[3], double n[3], const sovc_shape *S, const sovc_pose *X,
                         const double s[2]) {
   const double phi1 = angle_of(s[0], blend_power(S->eps1));
   const double phi2 = angle_of(s[1], blend_power(S->eps2));
@@ -73,8 +73,8 @@ static void wrap(double s[4]) {
 
 /* Residual: (pB - pA) x nA and nA + nB (six rows, rank four at a solution). */
 static double residual(double r[6], double pA[3], double pB[3], double nA[3],
-                       const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                       const sov_pose *XB, const double s[4]) {
+                       const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                       const sovc_pose *XB, const double s[4]) {
   double nB[3];
   chart_point(pA, nA, A, XA, s);
   chart_point(pB, nB, B, XB, s + 2);
@@ -102,8 +102,8 @@ static int converged(const double r[6], const double pA[3], const double pB[3], 
 }
 
 /* Central-difference Jacobian (6 x 4, column-major). */
-static void jacobian(double J[24], const sov_shape *A, const sov_pose *XA,
-                     const sov_shape *B, const sov_pose *XB, const double s[4]) {
+static void jacobian(double J[24], const sovc_shape *A, const sovc_pose *XA,
+                     const sovc_shape *B, const sovc_pose *XB, const double s[4]) {
   double sp[4], sm[4], rp[6], rm[6], p[3], q[3], n[3];
   for (int c = 0; c < 4; ++c) {
     memcpy(sp, s, sizeof sp);
@@ -117,8 +117,8 @@ static void jacobian(double J[24], const sov_shape *A, const sov_pose *XA,
 }
 
 /* Damped Gauss-Newton in the balanced charts. */
-int sovc_solve_chart(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                     const sov_shape *B, const sov_pose *XB, const double pA0[3],
+int sovc_solve_chart(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
+                     const sovc_shape *B, const sovc_pose *XB, const double pA0[3],
                      const double pB0[3], double tol, int max_iterations) {
   double s[4], x[3], phi1, phi2, r[6], J[24], step[6], ts[4], tr[6];
   double pA[3], pB[3], nA[3], tpA[3], tpB[3], tnA[3];
@@ -157,6 +157,6 @@ int sovc_solve_chart(sov_result *res, const sov_shape *A, const sov_pose *XA,
   res->residual = rn;
   if (!isfinite(rn) || !converged(r, pA, pB, tol)) return SOV_ERR_NO_CONVERGENCE;
   sovc_result_set(res, pA, pB, nA);
-  res->method = SOV_METHOD_AUTO;
+  res->method = SOVC_METHOD_AUTO;
   return SOV_OK;
 }

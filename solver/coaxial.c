@@ -33,12 +33,12 @@ static const double kSymmetry = 1e-12;
 static const double kSplitMargin = 1e-2;
 
 /* Circular slices of one radius law: a body of revolution about local z. */
-static int revolution(const sov_shape *S) {
+static int revolution(const sovc_shape *S) {
   return S->eps1 == 1 && S->a[0] == S->a[1] && S->taper[0] == S->taper[1];
 }
 
 /* A body of revolution about every axis through its centre. */
-static int sphere(const sov_shape *S) {
+static int sphere(const sovc_shape *S) {
   return revolution(S) && S->eps2 == 1 && S->a[2] == S->a[0] && S->taper[0] == 0;
 }
 
@@ -46,8 +46,8 @@ static int sphere(const sov_shape *S) {
 static double norm3(const double a[3]) { return sqrt(sovc_dot(a, a)); }
 
 /* See coaxial.h. */
-int sovc_coaxial_axis(double axis[3], const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                      const sov_pose *XB) {
+int sovc_coaxial_axis(double axis[3], const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                      const sovc_pose *XB) {
   if (!revolution(A) || !revolution(B)) return 0;
   const double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
   const double zA[3] = {XA->R[2], XA->R[5], XA->R[8]}, zB[3] = {XB->R[2], XB->R[5], XB->R[8]};
@@ -76,8 +76,8 @@ int sovc_coaxial_axis(double axis[3], const sov_shape *A, const sov_pose *XA, co
  * support point of D in plane coordinates (w . u, w . e); for the interval
  * from t[i] to t[i + 1], the least of the lower bound on it and where. */
 typedef struct meridian {
-  const sov_shape *A, *B;
-  const sov_pose *XA, *XB;
+  const sovc_shape *A, *B;
+  const sovc_pose *XA, *XB;
   double u[3], e[3];
   int n;
   double t[kMaxPoints], h[kMaxPoints], w[kMaxPoints][2];
@@ -216,7 +216,7 @@ static double polish(const meridian *M, int k, double tol) {
 /* Answer along n = v(t) from the exact supports there, slid to make
  * pB - pA = d n exact; 1 if d is within tol of the best value hk and the
  * slide left both witnesses on their surfaces. */
-static int support_witnesses(sov_result *r, const meridian *M, double t, double hk, double tol) {
+static int support_witnesses(sovc_result *r, const meridian *M, double t, double hk, double tol) {
   sovc_support_eval a, b;
   double w[2];
   const double h = evaluate(&a, &b, w, M, t);
@@ -235,7 +235,7 @@ static int support_witnesses(sov_result *r, const meridian *M, double t, double 
  * at a share lam, and the same mix of their A and B support points, moved
  * along n onto the surfaces, is a pair of surface points with pB - pA along
  * n (EPA's witnesses). 1 if d is the objective at n within tol. */
-static int edge_witnesses(sov_result *r, const meridian *M, double t, double tol) {
+static int edge_witnesses(sovc_result *r, const meridian *M, double t, double tol) {
   int i = 0;
   while (i + 1 < M->n && !(offset(M->w[i], t) <= 0 && offset(M->w[i + 1], t) > 0)) ++i;
   if (i + 1 == M->n) return 0;
@@ -257,8 +257,8 @@ static int edge_witnesses(sov_result *r, const meridian *M, double t, double tol
 }
 
 /* See coaxial.h. */
-int sovc_coaxial_search(sov_result *best, int *have, const sov_shape *A, const sov_pose *XA,
-                        const sov_shape *B, const sov_pose *XB, const double axis[3]) {
+int sovc_coaxial_search(sovc_result *best, int *have, const sovc_shape *A, const sovc_pose *XA,
+                        const sovc_shape *B, const sovc_pose *XB, const double axis[3]) {
   meridian M = {.A = A, .B = B, .XA = XA, .XB = XB, .n = 0};
   sovc_frame fr;
   sovc_frame_make(&fr, axis);
@@ -280,8 +280,8 @@ int sovc_coaxial_search(sov_result *best, int *have, const sov_shape *A, const s
     if (!(t > lo && t < hi) || !insert(&M, t)) return SOV_ERR_NO_CONVERGENCE;
   }
   const int k = lowest(&M);
-  sov_result r = {0};
-  r.method = SOV_METHOD_AUTO;
+  sovc_result r = {0};
+  r.method = SOVC_METHOD_AUTO;
   const double t = polish(&M, k, tol);
   if (!support_witnesses(&r, &M, t, M.h[k], tol) && !edge_witnesses(&r, &M, t, tol))
     return SOV_ERR_NO_CONVERGENCE;

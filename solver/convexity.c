@@ -29,7 +29,7 @@
 #include <stdlib.h>
 
 #include "solver/golden.h"
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* Largest accepted dent depth, relative to the width in that direction.
  * The deepest dent in the SPEC batteries is about 1.2e-7; about a third of the

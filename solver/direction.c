@@ -12,8 +12,8 @@
 static const double kMaxTangentStep = 1;
 
 /* f(v) = h_A(v) + h_B(-v) with both support evaluations. */
-static double objective(sovc_support_eval *a, sovc_support_eval *b, const sov_shape *A,
-                        const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+static double objective(sovc_support_eval *a, sovc_support_eval *b, const sovc_shape *A,
+                        const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
                         const double v[3]) {
   const double mv[3] = {-v[0], -v[1], -v[2]};
   sovc_posed_support(a, A, XA, v);
@@ -79,7 +79,7 @@ static void retract(double out[3], const double v[3], const double s[3]) {
 }
 
 /* Fill result from the supports at unit v: n = v, d = -f. */
-static int answer(sov_result *res, const sovc_support_eval *a, const sovc_support_eval *b,
+static int answer(sovc_result *res, const sovc_support_eval *a, const sovc_support_eval *b,
                   const double v[3], double f, double gap) {
   res->d = -f;
   for (int i = 0; i < 3; ++i) {
@@ -88,13 +88,13 @@ static int answer(sov_result *res, const sovc_support_eval *a, const sovc_suppor
     res->pB[i] = b->p[i];
   }
   res->residual = gap;
-  res->method = SOV_METHOD_AUTO;
+  res->method = SOVC_METHOD_AUTO;
   return SOV_OK;
 }
 
 /* Newton with Armijo backtracking on f. */
-int sovc_solve_direction(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                         const sov_shape *B, const sov_pose *XB, const double v0[3], double tol,
+int sovc_solve_direction(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
+                         const sovc_shape *B, const sovc_pose *XB, const double v0[3], double tol,
                          int max_iterations) {
   sovc_support_eval a = {.z = NAN}, b = {.z = NAN}, ta, tb;
   double v[3], step[3], vt[3];

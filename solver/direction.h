@@ -7,13 +7,13 @@
 #define SOLVER_DIRECTION_H
 
 #include "solver/posed.h"
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* Newton with line search on f from unit world direction v0. On SOV_OK fills
  * result (n = v, pA, pB support points, d = -f). */
-int sovc_solve_direction(sov_result *result, const sov_shape *A,
-                         const sov_pose *XA, const sov_shape *B,
-                         const sov_pose *XB, const double v0[3],
+int sovc_solve_direction(sovc_result *result, const sovc_shape *A,
+                         const sovc_pose *XA, const sovc_shape *B,
+                         const sovc_pose *XB, const double v0[3],
                          double tolerance, int max_iterations);
 
 /* Hessian of f(v) = h_A(v) + h_B(-v) on the unit sphere at v, in the tangent

@@ -3,6 +3,7 @@
 #include "solver/distance.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include "solver/auto_method.h"
 #include "solver/global.h"
@@ -17,15 +18,15 @@
 
 /* World seed points of the study methods (NULL angles when not needed). */
 static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2],
-                       const sov_shape *A, const sov_pose *XA,
-                       const sov_shape *B, const sov_pose *XB,
-                       const sov_options *opt, const sov_cache *cache) {
+                       const sovc_shape *A, const sovc_pose *XA,
+                       const sovc_shape *B, const sovc_pose *XB,
+                       const sovc_options *opt, const sovc_cache *cache) {
   double xa[3], xb[3];
-  if (opt->seed == SOV_SEED_QUADTREE) {
+  if (opt->seed == SOVC_SEED_QUADTREE) {
     sovc_quadtree_seed(phiA, phiB, A, XA, B, XB);
     sovc_param_point(xa, NULL, NULL, NULL, NULL, NULL, NULL, A, phiA[0], phiA[1]);
     sovc_param_point(xb, NULL, NULL, NULL, NULL, NULL, NULL, B, phiB[0], phiB[1]);
-  } else if (opt->seed == SOV_SEED_CENTERS) {
+  } else if (opt->seed == SOVC_SEED_CENTERS) {
     double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
     double v[3];
     if (!(c[0] * c[0] + c[1] * c[1] + c[2] * c[2] > 0)) c[2] = 1;
@@ -34,7 +35,7 @@ static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2
     for (int i = 0; i < 3; ++i) c[i] = -c[i];
     sovc_rotate_t(v, XB->R, c);
     sovc_support(xb, B, v, NAN);
-  } else if (opt->seed == SOV_SEED_CACHE) {
+  } else if (opt->seed == SOVC_SEED_CACHE) {
     if (!cache || !cache->valid) return SOV_ERR_OPTION;
     for (int i = 0; i < 3; ++i) {
       xa[i] = cache->pA_local[i];
@@ -43,7 +44,7 @@ static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2
   } else {
     return SOV_ERR_OPTION;
   }
-  if (opt->seed != SOV_SEED_QUADTREE) {
+  if (opt->seed != SOVC_SEED_QUADTREE) {
     sovc_param_angles(&phiA[0], &phiA[1], A, xa);
     sovc_param_angles(&phiB[0], &phiB[1], B, xb);
   }
@@ -54,8 +55,8 @@ static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2
 
 /* Store the answer in each body's frame, with the default method's
  * evaluations for the next query (warm NULL: none). */
-static void cache_store(sov_cache *cache, const sov_result *r, const sov_shape *A,
-                        const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+static void cache_store(sovc_cache *cache, const sovc_result *r, const sovc_shape *A,
+                        const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
                         const sovc_warm *warm) {
   sovc_to_local(cache->pA_local, XA, r->pA);
   sovc_to_local(cache->pB_local, XB, r->pB);
@@ -67,8 +68,8 @@ static void cache_store(sov_cache *cache, const sov_result *r, const sov_shape *
 /* A converged study answer with d <= 0 is one critical point among several:
  * SOV_ERR_SPURIOUS if the global search finds a larger d (d >= 0 answers are
  * certified by their sign, see auto_method.c). */
-static int certify(const sov_result *res, const sov_shape *A, const sov_pose *XA,
-                   const sov_shape *B, const sov_pose *XB, const sov_options *opt) {
+static int certify(const sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
+                   const sovc_shape *B, const sovc_pose *XB, const sovc_options *opt) {
   if (res->d >= 0) return SOV_OK;
   /* Inner balls prove a converged pair global (its normals agree with the
    * surfaces'); on a body with a dent that matters the pair may not be a
@@ -77,7 +78,7 @@ static int certify(const sov_result *res, const sov_shape *A, const sov_pose *XA
       sovc_inner_balls_certify(res, A, XA, B, XB, sovc_value_tolerance(res)))
     return SOV_OK;
   const sovc_newton_config cfg = sovc_chart_config(opt);
-  sov_result best = *res;
+  sovc_result best = *res;
   int have = 1;
   if (sovc_global_search(&best, &have, A, XA, B, XB, &cfg) != SOV_OK)
     return SOV_ERR_NO_CONVERGENCE;
@@ -86,16 +87,16 @@ static int certify(const sov_result *res, const sov_shape *A, const sov_pose *XA
 }
 
 /* Study method by name with its seed, optionally certified. */
-static int study(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                 const sov_shape *B, const sov_pose *XB, const sov_options *opt,
-                 const sov_cache *cache) {
+static int study(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
+                 const sovc_shape *B, const sovc_pose *XB, const sovc_options *opt,
+                 const sovc_cache *cache) {
   double pA[3], pB[3], phiA[2], phiB[2];
   int st = seed_points(pA, pB, phiA, phiB, A, XA, B, XB, opt, cache);
   if (st != SOV_OK) return st;
-  if (opt->method == SOV_METHOD_IMPLICIT) {
+  if (opt->method == SOVC_METHOD_IMPLICIT) {
     const sovc_newton_config cfg = {0, 0, opt->tolerance, opt->max_iterations, 1};
     st = sovc_solve_implicit(res, A, XA, B, XB, pA, pB, &cfg);
-  } else if (opt->method == SOV_METHOD_PARAMETRIC) {
+  } else if (opt->method == SOVC_METHOD_PARAMETRIC) {
     st = sovc_solve_parametric(res, A, XA, B, XB, phiA, phiB, opt);
   } else {
     st = sovc_solve_ntb(res, A, XA, B, XB, phiA, phiB, opt);
@@ -106,8 +107,8 @@ static int study(sov_result *res, const sov_shape *A, const sov_pose *XA,
 
 /* A solver's status for its answer: overflow (centres near 1e300 apart) is
  * a failure, never an answer; an answer goes into the cache. */
-static int deliver(int st, const sov_result *res, const sov_shape *A, const sov_pose *XA,
-                   const sov_shape *B, const sov_pose *XB, sov_cache *cache,
+static int deliver(int st, const sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
+                   const sovc_shape *B, const sovc_pose *XB, sovc_cache *cache,
                    const sovc_warm *warm) {
   if (st == SOV_OK && !(isfinite(res->d) && isfinite(res->pA[0] + res->pA[1] + res->pA[2]) &&
                         isfinite(res->pB[0] + res->pB[1] + res->pB[2])))
@@ -116,11 +117,21 @@ static int deliver(int st, const sov_result *res, const sov_shape *A, const sov_
   return st;
 }
 
+/* The default method, tolerance 1e-11, 50 iterations, certified study
+ * methods from the quadtree seed. */
+void sovc_options_default(sovc_options *opt) {
+  opt->method = SOVC_METHOD_AUTO;
+  opt->seed = SOVC_SEED_QUADTREE;
+  opt->tolerance = 1e-11;
+  opt->max_iterations = 50;
+  opt->certify = 1;
+}
+
 /* Dispatch on options->method. */
-int sovc_distance(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                  const sov_shape *B, const sov_pose *XB,
-                  const sov_options *opt, sov_cache *cache) {
-  if (opt->method != SOV_METHOD_AUTO)
+int sovc_distance(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
+                  const sovc_shape *B, const sovc_pose *XB,
+                  const sovc_options *opt, sovc_cache *cache) {
+  if (opt->method != SOVC_METHOD_AUTO)
     return deliver(study(res, A, XA, B, XB, opt, cache), res, A, XA, B, XB, cache, NULL);
   sovc_warm storage;
   sovc_warm *warm = sovc_warm_init(&storage, cache, A, B);
@@ -132,8 +143,8 @@ int sovc_distance(sov_result *res, const sov_shape *A, const sov_pose *XA,
  * separates the bodies: -(h_A(v) + h_B(-v)) > 0, decided by bounds on the
  * supports where they suffice (a clear gap, or a clear overlap along v),
  * by the supports themselves otherwise. */
-static int separating(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                      const sov_pose *XB, const double v[3]) {
+static int separating(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                      const sovc_pose *XB, const double v[3]) {
   double vlA[3], vlB[3], x[3], lowA, lowB, mv[3] = {-v[0], -v[1], -v[2]};
   const double off = v[0] * (XB->p[0] - XA->p[0]) + v[1] * (XB->p[1] - XA->p[1]) +
                      v[2] * (XB->p[2] - XA->p[2]);
@@ -146,8 +157,8 @@ static int separating(const sov_shape *A, const sov_pose *XA, const sov_shape *B
 
 /* Overlap proof from a local answer with d <= 0: a point inside both
  * bodies (pA inside B, pB inside A, or their midpoint inside both). */
-static int common_point(const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                        const sov_shape *B, const sov_pose *XB) {
+static int common_point(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                        const sovc_shape *B, const sovc_pose *XB) {
   const double m[3] = {0.5 * (r->pA[0] + r->pB[0]), 0.5 * (r->pA[1] + r->pB[1]),
                        0.5 * (r->pA[2] + r->pB[2])};
   return sovc_posed_inside(B, XB, r->pA) || sovc_posed_inside(A, XA, r->pB) ||
@@ -159,9 +170,9 @@ static int common_point(const sov_result *r, const sov_shape *A, const sov_pose 
  * proves "overlap"; then one local solve: a positive d proves "apart", a
  * common point "overlap"; only what remains goes on to the rest of the
  * distance (the default method continues from its local solve). */
-int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
-                 const sov_shape *B, const sov_pose *XB,
-                 const sov_options *opt, sov_cache *cache) {
+int sovc_collide(int *colliding, const sovc_shape *A, const sovc_pose *XA,
+                 const sovc_shape *B, const sovc_pose *XB,
+                 const sovc_options *opt, sovc_cache *cache) {
   double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
   const double cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
   const double rr = A->radius + B->radius;
@@ -177,9 +188,9 @@ int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   if (cc > 0 && separating(A, XA, B, XB, v)) return SOV_OK;
   *colliding = 1;
   if (sovc_centre_line_overlap(A, XA, B, XB)) return SOV_OK;
-  sov_result r;
+  sovc_result r;
   int st;
-  if (opt->method == SOV_METHOD_AUTO) {
+  if (opt->method == SOVC_METHOD_AUTO) {
     /* The centre line proved nothing above: the local stage need not try it again. */
     sovc_warm storage;
     sovc_warm *warm = sovc_warm_init(&storage, cache, A, B);

@@ -3,17 +3,20 @@
 #ifndef SOLVER_DISTANCE_H
 #define SOLVER_DISTANCE_H
 
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
+
+/* Default options (superovoid.h, sov_options_default). */
+void sovc_options_default(sovc_options *options);
 
 /* Signed distance with the method and seed chosen in options; updates cache
  * (if given) on success. */
-int sovc_distance(sov_result *result, const sov_shape *A, const sov_pose *XA,
-                  const sov_shape *B, const sov_pose *XB,
-                  const sov_options *options, sov_cache *cache);
+int sovc_distance(sovc_result *result, const sovc_shape *A, const sovc_pose *XA,
+                  const sovc_shape *B, const sovc_pose *XB,
+                  const sovc_options *options, sovc_cache *cache);
 
 /* Boolean overlap with early exits; *colliding = 1 when d <= 0. */
-int sovc_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
-                 const sov_shape *B, const sov_pose *XB,
-                 const sov_options *options, sov_cache *cache);
+int sovc_collide(int *colliding, const sovc_shape *A, const sovc_pose *XA,
+                 const sovc_shape *B, const sovc_pose *XB,
+                 const sovc_options *options, sovc_cache *cache);
 
 #endif

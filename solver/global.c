@@ -84,8 +84,8 @@ static void add_cap(double (*list)[3], int *m, const double n[3]) {
  * searches started at the heights of nearby support points hA, hB (world;
  * NULL for none); remembers the best direction evaluated and returns the
  * objective -(h_A(v) + h_B(-v)). */
-static double evaluate(search *S, double pA[3], double pB[3], const sov_shape *A,
-                       const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+static double evaluate(search *S, double pA[3], double pB[3], const sovc_shape *A,
+                       const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
                        const double v[3], const double hA[3], const double hB[3]) {
   sovc_support_eval a = {.z = NAN}, b = {.z = NAN};
   const double mv[3] = {-v[0], -v[1], -v[2]};
@@ -111,8 +111,8 @@ static double evaluate(search *S, double pA[3], double pB[3], const sov_shape *A
  * hB (world) instead of the whole search. Returns v . (pA - pB) <= h_D(v):
  * good enough to grow the inner polytope (its vertices need only be points
  * of D), never an objective value. */
-static double evaluate_near(double pA[3], double pB[3], const sov_shape *A, const sov_pose *XA,
-                            const sov_shape *B, const sov_pose *XB, const double v[3],
+static double evaluate_near(double pA[3], double pB[3], const sovc_shape *A, const sovc_pose *XA,
+                            const sovc_shape *B, const sovc_pose *XB, const double v[3],
                             const double hA[3], const double hB[3]) {
   double vl[3], x[3], xl[3];
   const double mv[3] = {-v[0], -v[1], -v[2]};
@@ -177,8 +177,8 @@ static int lowest_face(const search *S, double *bound) {
 
 /* Proves a cap around polished overlap answer r unless r's normal lies in
  * one already. */
-static void prove_cap(search *S, const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                      const sov_shape *B, const sov_pose *XB) {
+static void prove_cap(search *S, const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                      const sovc_shape *B, const sovc_pose *XB) {
   if (!(r->d < 0) || S->ncaps == kMaxCaps) return;
   for (int k = 0; k < S->ncaps; ++k)
     if (sovc_dot(r->n, S->caps[k].n) > S->caps[k].cos) return;
@@ -199,11 +199,11 @@ static int expand(search *S, const double pA[3], const double pB[3]) {
  * optimum's basin: they are refined, not polished again) and prove a cap
  * around the optimum; on failure remember v so nearby faces are refined
  * instead of re-polished. */
-static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
-                  const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+static int polish(search *S, sovc_result *best, int *have, const sovc_shape *A,
+                  const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
                   const double v[3], const double pA[3], const double pB[3],
                   double lb, const sovc_newton_config *cfg) {
-  sov_result r = {0};
+  sovc_result r = {0};
   int got = 0;
   const int st = sovc_solve_local(&r, &got, A, XA, B, XB, v, pA, pB, lb, cfg, 0, NULL);
   if (st != SOV_OK) {
@@ -224,9 +224,9 @@ static int polish(search *S, sov_result *best, int *have, const sov_shape *A,
 
 /* Keeps r (witnesses balanced) as the best answer when both witnesses lie on
  * their surfaces within the search's bound and the body's dent allowance. */
-static int keep_on_surfaces(const search *S, sov_result *r, sov_result *best, int *have,
-                            const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                            const sov_pose *XB) {
+static int keep_on_surfaces(const search *S, sovc_result *r, sovc_result *best, int *have,
+                            const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                            const sovc_pose *XB) {
   if (!sovc_balanced_on_surfaces(r, A, XA, B, XB, kBound * S->size)) return 0;
   sovc_keep_best(best, have, r);
   return 1;
@@ -237,16 +237,16 @@ static int keep_on_surfaces(const search *S, sov_result *r, sov_result *best, in
  * pB - pA = d n. Kept only if the slid witness stays on its surface within
  * the bound tolerance or the body's dent (a sharp straight edge, or the
  * hull's bridge across a dent); returns 1 if kept. */
-static int keep_evaluated(search *S, sov_result *best, int *have, const sov_shape *A,
-                          const sov_pose *XA, const sov_shape *B, const sov_pose *XB) {
-  sov_result r = *best;
+static int keep_evaluated(search *S, sovc_result *best, int *have, const sovc_shape *A,
+                          const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB) {
+  sovc_result r = *best;
   r.d = S->ub_lb;
   memcpy(r.n, S->ub_v, sizeof r.n);
   memcpy(r.pA, S->ub_pA, sizeof r.pA);
   memcpy(r.pB, S->ub_pB, sizeof r.pB);
   r.residual = 0;
   r.iterations = 0;
-  r.method = SOV_METHOD_AUTO;
+  r.method = SOVC_METHOD_AUTO;
   return keep_on_surfaces(S, &r, best, have, A, XA, B, XB);
 }
 
@@ -266,10 +266,10 @@ static int keep_evaluated(search *S, sov_result *best, int *have, const sov_shap
  * of the closest point. Kept if the witnesses lie on their surfaces
  * (within the bound tolerance or the body's dent) and d is within bound of
  * lb; returns 1 if kept. */
-static int keep_hull_point(search *S, sov_result *best, int *have, const sov_shape *A,
-                           const sov_pose *XA, const sov_shape *B, const sov_pose *XB, int f,
+static int keep_hull_point(search *S, sovc_result *best, int *have, const sovc_shape *A,
+                           const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB, int f,
                            const double lam[3], const double n[3], double bound) {
-  sov_result r = *best;
+  sovc_result r = *best;
   double hA[3] = {0, 0, 0}, hB[3] = {0, 0, 0}, a[3], b[3], mn[3];
   for (int k = 0; k < 3; ++k) {
     vertex_points(a, b, &S->P, S->P.face[f][k]);
@@ -310,14 +310,14 @@ static int keep_hull_point(search *S, sov_result *best, int *have, const sov_sha
   }
   r.residual = 0;
   r.iterations = 0;
-  r.method = SOV_METHOD_AUTO;
+  r.method = SOVC_METHOD_AUTO;
   if (!(fabs(r.d - S->ub_lb) <= bound)) return 0;
   /* n is off by the witnesses' rounding over d, far off at small gaps, and
    * the objective at n can lie well below d there (a long flat side turns
    * its support point fast). The best evaluated direction attains lb,
    * within bound of d: aimed at it, the witnesses slide by about d times
    * the angle between the two. Kept if they stay on their surfaces. */
-  sov_result aimed = r;
+  sovc_result aimed = r;
   aimed.d = S->ub_lb;
   memcpy(aimed.n, S->ub_v, sizeof aimed.n);
   if (keep_on_surfaces(S, &aimed, best, have, A, XA, B, XB)) return 1;
@@ -336,8 +336,8 @@ static int keep_hull_point(search *S, sov_result *best, int *have, const sov_sha
  * it (unless that failed nearby before); its own value is the answer only
  * if its witnesses, or the hull points where the ray along it leaves the
  * polytope, are sound. */
-static int finish_overlap(search *S, sov_result *best, int *have, const sov_shape *A,
-                          const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+static int finish_overlap(search *S, sovc_result *best, int *have, const sovc_shape *A,
+                          const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
                           const sovc_newton_config *cfg) {
   const double tol = kBound * S->size;
   if (*have && S->ub_lb <= best->d + tol) return SOV_OK;
@@ -363,8 +363,8 @@ static int finish_overlap(search *S, sov_result *best, int *have, const sov_shap
  * they come from the cheap near-support surface points (exact for untapered
  * bodies); exact supports, which also track the best value, are spent only
  * on the faces the search expands. */
-static int start(search *S, const sov_shape *A, const sov_pose *XA,
-                 const sov_shape *B, const sov_pose *XB) {
+static int start(search *S, const sovc_shape *A, const sovc_pose *XA,
+                 const sovc_shape *B, const sovc_pose *XB) {
   double w[kSamples][3], pa[kSamples][3], pb[3], v[3];
   for (int k = 0; k < kSamples; ++k) {
     sample(v, k);
@@ -379,8 +379,8 @@ static int start(search *S, const sov_shape *A, const sov_pose *XA,
  * point x nearest the origin towards it (GJK-like: |x| bounds d from above,
  * the best -h_D(v) from below), polishing tight directions, until a polish
  * certifies d >= 0 or the bound closes. */
-static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
-                     const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+static int separated(search *S, sovc_result *best, int *have, const sovc_shape *A,
+                     const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
                      const sovc_newton_config *cfg) {
   double pA[3], pB[3], x[3] = {0, 0, 0}, xf[3], u[3], lam[3] = {0, 0, 0}, lf[3];
   double nx = INFINITY;
@@ -426,14 +426,14 @@ static int separated(search *S, sov_result *best, int *have, const sov_shape *A,
 }
 
 /* Largest d known: the best polished answer or the best evaluated value. */
-static double current(const search *S, const sov_result *best, int have) {
+static double current(const search *S, const sovc_result *best, int have) {
   return have ? fmax(best->d, S->ub_lb) : S->ub_lb;
 }
 
 /* Overlap: expand the face of lowest bound until every bound lies above
  * the best answer; polish tight faces. */
-static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
-                   const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+static int overlap(search *S, sovc_result *best, int *have, const sovc_shape *A,
+                   const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
                    const sovc_newton_config *cfg) {
   double pA[3], pB[3], n[3];
   for (int it = 0; it < kBudget; ++it) {
@@ -476,9 +476,9 @@ static int overlap(search *S, sov_result *best, int *have, const sov_shape *A,
 }
 
 /* Global search (see global.h). */
-int sovc_global_search(sov_result *best, int *have, const sov_shape *A,
-                       const sov_pose *XA, const sov_shape *B,
-                       const sov_pose *XB, const sovc_newton_config *cfg) {
+int sovc_global_search(sovc_result *best, int *have, const sovc_shape *A,
+                       const sovc_pose *XA, const sovc_shape *B,
+                       const sovc_pose *XB, const sovc_newton_config *cfg) {
   /* A ring of optima (coaxial bodies of revolution) defeats the polytope's
    * bound; one meridian settles them. */
   double axis[3];

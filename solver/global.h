@@ -5,7 +5,7 @@
 #define SOLVER_GLOBAL_H
 
 #include "solver/implicit.h"
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* Where the global searches' bound closes: within this of the bodies' size
  * (the sum of their radii) above the best answer. */
@@ -17,8 +17,8 @@
  * polish. Bodies of revolution on one axis first get the search over one
  * meridian of coaxial.h. Returns SOV_OK, or SOV_ERR_NO_CONVERGENCE if the
  * bound could not be closed within the budget. */
-int sovc_global_search(sov_result *best, int *have, const sov_shape *A,
-                       const sov_pose *XA, const sov_shape *B,
-                       const sov_pose *XB, const sovc_newton_config *cfg);
+int sovc_global_search(sovc_result *best, int *have, const sovc_shape *A,
+                       const sovc_pose *XA, const sovc_shape *B,
+                       const sovc_pose *XB, const sovc_newton_config *cfg);
 
 #endif

@@ -87,11 +87,11 @@ static double norm6(const double r[6]) {
 }
 
 /* Finish: validate the common-normal pair (normals nA, nB) and fill result. */
-static int finish(sov_result *res, const double nA[3], const double nB[3], const double pA[3],
+static int finish(sovc_result *res, const double nA[3], const double nB[3], const double pA[3],
                   const double pB[3], double rn) {
   sovc_result_set(res, pA, pB, nA);
   res->residual = rn;
-  res->method = SOV_METHOD_IMPLICIT;
+  res->method = SOVC_METHOD_IMPLICIT;
   /* tA . nB = bA . nB = 0 also holds for nB = +nA: not a contact pair. */
   return sovc_dot(nA, nB) < 0 ? SOV_OK : SOV_ERR_SPURIOUS;
 }
@@ -118,8 +118,8 @@ static double frame_residual(double r[6], const sovc_implicit_eval *a, const sov
  * finite). |r| does not depend on which axis the frame uses. The world
  * Hessians wait for sovc_posed_hessian: the last point needs none. */
 static double evaluate(double r[6], sovc_implicit_eval *a, sovc_implicit_eval *b,
-                       sovc_frame *F, const sov_shape *A, const sov_pose *XA,
-                       const sov_shape *B, const sov_pose *XB, const double pA[3],
+                       sovc_frame *F, const sovc_shape *A, const sovc_pose *XA,
+                       const sovc_shape *B, const sovc_pose *XB, const double pA[3],
                        const double pB[3], int normalized) {
   sovc_posed_implicit(a, A, XA, pA, normalized, SOVC_LOCAL_HESSIAN);
   sovc_posed_implicit(b, B, XB, pB, normalized, SOVC_LOCAL_HESSIAN);
@@ -127,9 +127,9 @@ static double evaluate(double r[6], sovc_implicit_eval *a, sovc_implicit_eval *b
 }
 
 /* Residual and Jacobian of Eq. 15 at one point (for checks and tests). */
-double sovc_implicit_system(double r[6], double J[36], const sov_shape *A,
-                            const sov_pose *XA, const sov_shape *B,
-                            const sov_pose *XB, const double pA[3],
+double sovc_implicit_system(double r[6], double J[36], const sovc_shape *A,
+                            const sovc_pose *XA, const sovc_shape *B,
+                            const sovc_pose *XB, const double pA[3],
                             const double pB[3], int normalized) {
   sovc_implicit_eval a, b;
   sovc_frame F;
@@ -254,7 +254,7 @@ static double predicted_error(double sn, double rn, double prev_sn, double prev_
 /* Finish with the step s from p taken without evaluating its end point:
  * the witnesses move by s and A's normal by its first-order change
  * (I - n n^T) H sA / |g|, both exact to the predicted (second-order) error. */
-static int finish_unevaluated(sov_result *res, const sovc_implicit_eval *a,
+static int finish_unevaluated(sovc_result *res, const sovc_implicit_eval *a,
                               const sovc_implicit_eval *b, double p[6], const double s[6],
                               double predicted) {
   double Hs[3], n[3];
@@ -267,8 +267,8 @@ static int finish_unevaluated(sov_result *res, const sovc_implicit_eval *a,
 
 /* The bodies' evaluations at p (the point the answer came from) for a
  * cache. */
-static void keep_last(sov_cache_eval last[2], const sovc_implicit_eval *a,
-                      const sovc_implicit_eval *b, const sov_pose *XA, const sov_pose *XB,
+static void keep_last(sovc_cache_eval last[2], const sovc_implicit_eval *a,
+                      const sovc_implicit_eval *b, const sovc_pose *XA, const sovc_pose *XB,
                       const double p[6]) {
   if (!last) return;
   sovc_posed_to_cache(&last[0], a, XA, p);
@@ -277,10 +277,10 @@ static void keep_last(sov_cache_eval last[2], const sovc_implicit_eval *a,
 
 /* Damped or plain Newton on Eq. 15 (see implicit.h). The damped one (the
  * default method's) takes a final step unevaluated when the model allows. */
-int sovc_solve_implicit_warm(sov_result *res, const sov_shape *A, const sov_pose *XA,
-                             const sov_shape *B, const sov_pose *XB, const double pA0[3],
+int sovc_solve_implicit_warm(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
+                             const sovc_shape *B, const sovc_pose *XB, const double pA0[3],
                              const double pB0[3], const sovc_newton_config *cfg,
-                             const sov_cache_eval start[2], sov_cache_eval last[2]) {
+                             const sovc_cache_eval start[2], sovc_cache_eval last[2]) {
   /* The current iterate and the line search's trial, swapped on a step. */
   typedef struct iterate {
     double p[6], r[6], rn;
@@ -349,8 +349,8 @@ int sovc_solve_implicit_warm(sov_result *res, const sov_shape *A, const sov_pose
 }
 
 /* Newton from (pA0, pB0), evaluated there. */
-int sovc_solve_implicit(sov_result *res, const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                        const sov_pose *XB, const double pA0[3], const double pB0[3],
+int sovc_solve_implicit(sovc_result *res, const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                        const sovc_pose *XB, const double pA0[3], const double pB0[3],
                         const sovc_newton_config *cfg) {
   return sovc_solve_implicit_warm(res, A, XA, B, XB, pA0, pB0, cfg, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "solver/inner_ball.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include "solver/pose.h"
 #include "solver/posed.h"
@@ -133,7 +134,7 @@ static interval share(interval a, interval b) {
 /* See inner_ball.h. With U = x / (a1 kx),
  * V = y / (a2 ky), w = z / a3, S = |U|^p + |V|^p (p = 2/eps1, q = 2/eps2,
  * g = eps1/eps2), F = S^g + |w|^q - 1. */
-int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sov_shape *S, const double lo[3],
+int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sovc_shape *S, const double lo[3],
                         const double hi[3]) {
   const double a1 = S->a[0], a2 = S->a[1], a3 = S->a[2];
   const double p = 2 / S->eps1, q = 2 / S->eps2, g = S->eps1 / S->eps2;
@@ -217,7 +218,7 @@ int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sov_shape *S, const 
 }
 
 /* See inner_ball.h: Gershgorin's theorem on the ranges. */
-double sovc_hessian_bound(const sov_shape *S, const double lo[3], const double hi[3]) {
+double sovc_hessian_bound(const sovc_shape *S, const double lo[3], const double hi[3]) {
   double Hlo[9], Hhi[9];
   if (!sovc_hessian_ranges(Hlo, Hhi, S, lo, hi)) return INFINITY;
   double bound = -INFINITY;
@@ -237,7 +238,7 @@ typedef struct tangency {
 } tangency;
 
 /* The tangency at local surface point x. */
-static int tangency_local(tangency *t, const sov_shape *S, const double x[3]) {
+static int tangency_local(tangency *t, const sovc_shape *S, const double x[3]) {
   double F, g[3];
   for (int i = 0; i < 3; ++i) t->x[i] = x[i];
   if (!(fabs(x[2]) <= S->a[2])) return 0;
@@ -249,14 +250,14 @@ static int tangency_local(tangency *t, const sov_shape *S, const double x[3]) {
 }
 
 /* The tangency at world surface point p. */
-static int tangency_at(tangency *t, const sov_shape *S, const sov_pose *X, const double p[3]) {
+static int tangency_at(tangency *t, const sovc_shape *S, const sovc_pose *X, const double p[3]) {
   double x[3];
   sovc_to_local(x, X, p);
   return tangency_local(t, S, x);
 }
 
 /* 1 if the ball of radius r tangent at t lies inside S. */
-static int ball_inside(const sov_shape *S, const tangency *t, double r) {
+static int ball_inside(const sovc_shape *S, const tangency *t, double r) {
   double lo[3], hi[3];
   for (int i = 0; i < 3; ++i) {
     const double c = t->x[i] - r * t->m[i];
@@ -267,7 +268,7 @@ static int ball_inside(const sov_shape *S, const tangency *t, double r) {
 }
 
 /* See inner_ball.h. */
-int sovc_inner_ball_fits(const sov_shape *S, const double x[3], double r) {
+int sovc_inner_ball_fits(const sovc_shape *S, const double x[3], double r) {
   tangency t;
   return tangency_local(&t, S, x) && ball_inside(S, &t, r);
 }
@@ -275,7 +276,7 @@ int sovc_inner_ball_fits(const sov_shape *S, const double x[3], double r) {
 /* Largest of 2, 1, 1/2 and 1/4 times depth for which the ball tangent at
  * t lies inside S, else 0; *fails is the last radius tried that does not
  * fit (2 depth when the first fits). */
-static double coarse_radius(const sov_shape *S, const tangency *t, double depth, double *fails) {
+static double coarse_radius(const sovc_shape *S, const tangency *t, double depth, double *fails) {
   *fails = 2 * depth;
   /* Counted, not compared: at subnormal or infinite depths r would never
    * pass below depth / 4. */
@@ -289,7 +290,7 @@ static double coarse_radius(const sov_shape *S, const tangency *t, double depth,
 
 /* Nearly the largest radius in [lo, hi) that fits, given that lo fits and
  * hi does not (bisection: the Hessian bound grows with the ball). */
-static double bisected_radius(const sov_shape *S, const tangency *t, double lo, double hi,
+static double bisected_radius(const sovc_shape *S, const tangency *t, double lo, double hi,
                               int bisections) {
   for (int k = 0; k < bisections; ++k) {
     const double mid = 0.5 * (lo + hi);
@@ -302,7 +303,7 @@ static double bisected_radius(const sov_shape *S, const tangency *t, double lo, 
 }
 
 /* See inner_ball.h. */
-double sovc_inner_ball_bisect(const sov_shape *S, const double x[3], double lo, double hi,
+double sovc_inner_ball_bisect(const sovc_shape *S, const double x[3], double lo, double hi,
                               int bisections) {
   tangency t;
   return tangency_local(&t, S, x) ? bisected_radius(S, &t, lo, hi, bisections) : lo;
@@ -310,8 +311,8 @@ double sovc_inner_ball_bisect(const sov_shape *S, const double x[3], double lo, 
 
 /* 1 if the balls of radii rA, rB tangent at the witnesses prove r within
  * tol: |e| - (rA + rB) <= d + tol, e = cA - cB in the world frame. */
-static int balls_prove(const sov_result *r, const sov_pose *XA, const tangency *ta, double rA,
-                       const sov_pose *XB, const tangency *tb, double rB, double tol) {
+static int balls_prove(const sovc_result *r, const sovc_pose *XA, const tangency *ta, double rA,
+                       const sovc_pose *XB, const tangency *tb, double rB, double tol) {
   double mA[3], mB[3], e2 = 0;
   sovc_rotate(mA, XA->R, ta->m);
   sovc_rotate(mB, XB->R, tb->m);
@@ -330,8 +331,8 @@ typedef struct ball_pair {
 
 /* Inner balls at r's witnesses proving it within tol (see inner_ball.h);
  * fills the proof's balls in bp; 0 if they do not prove it. */
-static int certify(ball_pair *bp, const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                   const sov_shape *B, const sov_pose *XB, double tol) {
+static int certify(ball_pair *bp, const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                   const sovc_shape *B, const sovc_pose *XB, double tol) {
   const double depth = -r->d;
   if (!(depth > 0)) return 0;
   tangency *ta = &bp->t[0], *tb = &bp->t[1];
@@ -361,8 +362,8 @@ static int certify(ball_pair *bp, const sov_result *r, const sov_shape *A, const
 }
 
 /* See inner_ball.h. */
-int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                             const sov_shape *B, const sov_pose *XB, double tol) {
+int sovc_inner_balls_certify(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                             const sovc_shape *B, const sovc_pose *XB, double tol) {
   ball_pair bp;
   return certify(&bp, r, A, XA, B, XB, tol);
 }
@@ -371,7 +372,7 @@ int sovc_inner_balls_certify(const sov_result *r, const sov_shape *A, const sov_
  * g: radius g r, and a box that also holds it after its centre moves by
  * (g - 1) r along each axis; 0 if it does not fit. A ball of radius 0 is
  * the witness itself, in the body anywhere on its surface. */
-static int keep_ball(sov_cache_ball *k, const sov_shape *S, const tangency *t, double r, double g) {
+static int keep_ball(sovc_cache_ball *k, const sovc_shape *S, const tangency *t, double r, double g) {
   if (r == 0) {
     for (int i = 0; i < 3; ++i) k->lo[i] = -INFINITY, k->hi[i] = INFINITY;
     k->radius = k->bound = 0;
@@ -394,9 +395,9 @@ static int keep_ball(sov_cache_ball *k, const sov_shape *S, const tangency *t, d
 static const double kKeepGrowth[] = {1.25, 1.0625};
 
 /* See inner_ball.h. */
-int sovc_inner_balls_certify_keep(sov_cache_ball keep[2], int *kept, const sov_result *r,
-                                  const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                                  const sov_pose *XB, double tol) {
+int sovc_inner_balls_certify_keep(sovc_cache_ball keep[2], int *kept, const sovc_result *r,
+                                  const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                                  const sovc_pose *XB, double tol) {
   ball_pair bp;
   *kept = 0;
   if (!certify(&bp, r, A, XA, B, XB, tol)) return 0;
@@ -411,7 +412,7 @@ int sovc_inner_balls_certify_keep(sov_cache_ball keep[2], int *kept, const sov_r
 /* 1 if the cache's ball k, tangent at t, lies in its box and its bound
  * lets it fit there (a bound of a convex F's Hessian is not negative: a
  * cache written over by anything else proves nothing). */
-static int kept_ball_fits(const sov_cache_ball *k, const tangency *t) {
+static int kept_ball_fits(const sovc_cache_ball *k, const tangency *t) {
   if (!(k->radius >= 0 && k->bound >= 0 && isfinite(k->radius * k->bound))) return 0;
   for (int i = 0; i < 3; ++i) {
     const double c = t->x[i] - k->radius * t->m[i];
@@ -421,8 +422,8 @@ static int kept_ball_fits(const sov_cache_ball *k, const tangency *t) {
 }
 
 /* See inner_ball.h. */
-int sovc_kept_balls_certify(const sov_cache_ball kept[2], const sov_result *r, const sov_shape *A,
-                            const sov_pose *XA, const sov_shape *B, const sov_pose *XB,
+int sovc_kept_balls_certify(const sovc_cache_ball kept[2], const sovc_result *r, const sovc_shape *A,
+                            const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
                             double tol) {
   tangency ta, tb;
   if (!(r->d < 0) || !tangency_at(&ta, A, XA, r->pA) || !tangency_at(&tb, B, XB, r->pB)) return 0;
@@ -453,7 +454,7 @@ static double row_norm(const double M[9]) {
 /* The form of body S at tangency t (local frame, tangent basis l1, l2)
  * for disks up to radius rmax whose directions d lie within dev of a
  * tangent vector; 0 if the Hessian is unbounded over the box. */
-static int cap_form_of(cap_form *c, const sov_shape *S, const tangency *t, double rmax,
+static int cap_form_of(cap_form *c, const sovc_shape *S, const tangency *t, double rmax,
                        double chord, double dev, const double l1[3], const double l2[3]) {
   double lo[3], hi[3], Hlo[9], Hhi[9], Hc[9], Hr[9], Hl1[3], Hl2[3];
   for (int i = 0; i < 3; ++i) {
@@ -544,7 +545,7 @@ static int disks_cover(const cap_disks *a, const cap_disks *b, double depth, dou
 /* The form of S for the largest of rmax = depth, depth / 4, depth / 16
  * whose box has a bounded Hessian (a pointy plane of eps > 1 nearby); else
  * disks of radius 0 (the witness itself). */
-static void cap_form_any(cap_form *c, const sov_shape *S, const tangency *t, double depth,
+static void cap_form_any(cap_form *c, const sovc_shape *S, const tangency *t, double depth,
                          double chord, double dev, const double l1[3], const double l2[3]) {
   double r = depth;
   for (int k = 0; k < 3; ++k, r *= 0.25) /* counted, as in coarse_radius */
@@ -582,7 +583,7 @@ typedef struct cap_witnesses {
 
 /* 1 if the disks for cap angle theta reach the depth everywhere (only at
  * the sampled directions if `sampled_only`). */
-static int cap_covered(const cap_witnesses *w, const sov_shape *A, const sov_shape *B, double depth,
+static int cap_covered(const cap_witnesses *w, const sovc_shape *A, const sovc_shape *B, double depth,
                        double theta, int sampled_only) {
   const double chord = 2 * sin(0.5 * theta);
   /* A segment of the disk at angle phi points along
@@ -613,8 +614,8 @@ static int cap_covered(const cap_witnesses *w, const sov_shape *A, const sov_sha
  * h_A(v) >= v . (pA - rA n) + rA, and B's likewise, so with
  * rA + rB = depth, h_D(v) >= depth - |pA - pB - depth n| minus those
  * distances. */
-int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A, const sov_pose *XA,
-                    const sov_shape *B, const sov_pose *XB, double tol) {
+int sovc_proved_cap(double *cos_cap, const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
+                    const sovc_shape *B, const sovc_pose *XB, double tol) {
   /* Cap angles tried, largest first (radians). */
   static const double kAngles[] = {0.5, 0.15, 0.05, 0.015, 0.005};
   enum { kLevels = sizeof kAngles / sizeof kAngles[0] };
@@ -653,7 +654,7 @@ int sovc_proved_cap(double *cos_cap, const sov_result *r, const sov_shape *A, co
 }
 
 /* See inner_ball.h. */
-double sovc_cap_disk_radius(const sov_shape *S, const double x[3], const double l1[3],
+double sovc_cap_disk_radius(const sovc_shape *S, const double x[3], const double l1[3],
                             const double l2[3], double rmax, double theta, double psi,
                             double half) {
   tangency t;

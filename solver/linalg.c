@@ -4,7 +4,7 @@
 #include <lapacke.h>
 #include <math.h>
 
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* LU with partial pivoting (dgesv); SOV_ERR_SINGULAR on a zero pivot. */
 int sovc_solve(int n, double *A, double *b) {

@@ -17,8 +17,8 @@ typedef struct mixed_state {
 } mixed_state;
 
 /* Evaluate the residual at st->p; returns |r| (INFINITY if undefined). */
-static double evaluate(mixed_state *st, const sov_shape *P, const sov_pose *XP,
-                       const sov_shape *S, const sov_pose *XS) {
+static double evaluate(mixed_state *st, const sovc_shape *P, const sovc_pose *XP,
+                       const sovc_shape *S, const sovc_pose *XS) {
   sovc_posed_implicit(&st->e, P, XP, st->p, 1, SOVC_WORLD_HESSIAN);
   if (!(st->e.gnorm > 0)) return st->rn = INFINITY;
   const double w[3] = {-st->e.n[0], -st->e.n[1], -st->e.n[2]};
@@ -36,8 +36,8 @@ static double evaluate(mixed_state *st, const sov_shape *P, const sov_pose *XP,
 
 /* Jacobian (column-major 3x3): row 0 grad G; rows 1-2 by the chain rule
  * through n(p) into the frame and the support q(-n); 0 on failure. */
-static int jacobian(double J[9], mixed_state *st, const sov_shape *S,
-                    const sov_pose *XS) {
+static int jacobian(double J[9], mixed_state *st, const sovc_shape *S,
+                    const sovc_pose *XS) {
   const double w[3] = {-st->e.n[0], -st->e.n[1], -st->e.n[2]};
   if (!sovc_support_derivative(&st->s, S, XS, w)) return 0;
   double dq[3], u[3], row[3], Dt[3];
@@ -71,8 +71,8 @@ static int converged(const mixed_state *st, double tol) {
 }
 
 /* Damped Newton on the mixed system. */
-int sovc_solve_mixed(sov_result *res, const sov_shape *P, const sov_pose *XP,
-                     const sov_shape *S, const sov_pose *XS, const double p0[3],
+int sovc_solve_mixed(sovc_result *res, const sovc_shape *P, const sovc_pose *XP,
+                     const sovc_shape *S, const sovc_pose *XS, const double p0[3],
                      double tol, int max_iterations) {
   mixed_state cur = {.s.z = NAN}, trial;
   double J[9], step[3];
@@ -100,6 +100,6 @@ int sovc_solve_mixed(sov_result *res, const sov_shape *P, const sov_pose *XP,
   }
   sovc_result_set(res, cur.p, cur.s.p, cur.e.n);
   res->residual = cur.rn;
-  res->method = SOV_METHOD_AUTO;
+  res->method = SOVC_METHOD_AUTO;
   return SOV_OK;
 }

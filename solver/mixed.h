@@ -5,13 +5,13 @@
 #ifndef SOLVER_MIXED_H
 #define SOLVER_MIXED_H
 
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* Newton on G_P(p) = 0, t . (q - p) = 0, b . (q - p) = 0 with
  * q = support of S at -n_P(p), from world point p0. On SOV_OK fills result
  * with A = P, B = S (n = outward normal of P at p). */
-int sovc_solve_mixed(sov_result *result, const sov_shape *P, const sov_pose *XP,
-                     const sov_shape *S, const sov_pose *XS, const double p0[3],
+int sovc_solve_mixed(sovc_result *result, const sovc_shape *P, const sovc_pose *XP,
+                     const sovc_shape *S, const sovc_pose *XS, const double p0[3],
                      double tolerance, int max_iterations);
 
 #endif

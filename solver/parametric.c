@@ -3,6 +3,7 @@
 #include "solver/parametric.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include "solver/pose.h"
 #include "solver/shape.h"
@@ -35,7 +36,7 @@ static void trig_pow(double f[3], double c, double s, double e) {
  * with gu = spow(c1, 2-e1) spow(c2, 2-e2), gv = spow(s1, 2-e1) spow(c2, 2-e2),
  * gw = spow(s2, 2-e2). Every exponent is positive, so it is finite and
  * continuous everywhere; at the poles it is exactly +-z (local). */
-static void param_normal(double n[3], const sov_shape *shape, double c1,
+static void param_normal(double n[3], const sovc_shape *shape, double c1,
                          double s1, double c2, double s2, double kx,
                          double ky) {
   const double e1 = shape->eps1, e2 = shape->eps2;
@@ -62,7 +63,7 @@ static void set3(double v[3], double a, double b, double c) {
  * unit normal; every output but x may be NULL. */
 void sovc_param_point(double x[3], double t1[3], double t2[3], double n[3],
                       double x11[3], double x12[3], double x22[3],
-                      const sov_shape *shape, double phi1, double phi2) {
+                      const sovc_shape *shape, double phi1, double phi2) {
   const double c1 = cos(phi1), s1 = sin(phi1), c2 = cos(phi2), s2 = sin(phi2);
   const double a1 = shape->a[0], a2 = shape->a[1], a3 = shape->a[2];
   const double tx = shape->taper[0], ty = shape->taper[1];
@@ -88,7 +89,7 @@ void sovc_param_point(double x[3], double t1[3], double t2[3], double n[3],
 }
 
 /* 1 if lam * xh is inside or on the body (|z| <= a3 and SPEC F <= 0). */
-static int ray_inside(const sov_shape *shape, const double xh[3], double lam) {
+static int ray_inside(const sovc_shape *shape, const double xh[3], double lam) {
   const double x[3] = {lam * xh[0], lam * xh[1], lam * xh[2]};
   if (fabs(x[2]) > shape->a[2]) return 0;
   double F;
@@ -98,7 +99,7 @@ static int ray_inside(const sov_shape *shape, const double xh[3], double lam) {
 
 /* z / a3 of the surface point on the ray from the centre along unit xh, by
  * bisection on the inside test (the body is star-shaped about its centre). */
-static double ray_surface_height(const sov_shape *shape, const double xh[3]) {
+static double ray_surface_height(const sovc_shape *shape, const double xh[3]) {
   const double bx = shape->a[0] * (1.0 + fabs(shape->taper[0]));
   const double by = shape->a[1] * (1.0 + fabs(shape->taper[1]));
   double lo = 0.0, hi = sqrt(bx * bx + by * by + shape->a[2] * shape->a[2]);
@@ -116,7 +117,7 @@ static double ray_surface_height(const sov_shape *shape, const double xh[3]) {
  * taper at that point's height, then phi1 = atan2 of the slice coordinates
  * raised to 1/eps1 and phi2 = atan2 of the z fraction and the slice radius
  * raised to 1/eps2. (0, 0) for x = 0. */
-void sovc_param_angles(double *phi1, double *phi2, const sov_shape *shape,
+void sovc_param_angles(double *phi1, double *phi2, const sovc_shape *shape,
                        const double x[3]) {
   const double r = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
   *phi1 = 0.0;

@@ -3,7 +3,7 @@
 #ifndef SOLVER_PARAMETRIC_H
 #define SOLVER_PARAMETRIC_H
 
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* Surface point at (phi1, phi2), tangents dx/dphi1 and dx/dphi2, and the
  * outward unit normal (well defined at the poles too); t1, t2, n may be NULL.
@@ -11,23 +11,23 @@
  * in x11, x12, x22 when non-NULL. */
 void sovc_param_point(double x[3], double t1[3], double t2[3], double n[3],
                       double x11[3], double x12[3], double x22[3],
-                      const sov_shape *shape, double phi1, double phi2);
+                      const sovc_shape *shape, double phi1, double phi2);
 
 /* Angles (phi1, phi2) of the surface point nearest in angle to the ray from
  * the centre through local point x (x need not be on the surface). */
-void sovc_param_angles(double *phi1, double *phi2, const sov_shape *shape,
+void sovc_param_angles(double *phi1, double *phi2, const sovc_shape *shape,
                        const double x[3]);
 
 /* Study Eq. 18 (4x4 Newton in the angles), from angles phiA[2], phiB[2].
  * Fills result (world frame) and returns a sov_status. */
-int sovc_solve_parametric(sov_result *result, const sov_shape *A,
-                          const sov_pose *XA, const sov_shape *B,
-                          const sov_pose *XB, const double phiA[2],
-                          const double phiB[2], const sov_options *options);
+int sovc_solve_parametric(sovc_result *result, const sovc_shape *A,
+                          const sovc_pose *XA, const sovc_shape *B,
+                          const sovc_pose *XB, const double phiA[2],
+                          const double phiB[2], const sovc_options *options);
 
 /* ntb variant: angle unknowns, implicit normal/tangent/bitangent equations. */
-int sovc_solve_ntb(sov_result *result, const sov_shape *A, const sov_pose *XA,
-                   const sov_shape *B, const sov_pose *XB, const double phiA[2],
-                   const double phiB[2], const sov_options *options);
+int sovc_solve_ntb(sovc_result *result, const sovc_shape *A, const sovc_pose *XA,
+                   const sovc_shape *B, const sovc_pose *XB, const double phiA[2],
+                   const double phiB[2], const sovc_options *options);
 
 #endif

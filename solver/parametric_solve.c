@@ -5,6 +5,7 @@
 #include "solver/parametric.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include "solver/linalg.h"
 #include "solver/pose.h"
@@ -38,7 +39,7 @@ typedef void (*sovc_system)(double f[4], double J[16], double *res,
                             const sovc_geom *a, const sovc_geom *b);
 
 /* World geometry of a posed shape at (phi1, phi2). */
-static void geom_eval(sovc_geom *g, const sov_shape *shape, const sov_pose *X,
+static void geom_eval(sovc_geom *g, const sovc_shape *shape, const sovc_pose *X,
                       double phi1, double phi2) {
   double p[3], t1[3], t2[3], n[3], x11[3], x12[3], x22[3];
   sovc_param_point(p, t1, t2, n, x11, x12, x22, shape, phi1, phi2);
@@ -137,9 +138,9 @@ static void ntb_system(double f[4], double J[16], double *res,
  * the final phi, *iters the steps taken and *res its stopping norm. OK only
  * when *res < tolerance at that iterate. */
 static int newton(sovc_geom *a, sovc_geom *b, double phi[4], int *iters,
-                  double *res, const sov_shape *A, const sov_pose *XA,
-                  const sov_shape *B, const sov_pose *XB, sovc_system system,
-                  const sov_options *options) {
+                  double *res, const sovc_shape *A, const sovc_pose *XA,
+                  const sovc_shape *B, const sovc_pose *XB, sovc_system system,
+                  const sovc_options *options) {
   for (int it = 0;; ++it) {
     double f[4], J[16];
     *iters = it;
@@ -194,7 +195,7 @@ static int is_local_max(const sovc_geom *a, const sovc_geom *b, double d) {
 /* Support of the local bounding box of shape (half extents a1 (1 + |tx|),
  * a2 (1 + |ty|), a3) about its centre, in world direction v: an upper bound
  * of the body's support h(v) - v . p. */
-static double box_support(const sov_shape *shape, const sov_pose *X, const double v[3]) {
+static double box_support(const sovc_shape *shape, const sovc_pose *X, const double v[3]) {
   double l[3];
   sovc_rotate_t(l, X->R, v);
   return fabs(l[0]) * shape->a[0] * (1.0 + fabs(shape->taper[0])) +
@@ -204,14 +205,14 @@ static double box_support(const sov_shape *shape, const sov_pose *X, const doubl
 /* Lower bound of the SPEC signed distance: the largest of
  * |v . (pB - pA)| - h_A(v) - h_B(v) (supports about the centres, bounded by
  * the bounding boxes) over the centre line and both bodies' local axes. */
-static double distance_lower_bound(const sov_shape *A, const sov_pose *XA,
-                                   const sov_shape *B, const sov_pose *XB) {
+static double distance_lower_bound(const sovc_shape *A, const sovc_pose *XA,
+                                   const sovc_shape *B, const sovc_pose *XB) {
   const double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
   const double L = sqrt(sovc_dot(c, c));
   double best = -HUGE_VAL;
   if (L > 0.0) best = L - (box_support(A, XA, c) + box_support(B, XB, c)) / L;
   for (int k = 0; k < 6; ++k) {
-    const sov_pose *X = k < 3 ? XA : XB;
+    const sovc_pose *X = k < 3 ? XA : XB;
     const double v[3] = {X->R[k % 3], X->R[3 + k % 3], X->R[6 + k % 3]};
     const double b = fabs(sovc_dot(v, c)) - box_support(A, XA, v) - box_support(B, XB, v);
     if (b > best) best = b;
@@ -235,11 +236,11 @@ static int check_pair(const sovc_geom *a, const sovc_geom *b, double d, double b
 
 /* Shared driver: check arguments, run Newton from the seed angles, fill
  * result from the final iterate (also on failure) and classify it. */
-static int solve_angles(sov_result *result, const sov_shape *A,
-                        const sov_pose *XA, const sov_shape *B,
-                        const sov_pose *XB, const double phiA[2],
-                        const double phiB[2], const sov_options *options,
-                        sovc_system system, sov_method method) {
+static int solve_angles(sovc_result *result, const sovc_shape *A,
+                        const sovc_pose *XA, const sovc_shape *B,
+                        const sovc_pose *XB, const double phiA[2],
+                        const double phiB[2], const sovc_options *options,
+                        sovc_system system, sovc_method method) {
   if (!result || !A || !XA || !B || !XB || !phiA || !phiB || !options) return SOV_ERR_NULL;
   if (!(options->tolerance > 0.0) || !isfinite(options->tolerance) ||
       options->max_iterations < 0)
@@ -261,18 +262,18 @@ static int solve_angles(sov_result *result, const sov_shape *A,
 }
 
 /* Study Eq. 18: undamped 4x4 Newton in the angles from phiA, phiB. */
-int sovc_solve_parametric(sov_result *result, const sov_shape *A,
-                          const sov_pose *XA, const sov_shape *B,
-                          const sov_pose *XB, const double phiA[2],
-                          const double phiB[2], const sov_options *options) {
+int sovc_solve_parametric(sovc_result *result, const sovc_shape *A,
+                          const sovc_pose *XA, const sovc_shape *B,
+                          const sovc_pose *XB, const double phiA[2],
+                          const double phiB[2], const sovc_options *options) {
   return solve_angles(result, A, XA, B, XB, phiA, phiB, options, param_system,
-                      SOV_METHOD_PARAMETRIC);
+                      SOVC_METHOD_PARAMETRIC);
 }
 
 /* ntb variant: undamped 4x4 Newton in the angles, implicit-view equations. */
-int sovc_solve_ntb(sov_result *result, const sov_shape *A, const sov_pose *XA,
-                   const sov_shape *B, const sov_pose *XB, const double phiA[2],
-                   const double phiB[2], const sov_options *options) {
+int sovc_solve_ntb(sovc_result *result, const sovc_shape *A, const sovc_pose *XA,
+                   const sovc_shape *B, const sovc_pose *XB, const double phiA[2],
+                   const double phiB[2], const sovc_options *options) {
   return solve_angles(result, A, XA, B, XB, phiA, phiB, options, ntb_system,
-                      SOV_METHOD_NTB);
+                      SOVC_METHOD_NTB);
 }

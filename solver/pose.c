@@ -2,6 +2,10 @@
 #include "solver/pose.h"
 
 #include <math.h>
+#include <string.h>
+
+/* Tolerance on unit quaternions and rotation matrices (SPEC "Pose"). */
+static const double kUnitTolerance = 1e-6;
 
 /* Rotation matrix of the normalised quaternion w x y z. */
 void sovc_quat_to_matrix(double R[9], const double q[4]) {
@@ -35,15 +39,47 @@ void sovc_rotate_t(double y[3], const double R[9], const double x[3]) {
 }
 
 /* local = R^T (world - p). */
-void sovc_to_local(double local[3], const sov_pose *X, const double world[3]) {
+void sovc_to_local(double local[3], const sovc_pose *X, const double world[3]) {
   const double d[3] = {world[0] - X->p[0], world[1] - X->p[1], world[2] - X->p[2]};
   sovc_rotate_t(local, X->R, d);
 }
 
 /* world = R local + p. */
-void sovc_to_world(double world[3], const sov_pose *X, const double local[3]) {
+void sovc_to_world(double world[3], const sovc_pose *X, const double local[3]) {
   sovc_rotate(world, X->R, local);
   world[0] += X->p[0];
   world[1] += X->p[1];
   world[2] += X->p[2];
+}
+
+/* Orthonormal with det +1 within kUnitTolerance. */
+int sovc_check_rotation(const double R[9]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
+      if (fabs(d - (i == j)) > kUnitTolerance) return SOV_ERR_ROTATION;
+    }
+  const double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+                     R[2] * (R[3] * R[7] - R[4] * R[6]);
+  return fabs(det - 1) <= kUnitTolerance ? SOV_OK : SOV_ERR_ROTATION;
+}
+
+/* Pose from a unit quaternion (checked) and a position. */
+int sovc_pose_from_quat(sovc_pose *X, const double q[4], const double p[3]) {
+  if (!sovc_all_finite(q, 4) || !sovc_all_finite(p, 3)) return SOV_ERR_NONFINITE;
+  const double nq = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (fabs(nq - 1) > kUnitTolerance) return SOV_ERR_QUATERNION;
+  sovc_quat_to_matrix(X->R, q);
+  memcpy(X->p, p, sizeof X->p);
+  return SOV_OK;
+}
+
+/* Pose from a rotation matrix (checked) and a position. */
+int sovc_pose_from_matrix(sovc_pose *X, const double R[9], const double p[3]) {
+  if (!sovc_all_finite(R, 9) || !sovc_all_finite(p, 3)) return SOV_ERR_NONFINITE;
+  const int st = sovc_check_rotation(R);
+  if (st != SOV_OK) return st;
+  memcpy(X->R, R, sizeof X->R);
+  memcpy(X->p, p, sizeof X->p);
+  return SOV_OK;
 }

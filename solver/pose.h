@@ -4,7 +4,19 @@
 
 #include <math.h>
 
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
+
+/* SOV_OK if R is orthonormal with det +1 within 1e-6 (SPEC "Pose"), else
+ * SOV_ERR_ROTATION. */
+int sovc_check_rotation(const double R[9]);
+
+/* Pose from a unit quaternion w x y z (norm within 1e-6, else
+ * SOV_ERR_QUATERNION) and a position; SOV_ERR_NONFINITE for NaN or inf. */
+int sovc_pose_from_quat(sovc_pose *X, const double q[4], const double p[3]);
+
+/* Pose from a row-major rotation matrix (sovc_check_rotation) and a
+ * position; SOV_ERR_NONFINITE for NaN or inf. */
+int sovc_pose_from_matrix(sovc_pose *X, const double R[9], const double p[3]);
 
 /* Rotation matrix from a quaternion w x y z (normalised first). */
 void sovc_quat_to_matrix(double R[9], const double q[4]);
@@ -31,9 +43,9 @@ void sovc_rotate(double y[3], const double R[9], const double x[3]);
 void sovc_rotate_t(double y[3], const double R[9], const double x[3]);
 
 /* Local point of a world point. */
-void sovc_to_local(double local[3], const sov_pose *X, const double world[3]);
+void sovc_to_local(double local[3], const sovc_pose *X, const double world[3]);
 
 /* World point of a local point. */
-void sovc_to_world(double world[3], const sov_pose *X, const double local[3]);
+void sovc_to_world(double world[3], const sovc_pose *X, const double local[3]);
 
 #endif

@@ -33,7 +33,7 @@ static void rotate_matrix(double out[9], const double R[9], const double M[9]) {
 }
 
 /* World gradient, its norm and the unit normal from e->gl. */
-static void world_gradient(sovc_implicit_eval *e, const sov_pose *X) {
+static void world_gradient(sovc_implicit_eval *e, const sovc_pose *X) {
   sovc_rotate(e->g, X->R, e->gl);
   e->gnorm = sqrt(e->g[0] * e->g[0] + e->g[1] * e->g[1] + e->g[2] * e->g[2]);
   e->inv_gnorm = e->gnorm > 0 ? 1 / e->gnorm : 0;
@@ -41,8 +41,8 @@ static void world_gradient(sovc_implicit_eval *e, const sov_pose *X) {
 }
 
 /* Implicit value, gradient, normal and Hessian at a world point. */
-void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
-                         const sov_pose *X, const double p[3], int normalized,
+void sovc_posed_implicit(sovc_implicit_eval *e, const sovc_shape *S,
+                         const sovc_pose *X, const double p[3], int normalized,
                          int want_hessian) {
   double x[3];
   sovc_to_local(x, X, p);
@@ -55,8 +55,8 @@ void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
 }
 
 /* See posed.h. */
-void sovc_posed_from_cache(sovc_implicit_eval *e, double p[3], const sov_cache_eval *c,
-                           const sov_pose *X) {
+void sovc_posed_from_cache(sovc_implicit_eval *e, double p[3], const sovc_cache_eval *c,
+                           const sovc_pose *X) {
   sovc_to_world(p, X, c->x);
   e->f = c->f;
   for (int i = 0; i < 3; ++i) e->gl[i] = c->g[i];
@@ -66,7 +66,7 @@ void sovc_posed_from_cache(sovc_implicit_eval *e, double p[3], const sov_cache_e
 }
 
 /* See posed.h. */
-void sovc_posed_to_cache(sov_cache_eval *c, const sovc_implicit_eval *e, const sov_pose *X,
+void sovc_posed_to_cache(sovc_cache_eval *c, const sovc_implicit_eval *e, const sovc_pose *X,
                          const double p[3]) {
   sovc_to_local(c->x, X, p); /* the same rounding as the evaluation's */
   c->f = e->f;
@@ -76,12 +76,12 @@ void sovc_posed_to_cache(sov_cache_eval *c, const sovc_implicit_eval *e, const s
 }
 
 /* World Hessian from the local one. */
-void sovc_posed_hessian(sovc_implicit_eval *e, const sov_pose *X) {
+void sovc_posed_hessian(sovc_implicit_eval *e, const sovc_pose *X) {
   rotate_matrix(e->H, X->R, e->Hl);
 }
 
 /* |G| / |grad G| at a world point. */
-double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]) {
+double sovc_off_surface(const sovc_shape *S, const sovc_pose *X, const double p[3]) {
   sovc_implicit_eval e;
   sovc_posed_implicit(&e, S, X, p, 1, SOVC_NO_HESSIAN);
   return e.gnorm > 0 ? fabs(e.f) / e.gnorm : INFINITY;
@@ -101,7 +101,7 @@ void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3])
 }
 
 /* See posed.h. */
-int sovc_posed_inside(const sov_shape *S, const sov_pose *X, const double p[3]) {
+int sovc_posed_inside(const sovc_shape *S, const sovc_pose *X, const double p[3]) {
   double x[3], F;
   sovc_to_local(x, X, p);
   sovc_implicit(&F, NULL, NULL, S, x);
@@ -113,7 +113,7 @@ int sovc_posed_inside(const sov_shape *S, const sov_pose *X, const double p[3]) 
  * line at fraction t: G of an untapered body is homogeneous of degree 1
  * about its centre, so the line leaves at t / (G + 1); a tapered body's
  * exit is approached by repeating this from the last guess. */
-static double centre_line_exit(const sov_shape *S, const double x[3], double t) {
+static double centre_line_exit(const sovc_shape *S, const double x[3], double t) {
   double y[3], g;
   for (int i = 0; i < 3; ++i) y[i] = t * x[i];
   sovc_implicit_norm(&g, NULL, NULL, S, y);
@@ -122,8 +122,8 @@ static double centre_line_exit(const sov_shape *S, const double x[3], double t) 
 
 /* 1 if the point at fraction t of the way from A's centre to B's lies in
  * both. */
-static int centre_line_inside(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                              const sov_pose *XB, double t) {
+static int centre_line_inside(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                              const sovc_pose *XB, double t) {
   double m[3];
   for (int i = 0; i < 3; ++i) m[i] = XA->p[i] + t * (XB->p[i] - XA->p[i]);
   return sovc_posed_inside(A, XA, m) && sovc_posed_inside(B, XB, m);
@@ -131,8 +131,8 @@ static int centre_line_inside(const sov_shape *A, const sov_pose *XA, const sov_
 
 /* A point of the centre line between B's entry and A's exit, estimated once
  * and then once more for tapers, found inside both. */
-static int centre_line_point(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                             const sov_pose *XB) {
+static int centre_line_point(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                             const sovc_pose *XB) {
   double xA[3], xB[3];
   sovc_to_local(xA, XA, XB->p); /* B's centre in A's frame, and A's in B's */
   sovc_to_local(xB, XB, XA->p);
@@ -145,8 +145,8 @@ static int centre_line_point(const sov_shape *A, const sov_pose *XA, const sov_s
 }
 
 /* See posed.h. */
-int sovc_centre_line_overlap(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                             const sov_pose *XB) {
+int sovc_centre_line_overlap(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                             const sovc_pose *XB) {
   return sovc_posed_inside(B, XB, XA->p) || sovc_posed_inside(A, XA, XB->p) ||
          centre_line_point(A, XA, B, XB);
 }
@@ -154,8 +154,8 @@ int sovc_centre_line_overlap(const sov_shape *A, const sov_pose *XA, const sov_s
 /* S's core segment: centre c, unit world direction u of its longest axis,
  * half-length L = longest semi-axis minus the next longest (0 for a body
  * as wide as it is long). */
-static void core_segment(double c[3], double u[3], double *L, const sov_shape *S,
-                         const sov_pose *X) {
+static void core_segment(double c[3], double u[3], double *L, const sovc_shape *S,
+                         const sovc_pose *X) {
   int k = 0;
   for (int i = 1; i < 3; ++i)
     if (S->a[i] > S->a[k]) k = i;
@@ -175,8 +175,8 @@ static const double kCoreRounding = 1e-12;
 static double clamp_to(double x, double L) { return fmax(-L, fmin(L, x)); }
 
 /* See posed.h. */
-void sovc_support_seeds(double pA[3], double pB[3], const sov_shape *A, const sov_pose *XA,
-                        const sov_shape *B, const sov_pose *XB, const double v[3]) {
+void sovc_support_seeds(double pA[3], double pB[3], const sovc_shape *A, const sovc_pose *XA,
+                        const sovc_shape *B, const sovc_pose *XB, const double v[3]) {
   double vl[3], x[3];
   const double mv[3] = {-v[0], -v[1], -v[2]};
   sovc_rotate_t(vl, XA->R, v);
@@ -190,8 +190,8 @@ void sovc_support_seeds(double pA[3], double pB[3], const sov_shape *A, const so
 /* See posed.h. The nearest points of two segments c + s u (|s| <= L):
  * minimise over s with t free, clamp, then t for that s, and s again when
  * t was clamped (u unit). */
-void sovc_core_direction(double v[3], const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                         const sov_pose *XB) {
+void sovc_core_direction(double v[3], const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                         const sovc_pose *XB) {
   double cA[3], uA[3], LA, cB[3], uB[3], LB, r[3];
   core_segment(cA, uA, &LA, A, XA);
   core_segment(cB, uB, &LB, B, XB);
@@ -215,8 +215,8 @@ void sovc_core_direction(double v[3], const sov_shape *A, const sov_pose *XA, co
 }
 
 /* Support point in world direction v. */
-void sovc_posed_support(sovc_support_eval *e, const sov_shape *S,
-                        const sov_pose *X, const double v[3]) {
+void sovc_posed_support(sovc_support_eval *e, const sovc_shape *S,
+                        const sovc_pose *X, const double v[3]) {
   double vl[3], xl[3];
   sovc_rotate_t(vl, X->R, v);
   const double hl = sovc_support(xl, S, vl, e->z);
@@ -226,8 +226,8 @@ void sovc_posed_support(sovc_support_eval *e, const sov_shape *S,
 }
 
 /* dp/dv = |grad F| T (T^T H T)^-1 T^T, T a tangent basis of v. */
-int sovc_support_derivative(sovc_support_eval *e, const sov_shape *S,
-                            const sov_pose *X, const double v[3]) {
+int sovc_support_derivative(sovc_support_eval *e, const sovc_shape *S,
+                            const sovc_pose *X, const double v[3]) {
   sovc_implicit_eval ie;
   sovc_frame fr;
   sovc_posed_implicit(&ie, S, X, e->p, 0, SOVC_WORLD_HESSIAN);
@@ -283,7 +283,7 @@ void sovc_frame_dvec(double out[3], const sovc_frame *F, const double n[3],
 
 /* See posed.h. The body is convex up to its dent, so the line leaves it
  * once: bisection on the sign of the implicit function. */
-void sovc_exit_point(double out[3], const sov_shape *S, const sov_pose *X, const double p[3],
+void sovc_exit_point(double out[3], const sovc_shape *S, const sovc_pose *X, const double p[3],
                      const double dir[3]) {
   double x[3], y[3], G;
   sovc_to_local(x, X, p);

@@ -4,7 +4,7 @@
 #ifndef SOLVER_POSED_H
 #define SOLVER_POSED_H
 
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* Implicit F (or normalised G) at a world point, world gradient, unit
  * outward normal, |gradient| and (optionally) the Hessian, local (Hl) and
@@ -20,47 +20,47 @@ typedef struct sovc_implicit_eval {
 enum { SOVC_NO_HESSIAN = 0, SOVC_WORLD_HESSIAN = 1, SOVC_LOCAL_HESSIAN = 2 };
 
 /* Evaluate e at world point p; normalized selects G over F. */
-void sovc_posed_implicit(sovc_implicit_eval *e, const sov_shape *S,
-                         const sov_pose *X, const double p[3], int normalized,
+void sovc_posed_implicit(sovc_implicit_eval *e, const sovc_shape *S,
+                         const sovc_pose *X, const double p[3], int normalized,
                          int want_hessian);
 
 /* e as a SOVC_LOCAL_HESSIAN evaluation of the raw F at the world point p
- * of a cached evaluation c (sov_cache), without evaluating F again. */
-void sovc_posed_from_cache(sovc_implicit_eval *e, double p[3], const sov_cache_eval *c,
-                           const sov_pose *X);
+ * of a cached evaluation c (sovc_cache), without evaluating F again. */
+void sovc_posed_from_cache(sovc_implicit_eval *e, double p[3], const sovc_cache_eval *c,
+                           const sovc_pose *X);
 
 /* The raw F's evaluation e at world point p (with its local Hessian), in
  * the body's frame for a cache. */
-void sovc_posed_to_cache(sov_cache_eval *c, const sovc_implicit_eval *e, const sov_pose *X,
+void sovc_posed_to_cache(sovc_cache_eval *c, const sovc_implicit_eval *e, const sovc_pose *X,
                          const double p[3]);
 
 /* e->H = R e->Hl R^T: the world Hessian after a SOVC_LOCAL_HESSIAN
  * evaluation. */
-void sovc_posed_hessian(sovc_implicit_eval *e, const sov_pose *X);
+void sovc_posed_hessian(sovc_implicit_eval *e, const sovc_pose *X);
 
 /* Distance of world point p from the posed body's surface to first order:
  * |G| / |grad G| with the normalised implicit function (INFINITY where the
  * gradient vanishes). */
-double sovc_off_surface(const sov_shape *S, const sov_pose *X, const double p[3]);
+double sovc_off_surface(const sovc_shape *S, const sovc_pose *X, const double p[3]);
 
 /* Where the line p + s dir (s >= 0, unit dir) leaves the posed body;
  * p itself if p is not inside. */
-void sovc_exit_point(double out[3], const sov_shape *S, const sov_pose *X, const double p[3],
+void sovc_exit_point(double out[3], const sovc_shape *S, const sovc_pose *X, const double p[3],
                      const double dir[3]);
 
 /* 1 if world point p is strictly inside the posed body (F < 0). */
-int sovc_posed_inside(const sov_shape *S, const sov_pose *X, const double p[3]);
+int sovc_posed_inside(const sovc_shape *S, const sovc_pose *X, const double p[3]);
 
 /* 1 if a point inside both bodies is found on the line between their
  * centres: a centre inside the other body, or a point between B's entry
  * and A's exit (a few implicit evaluations). 0 proves nothing. */
-int sovc_centre_line_overlap(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                             const sov_pose *XB);
+int sovc_centre_line_overlap(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                             const sovc_pose *XB);
 
 /* Newton starts for world direction v (nonzero) from A towards B:
  * sovc_support_seed's surface points of A along v and of B along -v. */
-void sovc_support_seeds(double pA[3], double pB[3], const sov_shape *A, const sov_pose *XA,
-                        const sov_shape *B, const sov_pose *XB, const double v[3]);
+void sovc_support_seeds(double pA[3], double pB[3], const sovc_shape *A, const sovc_pose *XA,
+                        const sovc_shape *B, const sovc_pose *XB, const double v[3]);
 
 /* A direction v (not unit) from A towards B to start the local solve and
  * to try as a separating plane's normal: between the nearest points of the
@@ -69,8 +69,8 @@ void sovc_support_seeds(double pA[3], double pB[3], const sov_shape *A, const so
  * lies much nearer than along the line between their centres (the stress
  * battery's position chart converged from it on 4 % more separated pairs);
  * that line where the cores meet, +z where the centres coincide too. */
-void sovc_core_direction(double v[3], const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                         const sov_pose *XB);
+void sovc_core_direction(double v[3], const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                         const sovc_pose *XB);
 
 /* Row vector out = u^T dn/dp = u^T (I - n n^T) H / |g| (needs the Hessian). */
 void sovc_dnormal(double out[3], const sovc_implicit_eval *e, const double u[3]);
@@ -82,14 +82,14 @@ typedef struct sovc_support_eval {
 } sovc_support_eval;
 
 /* Fill p, h, z of e for direction v. */
-void sovc_posed_support(sovc_support_eval *e, const sov_shape *S,
-                        const sov_pose *X, const double v[3]);
+void sovc_posed_support(sovc_support_eval *e, const sovc_shape *S,
+                        const sovc_pose *X, const double v[3]);
 
 /* Fill e->D = dp/dv (world, tangent to v) by the implicit function theorem:
  * |grad F| T (T^T H T)^-1 T^T at the support point. Returns 0 where the
  * tangential Hessian is not positive definite (flat point). */
-int sovc_support_derivative(sovc_support_eval *e, const sov_shape *S,
-                            const sov_pose *X, const double v[3]);
+int sovc_support_derivative(sovc_support_eval *e, const sovc_shape *S,
+                            const sovc_pose *X, const double v[3]);
 
 /* Householder tangent frame of a unit normal n: with k = argmax |n_k|,
  * Q = I - beta w w^T, w = n + sigma e_k maps e_k to -sigma n; t = Q e_i,

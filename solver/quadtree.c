@@ -1,6 +1,8 @@
 /* The study's parametric quadtree initial guess for the angle methods. */
 #include "solver/quadtree.h"
 
+#include <stddef.h>
+
 #include "solver/parametric.h"
 #include "solver/pose.h"
 
@@ -11,7 +13,7 @@
  * i1 along phi1, i2 along phi2) and their world surface points p[c]. */
 static void quadtree_children(double ang[4][2], double p[4][3],
                               const double lo[2], const double hi[2],
-                              const sov_shape *shape, const sov_pose *X) {
+                              const sovc_shape *shape, const sovc_pose *X) {
   for (int c = 0; c < 4; ++c) {
     double local[3];
     ang[c][0] = lo[0] + (0.5 * (c % 2) + 0.25) * (hi[0] - lo[0]);
@@ -33,9 +35,9 @@ static void quadtree_descend(double lo[2], double hi[2], int c) {
 /* Study's quadtree seed: at each of 6 levels split both bodies' cells into
  * quadrants, keep the closest of the 16 centre pairs (first on ties) and
  * descend into it; returns the final centres. */
-void sovc_quadtree_seed(double phiA[2], double phiB[2], const sov_shape *A,
-                        const sov_pose *XA, const sov_shape *B,
-                        const sov_pose *XB) {
+void sovc_quadtree_seed(double phiA[2], double phiB[2], const sovc_shape *A,
+                        const sovc_pose *XA, const sovc_shape *B,
+                        const sovc_pose *XB) {
   double loA[2] = {-SOVC_PI, -0.5 * SOVC_PI}, hiA[2] = {SOVC_PI, 0.5 * SOVC_PI};
   double loB[2] = {-SOVC_PI, -0.5 * SOVC_PI}, hiB[2] = {SOVC_PI, 0.5 * SOVC_PI};
   for (int level = 0; level < SOVC_QUADTREE_LEVELS; ++level) {

@@ -4,11 +4,11 @@
 #ifndef SOLVER_QUADTREE_H
 #define SOLVER_QUADTREE_H
 
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* Angles phiA[2], phiB[2] of the closest quadtree candidate pair. */
-void sovc_quadtree_seed(double phiA[2], double phiB[2], const sov_shape *A,
-                        const sov_pose *XA, const sov_shape *B,
-                        const sov_pose *XB);
+void sovc_quadtree_seed(double phiA[2], double phiB[2], const sovc_shape *A,
+                        const sovc_pose *XA, const sovc_shape *B,
+                        const sovc_pose *XB);
 
 #endif

@@ -4,7 +4,7 @@
 #include <math.h>
 
 /* n from nA, d = n . (pB - pA); pA, pB copied. */
-void sovc_result_set(sov_result *result, const double pA[3], const double pB[3],
+void sovc_result_set(sovc_result *result, const double pA[3], const double pB[3],
                      const double nA[3]) {
   const double s = 1.0 / sqrt(nA[0] * nA[0] + nA[1] * nA[1] + nA[2] * nA[2]);
   double d = 0;

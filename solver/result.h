@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* Size of the world coordinates of a pair of points, at least 1: the scale
  * of their rounding, which every convergence test allows for. */
@@ -32,7 +32,7 @@ enum { SOVC_CHART_HALVINGS = 5, SOVC_POSITION_CHART_HALVINGS = 8 };
 /* Fill result from world witness points pA, pB and the outward normal nA of
  * A at pA (need not be unit): n = nA / |nA|, d = n . (pB - pA). iterations,
  * residual and method are left to the caller. */
-void sovc_result_set(sov_result *result, const double pA[3], const double pB[3],
+void sovc_result_set(sovc_result *result, const double pA[3], const double pB[3],
                      const double nA[3]);
 
 #endif

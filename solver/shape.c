@@ -18,12 +18,12 @@ static const double kHessFloor = 1e-12;
 static const double kMaxScale = 1 << 30;
 
 /* See shape.h. */
-int sovc_shape_init_explain(sov_shape *shape, char *buf, size_t size, const double params[7]) {
+int sovc_shape_init_explain(sovc_shape *shape, char *buf, size_t size, const double params[7]) {
   static const char *const sizes[3] = {"a1", "a2", "a3"};
   static const char *const least_widths[3] = {"(a1 (1 - |taper_x|))", "(a2 (1 - |taper_y|))", "a3"};
   const int status = sovc_shape_explain(buf, size, params);
   if (status != SOV_OK) return status;
-  sov_shape s;
+  sovc_shape s;
   for (int i = 0; i < 3; ++i) s.a[i] = params[i];
   /* Below DBL_MIN, 2 / eps overflows and e log t turns into inf x 0 = NaN
    * at t = 1. Every t^(2 / eps) of a double t other than 1 is already 0 or
@@ -64,7 +64,7 @@ int sovc_shape_init_explain(sov_shape *shape, char *buf, size_t size, const doub
 }
 
 /* See shape.h. */
-int sovc_shape_init(sov_shape *shape, const double params[7]) {
+int sovc_shape_init(sovc_shape *shape, const double params[7]) {
   return sovc_shape_init_explain(shape, NULL, 0, params);
 }
 
@@ -142,7 +142,7 @@ static inline __attribute__((always_inline)) int cross_section(double W[6], doub
  * the other's scale. */
 static inline __attribute__((always_inline)) void implicit_scaled(double *F, double g[3],
                                                                   double H[9],
-                                                                  const sov_shape *shape,
+                                                                  const sovc_shape *shape,
                                                                   const double x[3], int scaled) {
   const double ia3 = 1 / shape->a[2];
   const double p = 2.0 / shape->eps1, r = 2.0 / shape->eps2, m = shape->eps1 / shape->eps2;
@@ -191,7 +191,7 @@ static inline __attribute__((always_inline)) void implicit_scaled(double *F, dou
 
 /* See shape.h. Inlined with scaled = 0: the solvers' evaluations keep the
  * unscaled code alone. */
-void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape, const double x[3]) {
+void sovc_implicit(double *F, double g[3], double H[9], const sovc_shape *shape, const double x[3]) {
   implicit_scaled(F, g, H, shape, x, 0);
 }
 
@@ -203,7 +203,7 @@ static int no_nan(const double *v, int n) {
 }
 
 /* See shape.h. */
-int sovc_implicit_checked(double *F, double g[3], double H[9], const sov_shape *shape,
+int sovc_implicit_checked(double *F, double g[3], double H[9], const sovc_shape *shape,
                           const double x[3]) {
   sovc_implicit(F, g, H, shape, x);
   if (isfinite(*F) && (!g || sovc_all_finite(g, 3)) && (!H || sovc_all_finite(H, 9))) return 1;
@@ -215,7 +215,7 @@ int sovc_implicit_checked(double *F, double g[3], double H[9], const sov_shape *
 
 /* G = (F + 1)^(1/r) - 1 with r = 2/eps2, from F by the chain rule. */
 void sovc_implicit_norm(double *G, double g[3], double H[9],
-                        const sov_shape *shape, const double x[3]) {
+                        const sovc_shape *shape, const double x[3]) {
   double F, gF[3], HF[9];
   sovc_implicit(&F, g ? gF : NULL, H ? HF : NULL, shape, x);
   const double r = 2.0 / shape->eps2;

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "superovoid/superovoid.h"
+#include "solver/types.h"
 
 /* Bases below this are raised to a power directly, not as t^e / t or
  * through 1 / t: once t^e is subnormal the quotient loses digits, and for
@@ -37,15 +37,15 @@ static inline double sovc_spow(double x, double g) {
 /* Range checks and convexity of params[7] (a1 a2 a3 eps1 eps2 tx ty), then
  * the checks of the derived bounds and reciprocals; fills shape (if not
  * NULL) on success, else explains the refusal in buf (if not NULL). */
-int sovc_shape_init_explain(sov_shape *shape, char *buf, size_t size, const double params[7]);
+int sovc_shape_init_explain(sovc_shape *shape, char *buf, size_t size, const double params[7]);
 
 /* sovc_shape_init_explain without the explanation. */
-int sovc_shape_init(sov_shape *shape, const double params[7]);
+int sovc_shape_init(sovc_shape *shape, const double params[7]);
 
 /* SPEC implicit F at local x, its gradient and row-major Hessian; g or H may
  * be NULL. Outside |z| <= a3 the taper factors are frozen at their z = +-a3
  * values so F stays finite and positive there. */
-void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
+void sovc_implicit(double *F, double g[3], double H[9], const sovc_shape *shape,
                    const double x[3]);
 
 /* sovc_implicit where a far point's values overflow the double range:
@@ -54,7 +54,7 @@ void sovc_implicit(double *F, double g[3], double H[9], const sov_shape *shape,
  * anyway (exponents so near 0 that even the scaled terms overflow, or
  * points so far out in units of the semi-axes that the chain rule's own
  * factors do). */
-int sovc_implicit_checked(double *F, double g[3], double H[9], const sov_shape *shape,
+int sovc_implicit_checked(double *F, double g[3], double H[9], const sovc_shape *shape,
                           const double x[3]);
 
 /* Normalised implicit G = (F + 1)^(eps2/2) - 1 (degree-1 homogeneous when
@@ -62,18 +62,18 @@ int sovc_implicit_checked(double *F, double g[3], double H[9], const sov_shape *
  * Where F + 1 underflows (deep inside a flat-profiled body) G is clamped
  * near -1 and the derivatives are zero. */
 void sovc_implicit_norm(double *G, double g[3], double H[9],
-                        const sov_shape *shape, const double x[3]);
+                        const sovc_shape *shape, const double x[3]);
 
 /* Local AABB and bounding radius about the local origin (both exact). */
 void sovc_shape_bounds(double lo[3], double hi[3], double *radius,
-                       const sov_shape *shape);
+                       const sovc_shape *shape);
 
 /* Volume of the body. */
-double sovc_shape_volume(const sov_shape *shape);
+double sovc_shape_volume(const sovc_shape *shape);
 
 /* Volume and means of the uniform body in its local frame: m = {V, <z>,
  * <x^2>, <y^2>, <z^2>} (<f> = int f dV / V; the other first and second
  * moments vanish by symmetry). */
-void sovc_shape_moments(double m[5], const sov_shape *shape);
+void sovc_shape_moments(double m[5], const sovc_shape *shape);
 
 #endif

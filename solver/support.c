@@ -78,7 +78,7 @@ static void lp_pair_eval(lp_pair *d, double X, double Y, double p) {
 
 /* Closed-form support of the untapered superellipsoid (nested dual norm);
  * returns h and writes its gradient, the support point, to x. */
-static double support_untapered(double x[3], const sov_shape *shape, const double v[3]) {
+static double support_untapered(double x[3], const sovc_shape *shape, const double v[3]) {
   const double p = 2 / (2 - shape->eps1), r = 2 / (2 - shape->eps2);
   lp_pair slice, prof;
   lp_pair_eval(&slice, shape->a[0] * fabs(v[0]), shape->a[1] * fabs(v[1]), p);
@@ -263,7 +263,7 @@ static void taper_solve(taper_state *t, double *dy, const taper_problem *P, doub
 /* Support point at a solved state advanced by the step dy (second-order
  * Taylor update of s and of log x_i along the surface); returns dir . x. */
 static double taper_point(double x[3], const taper_state *t, const taper_problem *P,
-                          const sov_shape *shape, const double v[3], double dy) {
+                          const sovc_shape *shape, const double v[3], double dy) {
   const double base[2] = {t->c * shape->a[0] * t->kx * t->slice.g[0],
                           t->c * shape->a[1] * t->ky * t->slice.g[1]};
   if (dy == 0) {
@@ -303,7 +303,7 @@ static void taper_tangent(double *f, double *slope, const taper_state *t, const 
  * scan is skipped where f cannot beat h on the zone: c <= 1 and N, a norm of
  * an affine function of s, is convex, so f <= V s + N, a convex function
  * whose maximum lies at an end (lo and hi, the states at the zone's ends). */
-static double zone_maxima(double x[3], double h, const taper_problem *P, const sov_shape *shape,
+static double zone_maxima(double x[3], double h, const taper_problem *P, const sovc_shape *shape,
                           const double v[3], const taper_state *lo, const taper_state *hi) {
   const double zl = shape->dent_zone[0], zh = shape->dent_zone[1];
   const double bound = fmax(P->V * zl + lo->slice.n, P->V * zh + hi->slice.n);
@@ -333,7 +333,7 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
  * part lies below the tangent at its inner end (concavity): where that
  * tangent stays below h over the part, it holds no better point. */
 static double other_side(double x[3], double h, const taper_problem *P,
-                         const sov_shape *shape, const double v[3]) {
+                         const sovc_shape *shape, const double v[3]) {
   const double s = x[2] / shape->a[2], zl = shape->dent_zone[0], zh = shape->dent_zone[1];
   const double part[3][2] = {{-1, zl}, {zl, zh}, {zh, 1}};
   taper_state ends[2]; /* at zl and zh */
@@ -371,7 +371,7 @@ static double other_side(double x[3], double h, const taper_problem *P,
 }
 
 /* The 1-D problem of a tapered shape for direction v. */
-static void taper_setup(taper_problem *P, const sov_shape *shape, const double v[3]) {
+static void taper_setup(taper_problem *P, const sovc_shape *shape, const double v[3]) {
   P->A0 = shape->a[0] * fabs(v[0]);
   P->B0 = shape->a[1] * fabs(v[1]);
   P->tx = shape->taper[0];
@@ -384,7 +384,7 @@ static void taper_setup(taper_problem *P, const sov_shape *shape, const double v
 }
 
 /* Support of a tapered superovoid by the 1-D search; returns h. */
-static double support_tapered(double x[3], const sov_shape *shape, const double v[3], double z0) {
+static double support_tapered(double x[3], const sovc_shape *shape, const double v[3], double z0) {
   taper_problem P;
   taper_setup(&P, shape, v);
   taper_state t;
@@ -414,7 +414,7 @@ static double support_tapered(double x[3], const sov_shape *shape, const double 
 }
 
 /* Support point x maximising dir . x over the body; returns h = dir . x. */
-double sovc_support(double x[3], const sov_shape *shape, const double dir[3], double z0) {
+double sovc_support(double x[3], const sovc_shape *shape, const double dir[3], double z0) {
   if (dir[0] == 0 && dir[1] == 0) { /* pole (or zero direction: origin) */
     x[0] = x[1] = 0;
     x[2] = dir[2] == 0 ? 0.0 : copysign(shape->a[2], dir[2]);
@@ -430,7 +430,7 @@ double sovc_support(double x[3], const sov_shape *shape, const double dir[3], do
  * hence below their minimum, a concave piecewise-linear function whose
  * maximum over [-1, 1] is at an end or where they cross; and the values
  * there are values of surface points. */
-double sovc_support_bound(double *lower, const sov_shape *shape, const double dir[3]) {
+double sovc_support_bound(double *lower, const sovc_shape *shape, const double dir[3]) {
   double x[3];
   if ((dir[0] == 0 && dir[1] == 0) || (shape->taper[0] == 0 && shape->taper[1] == 0) ||
       shape->dent > 0)
@@ -463,7 +463,7 @@ double sovc_support_bound(double *lower, const sov_shape *shape, const double di
 /* The 1-D search cut short (see support.h): Halley steps from the hint's
  * height without the bracket (any height gives a surface point), each kept
  * only if it raises f, so a step from far away cannot make it worse. */
-double sovc_support_steps(double x[3], const sov_shape *shape, const double dir[3], double s,
+double sovc_support_steps(double x[3], const sovc_shape *shape, const double dir[3], double s,
                           int steps) {
   if ((dir[0] == 0 && dir[1] == 0) || (shape->taper[0] == 0 && shape->taper[1] == 0) ||
       !(fabs(s) < 1))
@@ -486,7 +486,7 @@ double sovc_support_steps(double x[3], const sov_shape *shape, const double dir[
 }
 
 /* Untapered support mapped through the taper. */
-void sovc_support_seed(double x[3], const sov_shape *shape, const double dir[3]) {
+void sovc_support_seed(double x[3], const sovc_shape *shape, const double dir[3]) {
   if (dir[0] == 0 && dir[1] == 0) {
     sovc_support(x, shape, dir, NAN);
     return;

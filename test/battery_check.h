@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "shape_info.h"
 #include "superovoid/superovoid.h"
 
 namespace sov_test {
@@ -179,6 +180,12 @@ inline bool IsHonestFailure(int status) {
          status == SOV_ERR_SPURIOUS;
 }
 
+// How far a dented body's hull may lie from its surface: dent * radius.
+inline double DentAllowance(const sov_shape& s) {
+  const sov_shape_info i = Info(s);
+  return i.dent * i.radius;
+}
+
 // Checks a result against the SPEC's accuracy rules; returns "" when correct,
 // otherwise every violated rule with the numbers.
 inline std::string CheckAnswer(const sov_result& r, const PosedPair& pp, double d_ref) {
@@ -186,7 +193,7 @@ inline std::string CheckAnswer(const sov_result& r, const PosedPair& pp, double 
   const double d_err = std::fabs(r.d - d_ref);
   if (!(d_err <= kDistanceTol))
     why += " d=" + Num(r.d) + " d_ref=" + Num(d_ref) + " |d-d_ref|=" + Num(d_err) + ";";
-  // A body accepted with a dent (sov_shape.dent > 0: eps2 < 1 and unequal
+  // A body accepted with a dent (sov_shape_info.dent > 0: eps2 < 1 and unequal
   // tapers, at most 1e-6 of its width) is answered for its convex hull, the
   // SPEC's support-function definition. Where the contact lies on the hull's
   // bridge across the dent no surface witness satisfies pB - pA = d n (the
@@ -195,8 +202,8 @@ inline std::string CheckAnswer(const sov_result& r, const PosedPair& pp, double 
   // (dent = 0) keep the plain 1e-9.
   const double offA = SurfaceOffset(pp.A, pp.XA, r.pA);
   const double offB = SurfaceOffset(pp.B, pp.XB, r.pB);
-  const double tolA = kSurfaceTol + pp.A.dent * pp.A.radius;
-  const double tolB = kSurfaceTol + pp.B.dent * pp.B.radius;
+  const double tolA = kSurfaceTol + DentAllowance(pp.A);
+  const double tolB = kSurfaceTol + DentAllowance(pp.B);
   if (!(offA <= tolA)) why += " pA off surface by " + Num(offA) + ";";
   if (!(offB <= tolB)) why += " pB off surface by " + Num(offB) + ";";
   double gap = 0;

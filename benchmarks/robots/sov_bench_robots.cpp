@@ -167,9 +167,9 @@ void dumpPair(const std::string& path, const sov_shape& A, const sov_pose& XA, c
   std::fprintf(f, "%s\n", sov_status_string(status));
   const std::pair<const sov_shape*, const sov_pose*> bodies[2] = {{&A, &XA}, {&B, &XB}};
   for (const auto& b : bodies) {
-    const sov_shape& s = *b.first;
-    const double p[7] = {s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1]};
-    for (double v : p) std::fprintf(f, " %.17g", v);
+    sov_shape_info info{};
+    sov_shape_get(&info, b.first);
+    for (double v : info.params) std::fprintf(f, " %.17g", v);
     for (double v : b.second->R) std::fprintf(f, " %.17g", v);
     for (double v : b.second->p) std::fprintf(f, " %.17g", v);
     std::fprintf(f, "\n");
@@ -180,7 +180,7 @@ void dumpPair(const std::string& path, const sov_shape& A, const sov_pose& XA, c
 // The palm's thin axis (its fitted superovoid's shortest semi-axis) and its
 // centre, in the palm frame.
 void palmFrame(const HandPart& palm, Vector3d& normal, Vector3d& centre) {
-  const double* a = palm.superovoid->shape().a;
+  const double* a = palm.superovoid->info().params;
   const int k = a[0] <= a[1] && a[0] <= a[2] ? 0 : (a[1] <= a[2] ? 1 : 2);
   normal = palm.in_palm.linear().col(k);
   centre = palm.in_palm.translation();

@@ -27,16 +27,19 @@ constexpr double kMaxCellsFromOrigin = 32767;
 // at res, when the grid over it has more than Superovoid::kMaxVoxelCells cells, or when
 // no cell centre lies in the body.
 std::shared_ptr<const octomap::OcTree> voxelise(const sov_shape& shape, double res) {
+  sov_shape_info info;
+  throwIfError(sov_shape_get(&info, &shape), "sov_shape_get");
+  const double *lo_corner = info.aabb_lo, *hi_corner = info.aabb_hi;
   double cells = 1;
   for (int i = 0; i < 3; ++i) {
-    const double reach = std::max(std::abs(shape.aabb_lo[i]), std::abs(shape.aabb_hi[i])) / res;
+    const double reach = std::max(std::abs(lo_corner[i]), std::abs(hi_corner[i])) / res;
     if (!(reach < kMaxCellsFromOrigin)) {
       throw Error(SOV_ERR_OPTION,
                   "Superovoid::voxels: resolution too fine for the body: its box reaches " +
                       std::to_string(reach) + " cells from the origin on an axis (OctoMap's " +
                       "16-bit keys allow fewer than 32767)");
     }
-    cells *= std::floor((shape.aabb_hi[i] - shape.aabb_lo[i]) / res) + 2;
+    cells *= std::floor((hi_corner[i] - lo_corner[i]) / res) + 2;
   }
   if (cells > Superovoid::kMaxVoxelCells) {
     throw Error(SOV_ERR_OPTION, "Superovoid::voxels: resolution too fine for the body: " +
@@ -45,9 +48,9 @@ std::shared_ptr<const octomap::OcTree> voxelise(const sov_shape& shape, double r
   }
   auto tree = std::make_shared<octomap::OcTree>(res);
   const octomap::OcTreeKey lo =
-      tree->coordToKey(octomap::point3d(shape.aabb_lo[0], shape.aabb_lo[1], shape.aabb_lo[2]));
+      tree->coordToKey(octomap::point3d(lo_corner[0], lo_corner[1], lo_corner[2]));
   const octomap::OcTreeKey hi =
-      tree->coordToKey(octomap::point3d(shape.aabb_hi[0], shape.aabb_hi[1], shape.aabb_hi[2]));
+      tree->coordToKey(octomap::point3d(hi_corner[0], hi_corner[1], hi_corner[2]));
   std::size_t occupied = 0;
   // Loop counters wider than OctoMap's 16-bit keys: no wrap at hi == 65535.
   for (unsigned i = lo[0]; i <= hi[0]; ++i) {
@@ -98,7 +101,7 @@ OctreeSeedResult octreeSeededDistance(const Superovoid& a, const fcl::Transform3
   // Resolution 0: a tenth of each body's own smallest semi-axis.
   const auto resolution = [&options](const Superovoid& s) {
     if (options.resolution != 0) return options.resolution;
-    const double* ax = s.shape().a;
+    const double* ax = s.info().params;
     return 0.1 * std::min({ax[0], ax[1], ax[2]});
   };
   const fcl::OcTree<double> ta(a.voxels(resolution(a)));

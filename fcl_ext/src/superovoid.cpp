@@ -16,6 +16,7 @@ Superovoid::Superovoid(const std::array<double, 7>& params) {
     sov_shape_explain(why, sizeof why, params.data());
     throw Error(status, std::string("invalid superovoid: ") + why);
   }
+  throwIfError(sov_shape_get(&info_, &shape_), "sov_shape_get");
   computeLocalAABB();
   voxels_ = std::make_shared<detail::VoxelCache>();
 }
@@ -25,16 +26,17 @@ Superovoid::Superovoid(double a1, double a2, double a3, double eps1, double eps2
     : Superovoid(std::array<double, 7>{a1, a2, a3, eps1, eps2, taper_x, taper_y}) {}
 
 std::array<double, 7> Superovoid::params() const noexcept {
-  return {shape_.a[0], shape_.a[1], shape_.a[2], shape_.eps1, shape_.eps2,
-          shape_.taper[0], shape_.taper[1]};
+  std::array<double, 7> p;
+  std::copy(std::begin(info_.params), std::end(info_.params), p.begin());
+  return p;
 }
 
 void Superovoid::computeLocalAABB() {
-  aabb_local.min_ = Eigen::Map<const fcl::Vector3<double>>(shape_.aabb_lo);
-  aabb_local.max_ = Eigen::Map<const fcl::Vector3<double>>(shape_.aabb_hi);
+  aabb_local.min_ = Eigen::Map<const fcl::Vector3<double>>(info_.aabb_lo);
+  aabb_local.max_ = Eigen::Map<const fcl::Vector3<double>>(info_.aabb_hi);
   aabb_center = aabb_local.center();
   const double half_diagonal = (aabb_local.max_ - aabb_center).norm();
-  aabb_radius = std::min(half_diagonal, shape_.radius + aabb_center.norm());
+  aabb_radius = std::min(half_diagonal, info_.radius + aabb_center.norm());
 }
 
 fcl::NODE_TYPE Superovoid::getNodeType() const { return fcl::BV_UNKNOWN; }
@@ -69,20 +71,19 @@ std::vector<fcl::Vector3<double>> Superovoid::getBoundVertices(
     const fcl::Transform3<double>& tf) const {
   std::vector<fcl::Vector3<double>> corners;
   corners.reserve(8);
+  const double *lo = info_.aabb_lo, *hi = info_.aabb_hi;
   for (int i = 0; i < 8; ++i) {
-    const fcl::Vector3<double> local((i & 1) ? shape_.aabb_hi[0] : shape_.aabb_lo[0],
-                                     (i & 2) ? shape_.aabb_hi[1] : shape_.aabb_lo[1],
-                                     (i & 4) ? shape_.aabb_hi[2] : shape_.aabb_lo[2]);
+    const fcl::Vector3<double> local((i & 1) ? hi[0] : lo[0], (i & 2) ? hi[1] : lo[1],
+                                     (i & 4) ? hi[2] : lo[2]);
     corners.push_back(tf * local);
   }
   return corners;
 }
 
 std::ostream& operator<<(std::ostream& out, const Superovoid& s) {
-  const sov_shape& p = s.shape();
-  return out << "Superovoid(a: " << p.a[0] << " " << p.a[1] << " " << p.a[2]
-             << ", eps: " << p.eps1 << " " << p.eps2 << ", taper: " << p.taper[0] << " "
-             << p.taper[1] << ")";
+  const std::array<double, 7> p = s.params();
+  return out << "Superovoid(a: " << p[0] << " " << p[1] << " " << p[2] << ", eps: " << p[3]
+             << " " << p[4] << ", taper: " << p[5] << " " << p[6] << ")";
 }
 
 }  // namespace sov

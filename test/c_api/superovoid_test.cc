@@ -17,6 +17,9 @@
 #include <thread>
 #include <vector>
 
+extern "C" {
+#include "c_api/storage.h"
+}
 #include "../battery_check.h"
 #include "superovoid/superovoid.h"
 
@@ -850,7 +853,7 @@ TEST(SuperovoidDistance, WarmStartMatchesColdQuery) {
     sov_cache cache;
     sov_cache_reset(&cache);
     Solve(pp, nullptr, &cache);
-    EXPECT_TRUE(cache.valid) << "the query did not fill the cache";
+    EXPECT_TRUE(sov_cache_valid(&cache)) << "the query did not fill the cache";
     PosedPair moved = pp;
     moved.XA = Nudge(pp.XA, rng, kWarmMove);
     moved.XB = Nudge(pp.XB, rng, kWarmMove);
@@ -909,7 +912,8 @@ TEST(SuperovoidDistance, SlidingOverlapIsProvedAgainByTheCachedBalls) {
   const double q[4] = {qb[0] / qn, qb[1] / qn, qb[2] / qn, qb[3] / qn};
   sov_cache cache;
   sov_cache_reset(&cache);
-  sov_cache_ball before[2];
+  sovc_cache_ball before[2];
+  const sovc_cache *kept = sovc_cache_of(&cache);
   int reused = 0;
   for (int step = 0; step < 20; ++step) {
     const double c[3] = {cb[0] + 2e-3 * step, cb[1] - 1e-3 * step, cb[2]};
@@ -919,9 +923,9 @@ TEST(SuperovoidDistance, SlidingOverlapIsProvedAgainByTheCachedBalls) {
     const sov_result warm = Solve(pp, nullptr, &cache);
     SCOPED_TRACE("step " + std::to_string(step));
     ExpectSameAnswer(warm, cold);
-    ASSERT_EQ(cache.certified, 1) << "the overlap was not proved by inner balls";
-    if (step > 0) reused += !std::memcmp(before, cache.ball, sizeof before);
-    std::memcpy(before, cache.ball, sizeof before);
+    ASSERT_EQ(kept->certified, 1) << "the overlap was not proved by inner balls";
+    if (step > 0) reused += !std::memcmp(before, kept->ball, sizeof before);
+    std::memcpy(before, kept->ball, sizeof before);
   }
   // Each fit reaches about 8 steps of this slide.
   EXPECT_GE(reused, 15) << "the cached balls were fitted anew too often";
@@ -938,10 +942,11 @@ TEST(SuperovoidDistance, CacheHoldsEvaluationsOnlyFromTheDefaultMethod) {
     sov_cache cache;
     sov_cache_reset(&cache);
     const sov_result r = Solve(pp, nullptr, &cache);
-    evaluated += cache.evaluated;
+    const sovc_cache *c = sovc_cache_of(&cache);
+    evaluated += c->evaluated;
     ASSERT_EQ(sov_cache_set(&cache, &pp.XA, &pp.XB, r.pA, r.pB), SOV_OK);
-    EXPECT_EQ(cache.evaluated, 0) << "sov_cache_set kept evaluations";
-    EXPECT_EQ(cache.certified, 0) << "sov_cache_set kept inner balls";
+    EXPECT_EQ(c->evaluated, 0) << "sov_cache_set kept evaluations";
+    EXPECT_EQ(c->certified, 0) << "sov_cache_set kept inner balls";
     Solve(pp, nullptr, &cache);
     sov_options o;
     sov_options_default(&o);
@@ -949,8 +954,8 @@ TEST(SuperovoidDistance, CacheHoldsEvaluationsOnlyFromTheDefaultMethod) {
     o.seed = SOV_SEED_CACHE;
     sov_result study{};
     if (sov_distance(&study, &pp.A, &pp.XA, &pp.B, &pp.XB, &o, &cache) == SOV_OK) {
-      EXPECT_EQ(cache.evaluated, 0) << "a study method's answer kept evaluations";
-      EXPECT_EQ(cache.certified, 0) << "a study method's answer kept inner balls";
+      EXPECT_EQ(c->evaluated, 0) << "a study method's answer kept evaluations";
+      EXPECT_EQ(c->certified, 0) << "a study method's answer kept inner balls";
     }
   }
   // Most battery-like pairs end in the position chart (all but pointy ones).
@@ -1160,6 +1165,9 @@ TEST(SuperovoidShape, MassPropertiesMatchClosedFormAndGridIntegration) {
   sov_shape T;
   ASSERT_EQ(sov_shape_init(&T, tap), SOV_OK);
   ASSERT_EQ(sov_shape_mass(&V, com, I, &T), SOV_OK);
+  sov_shape_info info;
+  ASSERT_EQ(sov_shape_get(&info, &T), SOV_OK);
+  const double *lo = info.aabb_lo, *hi = info.aabb_hi;
   const int n = 160;
   double gV = 0, gz = 0, gxx = 0, gyy = 0, gzz = 0;
   for (int i = 0; i < n; ++i)
@@ -1168,20 +1176,20 @@ TEST(SuperovoidShape, MassPropertiesMatchClosedFormAndGridIntegration) {
         double x[3], F;
         for (int d = 0; d < 3; ++d) {
           const int idx = d == 0 ? i : d == 1 ? j : k;
-          x[d] = T.aabb_lo[d] + (idx + 0.5) * (T.aabb_hi[d] - T.aabb_lo[d]) / n;
+          x[d] = lo[d] + (idx + 0.5) * (hi[d] - lo[d]) / n;
         }
         ASSERT_EQ(sov_shape_implicit(&F, nullptr, nullptr, &T, x), SOV_OK);
         if (F > 0) continue;
         gV += 1, gz += x[2], gxx += x[0] * x[0], gyy += x[1] * x[1], gzz += x[2] * x[2];
       }
-  const double cell = (T.aabb_hi[0] - T.aabb_lo[0]) * (T.aabb_hi[1] - T.aabb_lo[1]) *
-                      (T.aabb_hi[2] - T.aabb_lo[2]) / (double(n) * n * n);
+  const double cell =
+      (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]) / (double(n) * n * n);
   EXPECT_NEAR(V, gV * cell, kGridTol * V);
-  EXPECT_NEAR(com[2], gz / gV, kGridTol * T.a[2]);
+  EXPECT_NEAR(com[2], gz / gV, kGridTol * tap[2]);
   EXPECT_NEAR(I[0], (gyy + gzz) * cell, kGridTol * I[0]);
   EXPECT_NEAR(I[4], (gxx + gzz) * cell, kGridTol * I[4]);
   EXPECT_NEAR(I[8], (gxx + gyy) * cell, kGridTol * I[8]);
-  EXPECT_GT(com[2], 0.01 * T.a[2]);  // positive tapers widen the top
+  EXPECT_GT(com[2], 0.01 * tap[2]);  // positive tapers widen the top
 }
 
 // The support point depends on the direction only, at any scale: subnormal

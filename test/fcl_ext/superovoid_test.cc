@@ -200,7 +200,7 @@ TEST(FclSuperovoid, TaperedMassPropertiesMatchSurfaceQuadrature) {
     const Vector com = s.computeCOM();
     EXPECT_EQ(com.x(), 0);
     EXPECT_EQ(com.y(), 0);
-    EXPECT_NEAR(com.z(), q.z / V, kQuadratureTolerance * s.shape().a[2]);
+    EXPECT_NEAR(com.z(), q.z / V, kQuadratureTolerance * s.info().params[2]);
     const fcl::Matrix3<double> I = s.computeMomentofInertia();
     EXPECT_NEAR(I(0, 0) / (q.yy + q.zz), 1, kQuadratureTolerance);
     EXPECT_NEAR(I(1, 1) / (q.xx + q.zz), 1, kQuadratureTolerance);

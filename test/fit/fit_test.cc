@@ -173,7 +173,9 @@ TEST(FitContainment, LShapedMeshTrianglesAreInside) {
   const sov::urdf::SuperovoidFit f = sov::urdf::fitSuperovoid(m.vertices);
   sov_shape again;
   ASSERT_EQ(sov_shape_init(&again, f.params), SOV_OK);
-  EXPECT_LE(again.dent, 1e-6);
+  sov_shape_info info;
+  ASSERT_EQ(sov_shape_get(&info, &again), SOV_OK);
+  EXPECT_LE(info.dent, 1e-6);
   std::vector<Point3> on_triangles;
   for (const auto& t : m.triangles)
     for (int i = 0; i <= 10; ++i)

@@ -12,9 +12,15 @@
 #include <limits>
 
 #include "fuzz_values.h"
+#include "../shape_info.h"
 #include "superovoid/superovoid.h"
 
 namespace {
+
+using sov_test::Info;
+
+// Parameter k (a1 a2 a3 eps1 eps2 taper_x taper_y) of a shape.
+double P(const sov_shape &s, int k) { return Info(s).params[k]; }
 
 // Relative tolerance (times the scale of the query) for identities that hold
 // exactly in exact arithmetic: pB - pA = d n, witnesses on their surfaces,
@@ -126,7 +132,7 @@ void Dump(const Query &q, const sov_result &r) {
   for (int b = 0; b < 2; ++b) {
     const sov_shape &s = *shapes[b];
     std::fprintf(stderr, "body %d: params %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n  R", b,
-                 s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1]);
+                 P(s, 0), P(s, 1), P(s, 2), P(s, 3), P(s, 4), P(s, 5), P(s, 6));
     for (double x : poses[b]->R) std::fprintf(stderr, " %.17g", x);
     std::fprintf(stderr, "\n  p %.17g %.17g %.17g\n", poses[b]->p[0], poses[b]->p[1],
                  poses[b]->p[2]);
@@ -152,9 +158,9 @@ void CheckAnswer(const sov_result &r, const Query &q, const char *what, bool spe
       FailAnswer(q, r, "%s: pB - pA != d n (component %d, d=%.17g)", what, k, r.d);
   const double offA = SurfaceOffset(q.A, q.XA, r.pA);
   const double offB = SurfaceOffset(q.B, q.XB, r.pB);
-  if (!(offA <= tol + q.A.dent * q.A.radius))
+  if (!(offA <= tol + Info(q.A).dent * Info(q.A).radius))
     FailAnswer(q, r, "%s: pA off A's surface by %.17g", what, offA);
-  if (!(offB <= tol + q.B.dent * q.B.radius))
+  if (!(offB <= tol + Info(q.B).dent * Info(q.B).radius))
     FailAnswer(q, r, "%s: pB off B's surface by %.17g", what, offB);
   if (!spec_answer) return;
   // The SPEC's d is the maximum over v of -(h_A(v) + h_B(-v)): its value at
@@ -182,8 +188,8 @@ void CheckAnswer(const sov_result &r, const Query &q, const char *what, bool spe
 
 // Largest over smallest semi-axis.
 double Aspect(const sov_shape &s) {
-  return std::fmax(s.a[0], std::fmax(s.a[1], s.a[2])) /
-         std::fmin(s.a[0], std::fmin(s.a[1], s.a[2]));
+  return std::fmax(Info(s).params[0], std::fmax(Info(s).params[1], Info(s).params[2])) /
+         std::fmin(Info(s).params[0], std::fmin(Info(s).params[1], Info(s).params[2]));
 }
 
 // A shape from 7 fuzzed numbers; checks that OK means valid parameters.
@@ -198,11 +204,12 @@ int MakeShape(sov_shape *s, FuzzedDataProvider &in) {
                        p[4] > 0 && p[4] < 2 && std::fabs(p[5]) < 1 && std::fabs(p[6]) < 1;
     if (!valid) Fail("sov_shape_init accepted invalid parameters");
     // Bug 1 (InitRefuses*Radius): no accepted shape that no query can use.
-    if (!(std::isfinite(s->radius) && s->radius > 0))
+    const double radius = Info(*s).radius;
+    if (!(std::isfinite(radius) && radius > 0))
       Fail(
           "shape radius %.17g for params %.17g %.17g %.17g %.17g %.17g %.17g "
           "%.17g",
-          s->radius, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
+          radius, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
     // Mass properties: finite where OK (bug 29), else SOV_ERR_RANGE; 0 only
     // where they underflow (sizes near 1e-200).
     double V = NAN, com[3] = {NAN, NAN, NAN}, I[9];
@@ -242,20 +249,20 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
   // hypot: the squares of a tiny direction underflow. The tolerance keeps a
   // few subnormal ulps: for a subnormal direction h and dir . x are
   // themselves subnormal, each product rounded to 5e-324.
-  const double pole = std::fabs(d[2]) * s.a[2];
-  const double size = std::hypot(d[0], std::hypot(d[1], d[2])) * s.radius;
+  const double pole = std::fabs(d[2]) * Info(s).params[2];
+  const double size = std::hypot(d[0], std::hypot(d[1], d[2])) * Info(s).radius;
   const double tol = kRelTol * size + 8 * std::numeric_limits<double>::denorm_min();
   // The box is itself made of support points: a few ulps of the body's size.
-  const double slack = 16 * DBL_EPSILON * s.radius;
+  const double slack = 16 * DBL_EPSILON * Info(s).radius;
   bool inside = Finite(x, 3) && std::isfinite(h);
   for (int i = 0; i < 3; ++i)
-    inside = inside && x[i] >= s.aabb_lo[i] - slack && x[i] <= s.aabb_hi[i] + slack;
+    inside = inside && x[i] >= Info(s).aabb_lo[i] - slack && x[i] <= Info(s).aabb_hi[i] + slack;
   // In the checked range: x on the surface with a finite, nonzero gradient
   // (bug 26), and no point of the SPEC's parametric surface (a 16 x 17 grid
   // of angles) further along d. Outside it (exponents near 0: F overflows
   // at points within rounding of a box-like body's corner, and its gradient
   // with it, SOV_ERR_RANGE), F alone.
-  const bool checked = std::fmin(s.eps1, s.eps2) >= kMinCheckedExponent &&
+  const bool checked = std::fmin(Info(s).params[3], Info(s).params[4]) >= kMinCheckedExponent &&
                        Aspect(s) <= kMaxCheckedAspect && size >= 1e-150;
   // F is never NaN at a finite point (bug 21: it was, for subnormal eps).
   double F = NAN, g[3] = {NAN, NAN, NAN};
@@ -272,14 +279,14 @@ void CheckSupport(const sov_shape &s, FuzzedDataProvider &in) {
       sov_shape_point(y, nullptr, nullptr, nullptr, &s, (i - 8) * (kPi / 8), (j - 8) * (kPi / 16));
       beyond = std::fmax(beyond, Dot(d, y) - h);
     }
-  const double surface_tol = kRelTol * s.radius;
+  const double surface_tol = kRelTol * Info(s).radius;
   if (!inside || !(std::fabs(h - Dot(d, x)) <= tol) || !(h >= pole - tol) || !F_ok ||
       !(offset <= surface_tol) || !(beyond <= tol) || !g_ok)
     Fail(
         "sov_shape_support of %.17g %.17g %.17g %.17g %.17g %.17g %.17g: dir %.17g %.17g %.17g "
         "gave x %.17g %.17g %.17g, h %.17g (pole %.17g), F there %.17g, %.3g off the surface, "
         "a surface point %.3g further along dir, |grad F| %.3g",
-        s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1], d[0], d[1], d[2], x[0],
+        P(s, 0), P(s, 1), P(s, 2), P(s, 3), P(s, 4), P(s, 5), P(s, 6), d[0], d[1], d[2], x[0],
         x[1], x[2], h, pole, F, offset, beyond, g_norm);
 }
 
@@ -297,10 +304,10 @@ void CheckFarPoint(const sov_shape &s, FuzzedDataProvider &in) {
   const int st = sov_shape_implicit(&F, g, H, &s, x);
   if (st == SOV_ERR_RANGE) return;
   // Beyond the box's rounding, F > 0.
-  const double slack = kRelTol * s.radius;
+  const double slack = kRelTol * Info(s).radius;
   bool outside = false;
   for (int i = 0; i < 3; ++i)
-    outside = outside || x[i] < s.aabb_lo[i] - slack || x[i] > s.aabb_hi[i] + slack;
+    outside = outside || x[i] < Info(s).aabb_lo[i] - slack || x[i] > Info(s).aabb_hi[i] + slack;
   bool nan = std::isnan(F);
   for (const double v : g) nan = nan || std::isnan(v);
   for (const double v : H) nan = nan || std::isnan(v);
@@ -308,7 +315,7 @@ void CheckFarPoint(const sov_shape &s, FuzzedDataProvider &in) {
     Fail(
         "sov_shape_implicit of %.17g %.17g %.17g %.17g %.17g %.17g %.17g at %.17g %.17g %.17g: "
         "status %d, F %.17g, gradient %.17g %.17g %.17g, H00 %.17g H22 %.17g",
-        s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1], x[0], x[1], x[2], st, F,
+        P(s, 0), P(s, 1), P(s, 2), P(s, 3), P(s, 4), P(s, 5), P(s, 6), x[0], x[1], x[2], st, F,
         g[0], g[1], g[2], H[0], H[8]);
 }
 
@@ -335,7 +342,7 @@ int MakePose(sov_pose *X, FuzzedDataProvider &in, double spread) {
 }
 
 double Scale(const Query &q, const sov_result *r) {
-  double s = std::fmax(q.A.radius, q.B.radius);
+  double s = std::fmax(Info(q.A).radius, Info(q.B).radius);
   for (int k = 0; k < 3; ++k) {
     s = std::fmax(s, std::fabs(q.XA.p[k]));
     s = std::fmax(s, std::fabs(q.XB.p[k]));
@@ -397,10 +404,12 @@ void CheckCoaxial(const Query &base, FuzzedDataProvider &in) {
   if (!in.ConsumeBool()) return;
   Query q = base;
   for (sov_shape *s : {&q.A, &q.B}) {
-    const double p[7] = {s->a[0], s->a[0], s->a[2], 1, s->eps2, s->taper[0], s->taper[0]};
+    const sov_shape_info i = Info(*s);
+    const double p[7] = {i.params[0], i.params[0], i.params[2], 1, i.params[4], i.params[5],
+                         i.params[5]};
     if (sov_shape_init(s, p) != SOV_OK) return;  // the taper may now dent it
   }
-  const double height = sov_fuzz::Value(in, -1, 1) * (q.A.a[2] + q.B.a[2]);
+  const double height = sov_fuzz::Value(in, -1, 1) * (Info(q.A).params[2] + Info(q.B).params[2]);
   const double spin = sov_fuzz::Value(in, -kPi, kPi), f = in.ConsumeBool() ? -1.0 : 1.0;
   const double c = std::cos(spin), sn = std::sin(spin);
   const double L[9] = {c, -sn, 0, f * sn, f * c, 0, 0, 0, f};
@@ -411,7 +420,7 @@ void CheckCoaxial(const Query &base, FuzzedDataProvider &in) {
     q.XB.p[i] = q.XA.p[i] + height * q.XA.R[3 * i + 2];
   }
   q.scale = Scale(q, nullptr);
-  q.sign_unchecked = std::fmin(q.A.eps2, q.B.eps2) < kMinCheckedExponent;
+  q.sign_unchecked = std::fmin(Info(q.A).params[4], Info(q.B).params[4]) < kMinCheckedExponent;
   q.unchecked =
       q.sign_unchecked || Aspect(q.A) > kMaxCheckedAspect || Aspect(q.B) > kMaxCheckedAspect;
   sov_result r{};
@@ -449,7 +458,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (std::fabs(x) > kMaxPosition) return 0;
   q.scale = Scale(q, nullptr);
   q.sign_unchecked =
-      std::fmin(std::fmin(q.A.eps1, q.A.eps2), std::fmin(q.B.eps1, q.B.eps2)) <
+      std::fmin(std::fmin(Info(q.A).params[3], Info(q.A).params[4]), std::fmin(Info(q.B).params[3], Info(q.B).params[4])) <
       kMinCheckedExponent;
   q.unchecked =
       q.sign_unchecked || Aspect(q.A) > kMaxCheckedAspect || Aspect(q.B) > kMaxCheckedAspect;

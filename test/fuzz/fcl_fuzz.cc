@@ -145,7 +145,7 @@ Geometry Other(FuzzedDataProvider &in, double *size) {
       for (int i = 5; i < 7; ++i) p[i] = sov_fuzz::Value(in, -0.5, 0.5);
       try {
         auto s = std::make_shared<sov::Superovoid>(p);
-        *size = s->shape().radius;
+        *size = s->info().radius;
         return s;
       } catch (const sov::Error &) {
         return nullptr;
@@ -195,14 +195,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Sizes are kept to FCL's working range. The limit was set for a GJK
   // abort on a superovoid 6e-146 thick inside a cone, taken for FCL's until
   // it proved to be bug 17 (docs/RELIABILITY.md); widening it again is open.
-  const double *a = body->shape().a;
+  const double *a = body->info().params;
   if (!(std::fmin(a[0], std::fmin(a[1], a[2])) >= kMinSize &&
         std::fmax(a[0], std::fmax(a[1], a[2])) <= kMaxSize))
     return 0;
   double other_size = 1;
   const Geometry other = Other(in, &other_size);
   if (!other) return 0;
-  const double scale = std::fmax(body->shape().radius, other_size);
+  const double scale = std::fmax(body->info().radius, other_size);
   const double spread = 3 * scale;
   const auto tf_body = Pose(in, spread, true), tf_other = Pose(in, spread, false);
   if (!tf_body.matrix().allFinite() || !tf_other.matrix().allFinite()) return 0;

@@ -121,10 +121,10 @@ inline std::vector<Case> ExtremeCases() {
       sov_shape_init(&base.B.shape, shapes[j].params);
       base.A.pose = RandomPose(rng, origin);
       base.B.pose = RandomPose(rng, origin);
-      const double size = std::fmax(base.A.shape.radius, base.B.shape.radius);
+      const double size = std::fmax(sov_test::Info(base.A.shape).radius, sov_test::Info(base.B.shape).radius);
       double thickness = INFINITY;
       for (int k = 0; k < 3; ++k)
-        thickness = std::fmin(thickness, std::fmin(base.A.shape.a[k], base.B.shape.a[k]));
+        thickness = std::fmin(thickness, std::fmin(sov_test::Info(base.A.shape).params[k], sov_test::Info(base.B.shape).params[k]));
       for (const auto &[factor, label] : SeparationGaps()) {
         Case c = base;
         c.category = label;
@@ -151,7 +151,7 @@ inline std::vector<Case> ExtremeCases() {
       double b_max = 0;
       for (int k = 0; k < 3; ++k) b_max = std::fmax(b_max, shapes[j].params[k]);
       const double a_min =
-          std::fmin(base.A.shape.a[0], std::fmin(base.A.shape.a[1], base.A.shape.a[2]));
+          std::fmin(sov_test::Info(base.A.shape).params[0], std::fmin(sov_test::Info(base.A.shape).params[1], sov_test::Info(base.A.shape).params[2]));
       inside.B.shape = Scaled(shapes[j], 0.05 * a_min / b_max);
       inside.centre_inside_both = true;
       cases.push_back(inside);

@@ -32,7 +32,7 @@ constexpr int kBruteDirections = 400;
 // Scale of a query: the bodies' radii and the distance of their centres
 // from the origin (rounding in world coordinates grows with both).
 double Scale(const Case &c) {
-  double s = std::fmax(c.A.shape.radius, c.B.shape.radius);
+  double s = std::fmax(sov_test::Info(c.A.shape).radius, sov_test::Info(c.B.shape).radius);
   for (int k = 0; k < 3; ++k)
     s = std::fmax(s, std::fmax(std::fabs(c.A.pose.p[k]), std::fabs(c.B.pose.p[k])));
   return s;
@@ -55,9 +55,9 @@ std::string CheckAnswered(const Case &c, const sov_result &r) {
   if (!(gap <= tol)) why += " |pB-pA-d n|=" + sov_test::Num(gap) + ";";
   const double offA = sov_test::SurfaceOffset(c.A.shape, c.A.pose, r.pA);
   const double offB = sov_test::SurfaceOffset(c.B.shape, c.B.pose, r.pB);
-  if (!(offA <= tol + c.A.shape.dent * c.A.shape.radius))
+  if (!(offA <= tol + sov_test::Info(c.A.shape).dent * sov_test::Info(c.A.shape).radius))
     why += " pA off by " + sov_test::Num(offA) + ";";
-  if (!(offB <= tol + c.B.shape.dent * c.B.shape.radius))
+  if (!(offB <= tol + sov_test::Info(c.B.shape).dent * sov_test::Info(c.B.shape).radius))
     why += " pB off by " + sov_test::Num(offB) + ";";
   // d is attained by its own normal: d <= the SPEC's maximum.
   const Vec n = {r.n[0], r.n[1], r.n[2]};

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../battery_check.h"
+#include "../shape_info.h"
 #include "superovoid/superovoid.h"
 
 namespace sov_hardening {

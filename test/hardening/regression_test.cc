@@ -35,8 +35,8 @@ TEST(HardeningRegression, InitRefusesOverflowingRadius) {
                             0.0};
   sov_shape shape;
   const int st = sov_shape_init(&shape, params);
-  EXPECT_TRUE(st != SOV_OK || std::isfinite(shape.radius))
-      << "accepted with radius " << shape.radius;
+  EXPECT_TRUE(st != SOV_OK || std::isfinite(sov_test::Info(shape).radius))
+      << "accepted with radius " << sov_test::Info(shape).radius;
 }
 
 // FIXED in 497b88b (c_api_fuzz, same functions): sov_shape_init returns SOV_OK for
@@ -47,7 +47,7 @@ TEST(HardeningRegression, InitRefusesUnderflowingRadius) {
   const double params[7] = {tiny, tiny, tiny, tiny, tiny, tiny, tiny};
   sov_shape shape;
   const int st = sov_shape_init(&shape, params);
-  EXPECT_TRUE(st != SOV_OK || shape.radius > 0) << "accepted with radius " << shape.radius;
+  EXPECT_TRUE(st != SOV_OK || sov_test::Info(shape).radius > 0) << "accepted with radius " << sov_test::Info(shape).radius;
 }
 
 // BUG (c_api_fuzz; solver, AUTO's overlap path): a wrong overlap answer
@@ -86,7 +86,7 @@ TEST(HardeningRegression, FlatCylinderWithTinyTaperOverlap) {
     EXPECT_TRUE(sov_test::IsHonestFailure(st)) << sov_status_string(st);
     return;
   }
-  const double tol = 1e-9 * B.shape.radius;
+  const double tol = 1e-9 * sov_test::Info(B.shape).radius;
   const double at_n = sov_hardening::LowerBound(A, B, {r.n[0], r.n[1], r.n[2]});
   EXPECT_NEAR(at_n, r.d, tol) << "d is not -(h_A(n) + h_B(-n))";
   EXPECT_GE(r.d, sov_hardening::BruteForceD(A, B, 2000) - tol) << "a direction gives more than d";
@@ -180,7 +180,7 @@ TEST(HardeningRegression, ImplicitStopsAboveTolerance) {
     const int st = sov_distance(&r, &A, &XA, &B, &XB, &options, nullptr);
     if (st == SOV_OK) {
       EXPECT_LE(r.residual, tolerance) << "d = " << r.d;
-      EXPECT_NEAR(r.d, reference.d, 1e-6 * B.radius);
+      EXPECT_NEAR(r.d, reference.d, 1e-6 * sov_test::Info(B).radius);
     } else {
       EXPECT_EQ(st, SOV_ERR_NO_CONVERGENCE) << sov_status_string(st);
     }
@@ -305,7 +305,7 @@ TEST(HardeningRegression, NeedleThroughPlateFindsTheBetterSide) {
   sov_cache_reset(&cache);
   ASSERT_EQ(sov_cache_set(&cache, &A.pose, &B.pose, cold.pA, cold.pB), SOV_OK);
   ASSERT_EQ(sov_distance(&warm, &A.shape, &A.pose, &B.shape, &B.pose, nullptr, &cache), SOV_OK);
-  const double tol = 1e-9 * A.shape.radius;
+  const double tol = 1e-9 * sov_test::Info(A.shape).radius;
   EXPECT_GE(cold.d, sov_hardening::LowerBound(A, B, {warm.n[0], warm.n[1], warm.n[2]}) - tol);
   EXPECT_NEAR(cold.d, warm.d, tol);
 }

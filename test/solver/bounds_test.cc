@@ -29,7 +29,7 @@ constexpr double kEncloseTol = 1e-14;
 
 // Maximum over the parametric surface of f(x): grid, then compass search.
 template <class Fn>
-double SurfaceMax(const sov_shape& s, Fn f) {
+double SurfaceMax(const sovc_shape& s, Fn f) {
   const int n = 200;
   double best = -HUGE_VAL, b1 = 0, b2 = 0, x[3];
   for (int i = 0; i < n; ++i) {
@@ -54,7 +54,7 @@ double SurfaceMax(const sov_shape& s, Fn f) {
 }
 
 // Largest |x| over a dense grid of the surface, without refinement.
-double SampledRadius(const sov_shape& s, int n) {
+double SampledRadius(const sovc_shape& s, int n) {
   double best = 0, x[3];
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= n; ++j) {
@@ -88,7 +88,7 @@ void GaussLegendre(std::vector<double>& t, std::vector<double>& w, int n) {
 // Volume by quadrature of the SPEC implicit description: at each height the
 // y half-extent over x comes from F = 0. Both integrals use Gauss-Legendre
 // with the grading u = 1 - (1 - v)^7 to tame the endpoint root singularity.
-double QuadratureVolume(const sov_shape& s) {
+double QuadratureVolume(const sovc_shape& s) {
   std::vector<double> t, w;
   GaussLegendre(t, w, 400);
   const int k = 7;
@@ -115,7 +115,7 @@ double QuadratureVolume(const sov_shape& s) {
 }
 
 TEST(ShapeBounds, EllipsoidVolumeIsClosedForm) {
-  const sov_shape s = MakeShape(1.3, 0.4, 2.1, 1.0, 1.0, 0.0, 0.0);
+  const sovc_shape s = MakeShape(1.3, 0.4, 2.1, 1.0, 1.0, 0.0, 0.0);
   EXPECT_NEAR(sovc_shape_volume(&s), 4.0 / 3.0 * kPi * 1.3 * 0.4 * 2.1, 1e-14);
 }
 
@@ -123,7 +123,7 @@ TEST(ShapeBounds, VolumeMatchesQuadrature) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> size(0.3, 2.5), eps(0.2, 1.9), tap(-0.3, 0.3);
   for (int k = 0; k < 12; ++k) {
-    const sov_shape s = MakeShape(size(rng), size(rng), size(rng), eps(rng), eps(rng), tap(rng), tap(rng));
+    const sovc_shape s = MakeShape(size(rng), size(rng), size(rng), eps(rng), eps(rng), tap(rng), tap(rng));
     const double v = sovc_shape_volume(&s), q = QuadratureVolume(s);
     EXPECT_NEAR(v, q, kVolumeTol * q) << "shape " << k;
   }
@@ -133,7 +133,7 @@ TEST(ShapeBounds, AabbMatchesSurfaceExtremes) {
   std::mt19937_64 rng(12);
   std::uniform_real_distribution<double> size(0.3, 2.5), eps(0.1, 1.9), tap(-0.35, 0.35);
   for (int k = 0; k < 15; ++k) {
-    const sov_shape s = MakeShape(size(rng), size(rng), size(rng), eps(rng), eps(rng), tap(rng), tap(rng));
+    const sovc_shape s = MakeShape(size(rng), size(rng), size(rng), eps(rng), eps(rng), tap(rng), tap(rng));
     double lo[3], hi[3], r;
     sovc_shape_bounds(lo, hi, &r, &s);
     for (int i = 0; i < 3; ++i) {
@@ -153,7 +153,7 @@ TEST(ShapeBounds, RadiusEnclosesAndIsTight) {
   std::mt19937_64 rng(13);
   std::uniform_real_distribution<double> size(0.3, 2.5), eps(0.05, 1.95), tap(-0.35, 0.35);
   for (int k = 0; k < 25; ++k) {
-    const sov_shape s = MakeShape(size(rng), size(rng), size(rng), eps(rng), eps(rng), tap(rng), tap(rng));
+    const sovc_shape s = MakeShape(size(rng), size(rng), size(rng), eps(rng), eps(rng), tap(rng), tap(rng));
     double lo[3], hi[3], r;
     sovc_shape_bounds(lo, hi, &r, &s);
     const double sampled = SampledRadius(s, 400);
@@ -165,7 +165,7 @@ TEST(ShapeBounds, RadiusEnclosesAndIsTight) {
 
 TEST(ShapeBounds, RadiusOfBoxLikeBodyReachesTheCorner) {
   // eps -> 0 approaches a box: the farthest point is near the corner.
-  const sov_shape s = MakeShape(1.0, 2.0, 3.0, 0.05, 0.05, 0.0, 0.0);
+  const sovc_shape s = MakeShape(1.0, 2.0, 3.0, 0.05, 0.05, 0.0, 0.0);
   double lo[3], hi[3], r;
   sovc_shape_bounds(lo, hi, &r, &s);
   const double corner = std::sqrt(1.0 + 4.0 + 9.0);
@@ -175,7 +175,7 @@ TEST(ShapeBounds, RadiusOfBoxLikeBodyReachesTheCorner) {
 }
 
 TEST(ShapeBounds, SphereRadiusIsItsSize) {
-  const sov_shape s = MakeShape(1.7, 1.7, 1.7, 1.0, 1.0, 0.0, 0.0);
+  const sovc_shape s = MakeShape(1.7, 1.7, 1.7, 1.0, 1.0, 0.0, 0.0);
   double lo[3], hi[3], r;
   sovc_shape_bounds(lo, hi, &r, &s);
   EXPECT_GE(r, 1.7);

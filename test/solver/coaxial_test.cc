@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "solver_api.h"
 #include "pose_test_util.h"
 
 extern "C" {
@@ -21,32 +22,32 @@ const double kProlate[7] = {1, 1, 2, 1, 1, 0, 0};
 const double kTaperedRevolution[7] = {0.8, 0.8, 1.5, 1, 0.6, 0.2, 0.2};
 const double kSphere[7] = {0.5, 0.5, 0.5, 1, 1, 0, 0};
 
-sov_shape Shape(const double p[7]) {
-  sov_shape s;
-  EXPECT_EQ(sov_shape_init(&s, p), SOV_OK);
+sovc_shape Shape(const double p[7]) {
+  sovc_shape s;
+  EXPECT_EQ(sovc_shape_init(&s, p), SOV_OK);
   return s;
 }
 
 // B posed along A's axis (local z) at the given height, optionally reversed
 // and spun about its own axis.
-sov_pose AlongAxis(const sov_pose &XA, double height, bool reversed, double spin) {
-  sov_pose local = sov_test::Turn(spin, reversed);
+sovc_pose AlongAxis(const sovc_pose &XA, double height, bool reversed, double spin) {
+  sovc_pose local = sov_test::Turn(spin, reversed);
   local.p[2] = height;
   return sov_test::Compose(XA, local);
 }
 
 // The world axis must be A's local z, either way round.
-void ExpectAxisOfA(const double axis[3], const sov_pose &XA) {
+void ExpectAxisOfA(const double axis[3], const sovc_pose &XA) {
   const double along = axis[0] * XA.R[2] + axis[1] * XA.R[5] + axis[2] * XA.R[8];
   EXPECT_NEAR(std::fabs(along), 1, kUnitTolerance);
 }
 
 TEST(Coaxial, BodiesOfRevolutionOnOneAxisAreFound) {
   std::mt19937_64 rng(3);
-  const sov_shape A = Shape(kProlate), B = Shape(kTaperedRevolution);
+  const sovc_shape A = Shape(kProlate), B = Shape(kTaperedRevolution);
   for (int k = 0; k < 20; ++k) {
-    const sov_pose XA = sov_test::RandomPose(rng, 1.0);
-    const sov_pose XB = AlongAxis(XA, 0.4 * (k - 10), k % 2, 0.3 * k);
+    const sovc_pose XA = sov_test::RandomPose(rng, 1.0);
+    const sovc_pose XB = AlongAxis(XA, 0.4 * (k - 10), k % 2, 0.3 * k);
     double axis[3];
     ASSERT_TRUE(sovc_coaxial_axis(axis, &A, &XA, &B, &XB)) << "pose " << k;
     ExpectAxisOfA(axis, XA);
@@ -55,26 +56,26 @@ TEST(Coaxial, BodiesOfRevolutionOnOneAxisAreFound) {
 
 TEST(Coaxial, TiltedOrOffsetAxesAreNot) {
   std::mt19937_64 rng(4);
-  const sov_shape A = Shape(kProlate), B = Shape(kTaperedRevolution);
-  const sov_pose XA = sov_test::RandomPose(rng, 1.0);
+  const sovc_shape A = Shape(kProlate), B = Shape(kTaperedRevolution);
+  const sovc_pose XA = sov_test::RandomPose(rng, 1.0);
   double axis[3];
-  sov_pose XB = AlongAxis(XA, 0.5, false, 0);
+  sovc_pose XB = AlongAxis(XA, 0.5, false, 0);
   for (int i = 0; i < 3; ++i) XB.p[i] += 1e-9 * XA.R[3 * i];  // across A's axis
   EXPECT_FALSE(sovc_coaxial_axis(axis, &A, &XA, &B, &XB));
   const double a = 1e-9;  // about x
-  sov_pose tilt = {{1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a)}, {0, 0, 0.5}};
+  sovc_pose tilt = {{1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a)}, {0, 0, 0.5}};
   XB = sov_test::Compose(XA, tilt);
   EXPECT_FALSE(sovc_coaxial_axis(axis, &A, &XA, &B, &XB));
 }
 
 TEST(Coaxial, OtherShapesAreNotBodiesOfRevolution) {
   std::mt19937_64 rng(5);
-  const sov_shape A = Shape(kProlate);
+  const sovc_shape A = Shape(kProlate);
   const double squarish[7] = {1, 1, 2, 0.9, 1, 0, 0}, oval[7] = {1, 1.1, 2, 1, 1, 0, 0},
                leaning[7] = {1, 1, 2, 1, 1, 0.2, 0.1};
-  const sov_pose XA = sov_test::RandomPose(rng, 1.0), XB = AlongAxis(XA, 0.5, false, 0.2);
+  const sovc_pose XA = sov_test::RandomPose(rng, 1.0), XB = AlongAxis(XA, 0.5, false, 0.2);
   for (const double *p : {squarish, oval, leaning}) {
-    const sov_shape B = Shape(p);
+    const sovc_shape B = Shape(p);
     double axis[3];
     EXPECT_FALSE(sovc_coaxial_axis(axis, &A, &XA, &B, &XB)) << "eps1 " << p[3];
     EXPECT_FALSE(sovc_coaxial_axis(axis, &B, &XB, &A, &XA)) << "eps1 " << p[3];
@@ -87,9 +88,9 @@ TEST(Coaxial, OtherShapesAreNotBodiesOfRevolution) {
 // line through their centres.
 TEST(Coaxial, SpheresTakeTheOtherBodysAxis) {
   std::mt19937_64 rng(6);
-  const sov_shape A = Shape(kProlate), S = Shape(kSphere);
-  const sov_pose XA = sov_test::RandomPose(rng, 1.0);
-  sov_pose XS = sov_test::RandomPose(rng, 1.0);
+  const sovc_shape A = Shape(kProlate), S = Shape(kSphere);
+  const sovc_pose XA = sov_test::RandomPose(rng, 1.0);
+  sovc_pose XS = sov_test::RandomPose(rng, 1.0);
   for (int i = 0; i < 3; ++i) XS.p[i] = XA.p[i] + 0.7 * XA.R[3 * i + 2];
   double axis[3];
   ASSERT_TRUE(sovc_coaxial_axis(axis, &S, &XS, &A, &XA));
@@ -98,7 +99,7 @@ TEST(Coaxial, SpheresTakeTheOtherBodysAxis) {
   ExpectAxisOfA(axis, XA);
   for (int i = 0; i < 3; ++i) XS.p[i] += 0.1 * XA.R[3 * i];
   EXPECT_FALSE(sovc_coaxial_axis(axis, &A, &XA, &S, &XS));
-  const sov_pose XT = sov_test::RandomPose(rng, 1.0);
+  const sovc_pose XT = sov_test::RandomPose(rng, 1.0);
   ASSERT_TRUE(sovc_coaxial_axis(axis, &S, &XS, &S, &XT));
   double c[3], cn = 0;
   for (int i = 0; i < 3; ++i) c[i] = XT.p[i] - XS.p[i], cn += c[i] * c[i];

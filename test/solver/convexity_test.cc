@@ -224,7 +224,7 @@ TEST(Convexity, UnequalTapersDentFlatProfiles) {
 // the body non-convex. As eps1 -> 2 the cross-section becomes a diamond and
 // its faces are ruled by these chords; with unequal tapers the faces twist.
 double WorstVertexChordMidpoint(const Params& q) {
-  const sov_shape s = sov_spec::MakeShape(q.p);
+  const sovc_shape s = sov_spec::MakeShape(q.p);
   // Heights z / a3: a uniform grid and, for the kinks of small tapers, a
   // geometric one about the equator.
   std::vector<double> heights;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pose_test_util.h"
+#include "../shape_info.h"
 #include "superovoid/superovoid.h"
 
 namespace {
@@ -120,7 +121,7 @@ TEST(GlobalSearch, SmallBodyDeepInsideFlatProfiledBody) {
   ASSERT_EQ(sov_pose_from_quat(&b.pose, ub, cb), SOV_OK);
   sov_result r;
   ASSERT_EQ(sov_distance(&r, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr), SOV_OK);
-  const double tol = 1e-9 * b.shape.radius;
+  const double tol = 1e-9 * sov_test::Info(b.shape).radius;
   EXPECT_NEAR(LowerBound(a, b, r.n), r.d, tol);
   EXPECT_GE(r.d, BruteForce(a, b) - tol);
 }
@@ -193,8 +194,8 @@ void ExpectSoundWitnesses(const Body &a, const Body &b, const sov_result &r, con
                           double offset = 1e-12) {
   EXPECT_NEAR(std::sqrt(r.n[0] * r.n[0] + r.n[1] * r.n[1] + r.n[2] * r.n[2]), 1, 1e-12) << what;
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(r.pB[i] - r.pA[i], r.d * r.n[i], offset) << what;
-  EXPECT_LE(OffSurface(a, r.pA), std::fmax(1e-9, a.shape.dent * a.shape.radius)) << what;
-  EXPECT_LE(OffSurface(b, r.pB), std::fmax(1e-9, b.shape.dent * b.shape.radius)) << what;
+  EXPECT_LE(OffSurface(a, r.pA), std::fmax(1e-9, sov_test::Info(a.shape).dent * sov_test::Info(a.shape).radius)) << what;
+  EXPECT_LE(OffSurface(b, r.pB), std::fmax(1e-9, sov_test::Info(b.shape).dent * sov_test::Info(b.shape).radius)) << what;
 }
 
 void ExpectSeparatedAnswer(const Body &a, const Body &b, const char *what) {
@@ -462,7 +463,7 @@ TEST(GlobalSearch, FittedPandaLinksInRandomPoses) {
     Body a, b;
     a.shape = links[pick(rng)];
     b.shape = links[pick(rng)];
-    const double reach = 1.1 * unit(rng) * (a.shape.radius + b.shape.radius);
+    const double reach = 1.1 * unit(rng) * (sov_test::Info(a.shape).radius + sov_test::Info(b.shape).radius);
     double c[3], q[2][4], norm = 0;
     for (double &v : c) v = normal(rng), norm += v * v;
     for (double &v : c) v *= reach / std::sqrt(norm);
@@ -525,7 +526,7 @@ TEST(GlobalSearch, BoxLikePlateApartAnswerIsTheObjectiveAtN) {
     const int st = sov_distance(&r, &x.shape, &x.pose, &y.shape, &y.pose, nullptr, nullptr);
     if (st == SOV_ERR_NO_CONVERGENCE) continue;
     ASSERT_EQ(st, SOV_OK) << "swap " << swap;
-    EXPECT_NEAR(LowerBound(x, y, r.n), r.d, 1e-9 * (x.shape.radius + y.shape.radius))
+    EXPECT_NEAR(LowerBound(x, y, r.n), r.d, 1e-9 * (sov_test::Info(x.shape).radius + sov_test::Info(y.shape).radius))
         << "swap " << swap;
     ExpectSoundWitnesses(x, y, r, swap ? "B, A" : "A, B", 1e-9);
   }
@@ -565,14 +566,14 @@ TEST(GlobalSearch, CoaxialBodiesOfRevolutionAreAnswered) {
   for (const Case &c : cases) {
     for (int pose = 0; pose < 2; ++pose, ++k) {
       // Pose 0 on the world's z axis, unspun; pose 1 random.
-      const sov_pose axis = pose == 0 ? sov_test::Turn(0, false) : sov_test::RandomPose(rng, 0.3);
-      sov_pose local_b = sov_test::Turn(pose == 0 ? 0 : angle(rng), c.reversed);
+      const sov_pose axis = pose == 0 ? sov_test::Turn<sov_pose>(0, false) : sov_test::RandomPose<sov_pose>(rng, 0.3);
+      sov_pose local_b = sov_test::Turn<sov_pose>(pose == 0 ? 0 : angle(rng), c.reversed);
       local_b.p[0] = c.off_axis;
       local_b.p[2] = c.offset;
       Body a, b;
       ASSERT_EQ(sov_shape_init(&a.shape, c.a), SOV_OK);
       ASSERT_EQ(sov_shape_init(&b.shape, c.b), SOV_OK);
-      a.pose = sov_test::Compose(axis, sov_test::Turn(pose == 0 ? 0 : angle(rng), false));
+      a.pose = sov_test::Compose(axis, sov_test::Turn<sov_pose>(pose == 0 ? 0 : angle(rng), false));
       b.pose = sov_test::Compose(axis, local_b);
       const std::string what = "case " + std::to_string(k / 2) + ", pose " + std::to_string(pose);
       ExpectOverlapAnswer(a, b, (what + ", A, B").c_str());

@@ -21,9 +21,9 @@ constexpr double kJacobianTolerance = 2e-5;  // relative to the row scale
 constexpr double kStep = 1e-7;
 constexpr double kDistanceTolerance = 1e-10;
 
-sov_shape Make(double a1, double a2, double a3, double e1, double e2, double tx, double ty) {
+sovc_shape Make(double a1, double a2, double a3, double e1, double e2, double tx, double ty) {
   const double p[7] = {a1, a2, a3, e1, e2, tx, ty};
-  sov_shape s{};
+  sovc_shape s{};
   EXPECT_EQ(sovc_shape_init(&s, p), SOV_OK);
   return s;
 }
@@ -33,11 +33,11 @@ sov_shape Make(double a1, double a2, double a3, double e1, double e2, double tx,
 // Householder axis does not switch).
 TEST(ImplicitSystem, JacobianMatchesFiniteDifferences) {
   std::mt19937_64 rng(7);
-  const sov_shape A = Make(1.0, 0.8, 1.2, 0.7, 1.1, 0.2, -0.1);
-  const sov_shape B = Make(0.6, 1.1, 0.9, 1.2, 0.6, 0.15, 0.15);
+  const sovc_shape A = Make(1.0, 0.8, 1.2, 0.7, 1.1, 0.2, -0.1);
+  const sovc_shape B = Make(0.6, 1.1, 0.9, 1.2, 0.6, 0.15, 0.15);
   int checked = 0;
   for (int k = 0; k < 50; ++k) {
-    const sov_pose XA = RandomPose(rng, 0.0), XB = RandomPose(rng, 2.0);
+    const sovc_pose XA = RandomPose(rng, 0.0), XB = RandomPose(rng, 2.0);
     std::uniform_real_distribution<double> u(-0.5, 0.5);
     double p[6];
     for (int i = 0; i < 3; ++i) {
@@ -76,13 +76,13 @@ TEST(ImplicitSystem, JacobianMatchesFiniteDifferences) {
 // Two spheres: Newton from the support points along the centre line lands on
 // the closed form in both the study's raw and the normalised formulation.
 TEST(ImplicitNewton, SpheresMatchClosedForm) {
-  const sov_shape A = Make(1, 1, 1, 1, 1, 0, 0), B = Make(0.5, 0.5, 0.5, 1, 1, 0, 0);
-  sov_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
-  sov_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {1.2, 1.6, 0}};
+  const sovc_shape A = Make(1, 1, 1, 1, 1, 0, 0), B = Make(0.5, 0.5, 0.5, 1, 1, 0, 0);
+  sovc_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+  sovc_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {1.2, 1.6, 0}};
   const double pA[3] = {0.7, 0.7, 0.1}, pB[3] = {1.0, 1.3, 0.05};
   for (int normalized = 0; normalized < 2; ++normalized) {
     const sovc_newton_config cfg = {normalized, 1, 1e-12, 50, normalized};
-    sov_result r;
+    sovc_result r;
     ASSERT_EQ(sovc_solve_implicit(&r, &A, &XA, &B, &XB, pA, pB, &cfg), SOV_OK);
     EXPECT_NEAR(r.d, 2.0 - 1.5, kDistanceTolerance);
     EXPECT_NEAR(r.n[0], 0.6, kDistanceTolerance);
@@ -93,12 +93,12 @@ TEST(ImplicitNewton, SpheresMatchClosedForm) {
 // Newton started on the far side of A converges to a common-normal pair
 // whose B normal is not opposite A's, and must say so.
 TEST(ImplicitNewton, ReportsSpuriousPairs) {
-  const sov_shape A = Make(1, 1, 1, 1, 1, 0, 0), B = Make(1, 1, 1, 1, 1, 0, 0);
-  sov_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
-  sov_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {3, 0, 0}};
+  const sovc_shape A = Make(1, 1, 1, 1, 1, 0, 0), B = Make(1, 1, 1, 1, 1, 0, 0);
+  sovc_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+  sovc_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {3, 0, 0}};
   const double pA[3] = {1.0, 0.01, 0}, pB[3] = {4.0, 0.01, 0};  // B's far side
   const sovc_newton_config cfg = {1, 0, 1e-12, 50, 1};
-  sov_result r;
+  sovc_result r;
   EXPECT_EQ(sovc_solve_implicit(&r, &A, &XA, &B, &XB, pA, pB, &cfg), SOV_ERR_SPURIOUS);
 }
 
@@ -107,11 +107,11 @@ TEST(ImplicitNewton, ReportsSpuriousPairs) {
 // in about as many steps.
 TEST(ImplicitNewton, SmallSolverMatchesLapackPath) {
   std::mt19937_64 rng(11);
-  const sov_shape A = Make(1.0, 0.8, 1.2, 0.7, 1.1, 0.2, -0.1);
-  const sov_shape B = Make(0.6, 1.1, 0.9, 1.2, 0.6, 0.15, 0.15);
+  const sovc_shape A = Make(1.0, 0.8, 1.2, 0.7, 1.1, 0.2, -0.1);
+  const sovc_shape B = Make(0.6, 1.1, 0.9, 1.2, 0.6, 0.15, 0.15);
   int both = 0;
   for (int k = 0; k < 200; ++k) {
-    const sov_pose XA = RandomPose(rng, 0.0), XB = RandomPose(rng, 2.0);
+    const sovc_pose XA = RandomPose(rng, 0.0), XB = RandomPose(rng, 2.0);
     std::uniform_real_distribution<double> u(-0.3, 0.3);
     double pA[3], pB[3];
     for (int i = 0; i < 3; ++i) {
@@ -119,7 +119,7 @@ TEST(ImplicitNewton, SmallSolverMatchesLapackPath) {
       pB[i] = XB.p[i] + 0.5 * (XA.p[i] - XB.p[i]) + u(rng);
     }
     const sovc_newton_config small = {1, 1, 1e-12, 50, 0}, lapack = {1, 1, 1e-12, 50, 1};
-    sov_result rs, rl;
+    sovc_result rs, rl;
     const int ss = sovc_solve_implicit(&rs, &A, &XA, &B, &XB, pA, pB, &small);
     const int sl = sovc_solve_implicit(&rl, &A, &XA, &B, &XB, pA, pB, &lapack);
     if (ss != SOV_OK || sl != SOV_OK) continue;

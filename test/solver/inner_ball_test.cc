@@ -9,6 +9,7 @@
 #include <string>
 
 extern "C" {
+#include "solver_api.h"
 #include "solver/auto_method.h"
 #include "solver/inner_ball.h"
 #include "solver/pose.h"
@@ -27,19 +28,19 @@ constexpr double kPi = 3.14159265358979323846;
 
 // A valid shape drawn from the stress battery's ranges (dented draws
 // redrawn).
-sov_shape RandomShape(std::mt19937_64 &rng) {
+sovc_shape RandomShape(std::mt19937_64 &rng) {
   std::uniform_real_distribution<double> size(0.2, 3.0), eps(0.1, 1.9), taper(-0.5, 0.5);
-  sov_shape s;
+  sovc_shape s;
   for (;;) {
     const double p[7] = {size(rng), size(rng),  size(rng), eps(rng),
                          eps(rng),  taper(rng), taper(rng)};
-    if (sov_shape_init(&s, p) == SOV_OK) return s;
+    if (sovc_shape_init(&s, p) == SOV_OK) return s;
   }
 }
 
 // Hessian (row-major) at local x by central differences of the SPEC
 // gradient with step h.
-void FiniteHessian(double H[9], const sov_shape &s, const double x[3], double h) {
+void FiniteHessian(double H[9], const sovc_shape &s, const double x[3], double h) {
   for (int j = 0; j < 3; ++j) {
     double xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
     xp[j] += h, xm[j] -= h;
@@ -58,7 +59,7 @@ TEST(InnerBall, HessianRangesCoverTheBox) {
   std::normal_distribution<double> normal(0, 1);
   int finite = 0;
   for (int k = 0; k < 400; ++k) {
-    const sov_shape s = RandomShape(rng);
+    const sovc_shape s = RandomShape(rng);
     double lo[3], hi[3], Hlo[9], Hhi[9];
     for (int i = 0; i < 3; ++i) {
       const double c = (2 * unit(rng) - 1) * s.a[i], w = 0.3 * unit(rng) * s.a[i];
@@ -102,7 +103,7 @@ TEST(InnerBall, HessianRangesCoverTheBox) {
 // r tangent at local point x of s, beyond x's own offset from the surface
 // (the solver's witnesses lie on it to its tolerance): not positive, to
 // rounding, for a ball inside.
-double WorstOnBall(const sov_shape &s, const double x[3], double r, int samples) {
+double WorstOnBall(const sovc_shape &s, const double x[3], double r, int samples) {
   long double F, g[3];
   SpecImplicitLong(&F, g, s, x);
   const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
@@ -127,7 +128,7 @@ TEST(InnerBall, FittingBallsLieInside) {
   std::uniform_real_distribution<double> unit(0, 1);
   int fitted = 0;
   for (int k = 0; k < 600; ++k) {
-    const sov_shape s = RandomShape(rng);
+    const sovc_shape s = RandomShape(rng);
     double x[3];
     Param(x, s, kPi * (2 * unit(rng) - 1), kPi * (unit(rng) - 0.5));
     const double r =
@@ -151,10 +152,10 @@ TEST(InnerBall, CapDisksLieInside) {
   std::uniform_real_distribution<double> unit(0, 1);
   int fitted = 0;
   for (int k = 0; k < 1500; ++k) {
-    sov_shape s = RandomShape(rng);
+    sovc_shape s = RandomShape(rng);
     if (k % 2) {
       const double p[7] = {s.a[0], s.a[1], s.a[2], 1, 1, 0, 0};
-      ASSERT_EQ(sov_shape_init(&s, p), SOV_OK);
+      ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
     }
     double x[3];
     Param(x, s, kPi * (2 * unit(rng) - 1), kPi * (unit(rng) - 0.5));
@@ -195,15 +196,15 @@ TEST(InnerBall, CapDisksLieInside) {
 // An ellipsoid (3, 1, 1.5) and a unit sphere, both at the identity
 // rotation, the sphere centred at c.
 struct EllipsoidAndSphere {
-  sov_shape A, B;
-  sov_pose XA, XB;
+  sovc_shape A, B;
+  sovc_pose XA, XB;
   explicit EllipsoidAndSphere(const double c[3]) {
     const double pa[7] = {3, 1, 1.5, 1, 1, 0, 0}, pb[7] = {1, 1, 1, 1, 1, 0, 0};
     const double q[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
-    EXPECT_EQ(sov_shape_init(&A, pa), SOV_OK);
-    EXPECT_EQ(sov_shape_init(&B, pb), SOV_OK);
-    EXPECT_EQ(sov_pose_from_quat(&XA, q, origin), SOV_OK);
-    EXPECT_EQ(sov_pose_from_quat(&XB, q, c), SOV_OK);
+    EXPECT_EQ(sovc_shape_init(&A, pa), SOV_OK);
+    EXPECT_EQ(sovc_shape_init(&B, pb), SOV_OK);
+    EXPECT_EQ(sovc_pose_from_quat(&XA, q, origin), SOV_OK);
+    EXPECT_EQ(sovc_pose_from_quat(&XB, q, c), SOV_OK);
   }
 };
 
@@ -212,8 +213,8 @@ struct EllipsoidAndSphere {
 TEST(InnerBall, ProvesAShallowOverlap) {
   const double c[3] = {0, 1.8, 0};
   const EllipsoidAndSphere s(c);
-  sov_result r;
-  ASSERT_EQ(sov_distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
+  sovc_result r;
+  ASSERT_EQ(sov_test::Distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
   ASSERT_NEAR(r.d, -0.2, 1e-12);
   EXPECT_EQ(sovc_inner_balls_certify(&r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
 }
@@ -226,12 +227,12 @@ TEST(InnerBall, ProvesAShallowOverlap) {
 // (eps1 1.5 at (0, 1, 0)) holds no ball and no cap.
 TEST(InnerBall, SubnormalAndInfiniteDepthsEndTheSearches) {
   const double p[7] = {1, 1, 1, 1.5, 1, 0, 0};
-  sov_shape A;
-  ASSERT_EQ(sov_shape_init(&A, p), SOV_OK);
-  const sov_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
-  const sov_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 2, 0}};  // B's (0, -1, 0) on A's (0, 1, 0)
+  sovc_shape A;
+  ASSERT_EQ(sovc_shape_init(&A, p), SOV_OK);
+  const sovc_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+  const sovc_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 2, 0}};  // B's (0, -1, 0) on A's (0, 1, 0)
   for (const double depth : {5e-324, 1e-323, 4e-323, double(INFINITY)}) {
-    sov_result r{};
+    sovc_result r{};
     r.d = -depth;
     r.n[1] = 1;
     r.pA[1] = r.pB[1] = 1;
@@ -248,10 +249,10 @@ TEST(InnerBall, SubnormalAndInfiniteDepthsEndTheSearches) {
 TEST(InnerBall, RefusesACommonNormalPairThatIsNotTheAnswer) {
   const double c[3] = {2, 0, 0};
   const EllipsoidAndSphere s(c);
-  sov_result global;
-  ASSERT_EQ(sov_distance(&global, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
+  sovc_result global;
+  ASSERT_EQ(sov_test::Distance(&global, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
   ASSERT_GT(global.d, -2 + 0.1);
-  sov_result tip = global;
+  sovc_result tip = global;
   tip.d = -2;
   const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {1, 0, 0};
   for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
@@ -259,7 +260,7 @@ TEST(InnerBall, RefusesACommonNormalPairThatIsNotTheAnswer) {
 }
 
 // The SPEC's objective at world direction v, from the core's support.
-double Objective(const sov_shape &A, const sov_pose &XA, const sov_shape &B, const sov_pose &XB,
+double Objective(const sovc_shape &A, const sovc_pose &XA, const sovc_shape &B, const sovc_pose &XB,
                  const double v[3]) {
   sovc_support_eval a{}, b{};
   const double mv[3] = {-v[0], -v[1], -v[2]};
@@ -278,7 +279,7 @@ TEST(InnerBall, ProvesCapsAtTheTipsExactlyWhereTheyAreOptima) {
   for (double depth = 0.2; depth < 1.95; depth += 0.05) {
     const double c[3] = {4 - depth, 0, 0};
     const EllipsoidAndSphere s(c);
-    sov_result tip{};
+    sovc_result tip{};
     tip.d = -depth;
     const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {3 - depth, 0, 0};
     for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
@@ -311,15 +312,15 @@ TEST(InnerBall, ProvesCapsAtTheTipsExactlyWhereTheyAreOptima) {
 // would prove pairs deeper than 2.
 TEST(InnerBall, ProvesCapsBetweenElongatedBodiesExactlyWhereTheyAreOptima) {
   const double shape[7] = {1, 4, 1, 1, 1, 0, 0}, q[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
-  sov_shape A, B;
-  ASSERT_EQ(sov_shape_init(&A, shape), SOV_OK);
-  ASSERT_EQ(sov_shape_init(&B, shape), SOV_OK);
+  sovc_shape A, B;
+  ASSERT_EQ(sovc_shape_init(&A, shape), SOV_OK);
+  ASSERT_EQ(sovc_shape_init(&B, shape), SOV_OK);
   for (double depth = 0.5; depth < 3.05; depth += 0.1) {
     const double c[3] = {0, 0, 2 - depth};
-    sov_pose XA, XB;
-    ASSERT_EQ(sov_pose_from_quat(&XA, q, origin), SOV_OK);
-    ASSERT_EQ(sov_pose_from_quat(&XB, q, c), SOV_OK);
-    sov_result pair{};
+    sovc_pose XA, XB;
+    ASSERT_EQ(sovc_pose_from_quat(&XA, q, origin), SOV_OK);
+    ASSERT_EQ(sovc_pose_from_quat(&XB, q, c), SOV_OK);
+    sovc_result pair{};
     pair.d = -depth;
     const double n[3] = {0, 0, 1}, tA[3] = {0, 0, 1}, tB[3] = {0, 0, 1 - depth};
     for (int i = 0; i < 3; ++i) pair.n[i] = n[i], pair.pA[i] = tA[i], pair.pB[i] = tB[i];
@@ -344,23 +345,22 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
   std::mt19937_64 rng(13);
   std::uniform_real_distribution<double> unit(0, 1);
   std::normal_distribution<double> normal(0, 1);
-  sov_options options;
-  sov_options_default(&options);
+  const sovc_options options = sov_test::DefaultOptions();
   const sovc_newton_config cfg = sovc_chart_config(&options);
   int proved = 0, local_only = 0;
   for (int k = 0; k < 60; ++k) {
-    const sov_shape A = RandomShape(rng), B = RandomShape(rng);
+    const sovc_shape A = RandomShape(rng), B = RandomShape(rng);
     double q[4], c[3];
     for (double &x : q) x = normal(rng);
     const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     for (double &x : q) x /= qn;
     for (double &x : c) x = 0.5 * A.radius * (2 * unit(rng) - 1);
     const double identity[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
-    sov_pose XA, XB;
-    ASSERT_EQ(sov_pose_from_quat(&XA, identity, origin), SOV_OK);
-    ASSERT_EQ(sov_pose_from_quat(&XB, q, c), SOV_OK);
-    sov_result global;
-    if (sov_distance(&global, &A, &XA, &B, &XB, nullptr, nullptr) != SOV_OK || global.d >= 0)
+    sovc_pose XA, XB;
+    ASSERT_EQ(sovc_pose_from_quat(&XA, identity, origin), SOV_OK);
+    ASSERT_EQ(sovc_pose_from_quat(&XB, q, c), SOV_OK);
+    sovc_result global;
+    if (sov_test::Distance(&global, &A, &XA, &B, &XB, nullptr, nullptr) != SOV_OK || global.d >= 0)
       continue;
     const double tol = 1e-9 * (A.radius + B.radius);
     for (int j = 0; j < 26; ++j) {
@@ -372,7 +372,7 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
       a.z = b.z = NAN;
       sovc_posed_support(&a, &A, &XA, v);
       sovc_posed_support(&b, &B, &XB, mv);
-      sov_result r{};
+      sovc_result r{};
       int have = 0;
       if (sovc_solve_local(&r, &have, &A, &XA, &B, &XB, v, a.p, b.p, -(a.h + b.h), &cfg, 0,
                            nullptr) != SOV_OK ||
@@ -418,7 +418,7 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
   const double identity[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
   int kept_pairs = 0, reproved = 0, refused = 0;
   for (int k = 0; k < 3000 && kept_pairs < 40; ++k) {
-    const sov_shape A = RandomShape(rng), B = RandomShape(rng);
+    const sovc_shape A = RandomShape(rng), B = RandomShape(rng);
     double q[4], c[3];
     for (double &x : q) x = normal(rng);
     const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
@@ -426,12 +426,12 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
     for (double &x : c) x = normal(rng);
     const double cn = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
     for (double &x : c) x *= (0.4 + 0.5 * unit(rng)) * (A.radius + B.radius) / cn;
-    sov_pose XA, XB;
-    ASSERT_EQ(sov_pose_from_quat(&XA, identity, origin), SOV_OK);
-    ASSERT_EQ(sov_pose_from_quat(&XB, q, c), SOV_OK);
-    sov_result r;
-    if (sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr) != SOV_OK || !(r.d < 0)) continue;
-    sov_cache_ball kept[2];
+    sovc_pose XA, XB;
+    ASSERT_EQ(sovc_pose_from_quat(&XA, identity, origin), SOV_OK);
+    ASSERT_EQ(sovc_pose_from_quat(&XB, q, c), SOV_OK);
+    sovc_result r;
+    if (sov_test::Distance(&r, &A, &XA, &B, &XB, nullptr, nullptr) != SOV_OK || !(r.d < 0)) continue;
+    sovc_cache_ball kept[2];
     int have = 0;
     if (!sovc_inner_balls_certify_keep(kept, &have, &r, &A, &XA, &B, &XB,
                                        sovc_value_tolerance(&r)) ||
@@ -444,10 +444,10 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
     for (double step = 1e-4; step < 1.5; step *= 4) {
       double moved[3];
       for (int i = 0; i < 3; ++i) moved[i] = c[i] + step * (A.radius + B.radius) * dir[i] / 3;
-      sov_pose YB;
-      ASSERT_EQ(sov_pose_from_quat(&YB, q, moved), SOV_OK);
-      sov_result m;
-      if (sov_distance(&m, &A, &XA, &B, &YB, nullptr, nullptr) != SOV_OK || !(m.d < 0)) break;
+      sovc_pose YB;
+      ASSERT_EQ(sovc_pose_from_quat(&YB, q, moved), SOV_OK);
+      sovc_result m;
+      if (sov_test::Distance(&m, &A, &XA, &B, &YB, nullptr, nullptr) != SOV_OK || !(m.d < 0)) break;
       const double tol = sovc_value_tolerance(&m);
       if (!sovc_kept_balls_certify(kept, &m, &A, &XA, &B, &YB, tol)) {
         ++refused;
@@ -482,16 +482,16 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
 TEST(InnerBall, KeptBallsRefuseAPairFarFromTheirs) {
   const double side[3] = {0, 1.8, 0};
   const EllipsoidAndSphere s(side);
-  sov_result r;
-  ASSERT_EQ(sov_distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
-  sov_cache_ball kept[2];
+  sovc_result r;
+  ASSERT_EQ(sov_test::Distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
+  sovc_cache_ball kept[2];
   int have = 0;
   ASSERT_EQ(sovc_inner_balls_certify_keep(kept, &have, &r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
   ASSERT_EQ(have, 1);
   EXPECT_EQ(sovc_kept_balls_certify(kept, &r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
   const double tip_centre[3] = {2, 0, 0};
   const EllipsoidAndSphere t(tip_centre);
-  sov_result tip{};
+  sovc_result tip{};
   tip.d = -2;
   const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {1, 0, 0};
   for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];

@@ -38,7 +38,7 @@ constexpr double kSolveTolerance = 1e-11;  // Newton residual tolerance
 constexpr int kMaxIterations = 50;
 
 // Central-difference gradient of SpecF.
-void SpecGrad(double g[3], const sov_shape &s, const double x[3]) {
+void SpecGrad(double g[3], const sovc_shape &s, const double x[3]) {
   for (int i = 0; i < 3; ++i) {
     double xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
     xp[i] += kGradStep;
@@ -48,7 +48,7 @@ void SpecGrad(double g[3], const sov_shape &s, const double x[3]) {
 }
 
 // Shapes of every kind: sphere, ellipsoid, superellipsoids, tapered, extremes.
-std::vector<sov_shape> Shapes() {
+std::vector<sovc_shape> Shapes() {
   return {MakeShape(1.3, 1.3, 1.3, 1, 1, 0, 0),
           MakeShape(1.0, 0.6, 0.8, 1, 1, 0, 0),
           MakeShape(0.9, 1.2, 0.7, 0.4, 1.6, 0, 0),
@@ -67,7 +67,7 @@ double RelErr(const double a[3], const double b[3]) {
 }
 
 TEST(ParametricPoint, LiesOnSurface) {
-  for (const sov_shape &s : Shapes())
+  for (const sovc_shape &s : Shapes())
     for (double p1 : kPhi1)
       for (double p2 : kPhi2) {
         double x[3];
@@ -77,7 +77,7 @@ TEST(ParametricPoint, LiesOnSurface) {
 }
 
 TEST(ParametricPoint, TangentsMatchFiniteDifferences) {
-  for (const sov_shape &s : Shapes())
+  for (const sovc_shape &s : Shapes())
     for (double p1 : kPhi1)
       for (double p2 : kPhi2) {
         double x[3], t1[3], t2[3], xp[3], xm[3], fd[3];
@@ -94,7 +94,7 @@ TEST(ParametricPoint, TangentsMatchFiniteDifferences) {
 }
 
 // Central difference of the tangents t1 (k = 0) or t2 (k = 1) along phi_j.
-void TangentFd(double fd[3], const sov_shape &s, double p1, double p2, int k, int j) {
+void TangentFd(double fd[3], const sovc_shape &s, double p1, double p2, int k, int j) {
   double tp[2][3], tm[2][3], x[3];
   const double h1 = j == 0 ? kFdStep : 0, h2 = j == 1 ? kFdStep : 0;
   sovc_param_point(x, tp[0], tp[1], nullptr, nullptr, nullptr, nullptr, &s, p1 + h1, p2 + h2);
@@ -103,7 +103,7 @@ void TangentFd(double fd[3], const sov_shape &s, double p1, double p2, int k, in
 }
 
 TEST(ParametricPoint, SecondDerivativesMatchFiniteDifferences) {
-  for (const sov_shape &s : Shapes())
+  for (const sovc_shape &s : Shapes())
     for (double p1 : kPhi1)
       for (double p2 : kPhi2) {
         double x[3], x11[3], x12[3], x22[3], fd[3];
@@ -120,7 +120,7 @@ TEST(ParametricPoint, SecondDerivativesMatchFiniteDifferences) {
 }
 
 // n is a unit vector along grad F, and stepping along it leaves the body.
-void ExpectOutwardGradientNormal(const sov_shape &s, double p1, double p2) {
+void ExpectOutwardGradientNormal(const sovc_shape &s, double p1, double p2) {
   double x[3], n[3], g[3];
   sovc_param_point(x, nullptr, nullptr, n, nullptr, nullptr, nullptr, &s, p1, p2);
   EXPECT_NEAR(Norm(n), 1.0, kUnitTol);
@@ -135,7 +135,7 @@ void ExpectOutwardGradientNormal(const sov_shape &s, double p1, double p2) {
 }
 
 TEST(ParametricPoint, NormalIsOutwardGradient) {
-  for (const sov_shape &s : Shapes())
+  for (const sovc_shape &s : Shapes())
     for (double p1 : kPhi1)
       for (double p2 : kPhi2) ExpectOutwardGradientNormal(s, p1, p2);
 }
@@ -144,7 +144,7 @@ TEST(ParametricPoint, NormalTendsToTheAxisAtPoles) {
   // Near the tip |x|, |y| are O(|z - a3|^(eps2/2)) and F grows like
   // |x|^(2/eps2) with 2/eps2 > 1: the tangent plane at the tip is horizontal
   // whatever the taper, and n tilts away from +-z like cos(phi2)^(2-eps2).
-  for (const sov_shape &s : Shapes())
+  for (const sovc_shape &s : Shapes())
     for (double sign : {-1.0, 1.0}) {
       double g[3];
       const double tip[3] = {0, 0, sign * s.a[2]};
@@ -168,9 +168,9 @@ TEST(ParametricPoint, NormalTendsToTheAxisAtPoles) {
 TEST(ParametricPoint, FiniteOnAxesEquatorAndPoles) {
   const double p1s[] = {0, kPi / 2, kPi, -kPi / 2};
   const double p2s[] = {0, kPi / 2, -kPi / 2};
-  const sov_shape extremes[] = {MakeShape(1, 1, 1, 0.1, 0.1, 0.3, -0.3),
+  const sovc_shape extremes[] = {MakeShape(1, 1, 1, 0.1, 0.1, 0.3, -0.3),
                                 MakeShape(1, 1, 1, 1.9, 1.9, 0.1, 0.1)};
-  for (const sov_shape &s : extremes)
+  for (const sovc_shape &s : extremes)
     for (double p1 : p1s)
       for (double p2 : p2s) {
         double v[7][3];
@@ -184,7 +184,7 @@ TEST(ParametricPoint, FiniteOnAxesEquatorAndPoles) {
 double WrapDiff(double a, double b) { return std::remainder(a - b, 2 * kPi); }
 
 TEST(ParametricAngles, RoundTripParamPoint) {
-  for (const sov_shape &s : Shapes())
+  for (const sovc_shape &s : Shapes())
     for (double p1 : kPhi1)
       for (double p2 : kPhi2) {
         double x[3], q1, q2;
@@ -198,7 +198,7 @@ TEST(ParametricAngles, RoundTripParamPoint) {
 }
 
 TEST(ParametricAngles, SameAnglesAlongTheRay) {
-  for (const sov_shape &s : Shapes())
+  for (const sovc_shape &s : Shapes())
     for (double p1 : kPhi1)
       for (double p2 : kPhi2)
         for (double scale : {0.3, 2.7}) {
@@ -212,7 +212,7 @@ TEST(ParametricAngles, SameAnglesAlongTheRay) {
 }
 
 TEST(ParametricAngles, PolesAndCentre) {
-  const sov_shape s = MakeShape(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, -0.2);
+  const sovc_shape s = MakeShape(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, -0.2);
   const double up[3] = {0, 0, 2}, down[3] = {0, 0, -0.1}, centre[3] = {0, 0, 0};
   double q1, q2;
   sovc_param_angles(&q1, &q2, &s, up);
@@ -226,37 +226,37 @@ TEST(ParametricAngles, PolesAndCentre) {
 
 // ---- study methods -------------------------------------------------------
 
-using Solver = int (*)(sov_result *, const sov_shape *, const sov_pose *, const sov_shape *,
-                       const sov_pose *, const double *, const double *, const sov_options *);
+using Solver = int (*)(sovc_result *, const sovc_shape *, const sovc_pose *, const sovc_shape *,
+                       const sovc_pose *, const double *, const double *, const sovc_options *);
 
 struct Method {
   Solver solve;
-  sov_method id;
+  sovc_method id;
   const char *name;
 };
 
-const Method kMethods[] = {{sovc_solve_parametric, SOV_METHOD_PARAMETRIC, "parametric"},
-                           {sovc_solve_ntb, SOV_METHOD_NTB, "ntb"}};
+const Method kMethods[] = {{sovc_solve_parametric, SOVC_METHOD_PARAMETRIC, "parametric"},
+                           {sovc_solve_ntb, SOVC_METHOD_NTB, "ntb"}};
 
-sov_options Options(int max_iterations = kMaxIterations) {
-  sov_options o{};
-  o.method = SOV_METHOD_PARAMETRIC;
-  o.seed = SOV_SEED_QUADTREE;
+sovc_options Options(int max_iterations = kMaxIterations) {
+  sovc_options o{};
+  o.method = SOVC_METHOD_PARAMETRIC;
+  o.seed = SOVC_SEED_QUADTREE;
   o.tolerance = kSolveTolerance;
   o.max_iterations = max_iterations;
   return o;
 }
 
 // Solve from the quadtree seed.
-int SolveSeeded(sov_result *r, const Method &m, const sov_shape &A, const sov_pose &XA,
-                const sov_shape &B, const sov_pose &XB, const sov_options &o) {
+int SolveSeeded(sovc_result *r, const Method &m, const sovc_shape &A, const sovc_pose &XA,
+                const sovc_shape &B, const sovc_pose &XB, const sovc_options &o) {
   double phiA[2], phiB[2];
   sovc_quadtree_seed(phiA, phiB, &A, &XA, &B, &XB);
   return m.solve(r, &A, &XA, &B, &XB, phiA, phiB, &o);
 }
 
 // Answer r against the expected d, normal and witness points.
-void ExpectAnswer(const sov_result &r, double d, const double n[3], const double pA[3],
+void ExpectAnswer(const sovc_result &r, double d, const double n[3], const double pA[3],
                   const double pB[3]) {
   EXPECT_NEAR(r.d, d, kDistanceTol);
   EXPECT_LT(Dist(r.n, n), kWitnessTol);
@@ -274,8 +274,8 @@ struct SpherePair {
 // Two posed spheres with their closed-form answer (SPEC: the penetration
 // depth of spheres is rA + rB - |cB - cA| too).
 struct SphereAnswer {
-  sov_shape A, B;
-  sov_pose XA, XB;
+  sovc_shape A, B;
+  sovc_pose XA, XB;
   double d, n[3], pA[3], pB[3];
 };
 
@@ -305,7 +305,7 @@ TEST(ParametricSolve, SpheresApartMatchClosedForm) {
     const SphereAnswer s = Spheres(c);
     for (const Method &m : kMethods) {
       SCOPED_TRACE(m.name);
-      sov_result r{};
+      sovc_result r{};
       ASSERT_EQ(SolveSeeded(&r, m, s.A, s.XA, s.B, s.XB, Options()), SOV_OK);
       EXPECT_EQ(r.method, m.id);
       ExpectAnswer(r, s.d, s.n, s.pA, s.pB);
@@ -317,7 +317,7 @@ TEST(ParametricSolve, SpheresApartMatchClosedForm) {
 // curve, where study Eq. 18 holds trivially (pB = pA) and undamped Newton on
 // either system may wander to another common-normal pair. A method may fail
 // there, but must say so; a success must be the answer.
-void ExpectAnswerOrFailure(int status, const sov_result &r, double d, const double n[3],
+void ExpectAnswerOrFailure(int status, const sovc_result &r, double d, const double n[3],
                            const double pA[3], const double pB[3]) {
   if (status != SOV_OK) {
     EXPECT_TRUE(status == SOV_ERR_SPURIOUS || status == SOV_ERR_NO_CONVERGENCE ||
@@ -338,7 +338,7 @@ TEST(ParametricSolve, OverlappingSpheresFromQuadtreeAnswerOrFail) {
     const SphereAnswer s = Spheres(c);
     for (const Method &m : kMethods) {
       SCOPED_TRACE(m.name);
-      sov_result r{};
+      sovc_result r{};
       const int status = SolveSeeded(&r, m, s.A, s.XA, s.B, s.XB, Options());
       ExpectAnswerOrFailure(status, r, s.d, s.n, s.pA, s.pB);
     }
@@ -346,7 +346,7 @@ TEST(ParametricSolve, OverlappingSpheresFromQuadtreeAnswerOrFail) {
 }
 
 // Angles of the world point w on a posed shape, moved by (dphi1, dphi2).
-void NearbyAngles(double phi[2], const sov_shape &s, const sov_pose &X, const double w[3],
+void NearbyAngles(double phi[2], const sovc_shape &s, const sovc_pose &X, const double w[3],
                   double dphi1, double dphi2) {
   double l[3];
   sovc_to_local(l, &X, w);
@@ -364,10 +364,10 @@ TEST(ParametricSolve, OverlappingSpheresNearWitnessMatchClosedForm) {
     double phiA[2], phiB[2];
     NearbyAngles(phiA, s.A, s.XA, s.pA, kOffset, -kOffset);
     NearbyAngles(phiB, s.B, s.XB, s.pB, -kOffset, kOffset);
-    const sov_options o = Options();
+    const sovc_options o = Options();
     for (const Method &m : kMethods) {
       SCOPED_TRACE(m.name);
-      sov_result r{};
+      sovc_result r{};
       ASSERT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phiA, phiB, &o), SOV_OK);
       ExpectAnswer(r, s.d, s.n, s.pA, s.pB);
     }
@@ -377,9 +377,9 @@ TEST(ParametricSolve, OverlappingSpheresNearWitnessMatchClosedForm) {
 TEST(ParametricSolve, ConcentricSpheresAnswerAnyAntipodalPair) {
   // Every antipodal pair is an answer, d = -(rA + rB): exact at the seed, so
   // no Newton step; the answer checks must not reject it.
-  const sov_shape A = MakeShape(0.7, 0.7, 0.7, 1, 1, 0, 0);
-  const sov_shape B = MakeShape(0.4, 0.4, 0.4, 1, 1, 0, 0);
-  const sov_pose XA = PoseQ(0.9, 0.1, -0.3, 0.2, 0.5, -1, 2), XB = PoseQ(1, 0, 0, 0, 0.5, -1, 2);
+  const sovc_shape A = MakeShape(0.7, 0.7, 0.7, 1, 1, 0, 0);
+  const sovc_shape B = MakeShape(0.4, 0.4, 0.4, 1, 1, 0, 0);
+  const sovc_pose XA = PoseQ(0.9, 0.1, -0.3, 0.2, 0.5, -1, 2), XB = PoseQ(1, 0, 0, 0, 0.5, -1, 2);
   double n[3], pA[3], pB[3], phiA[2], phiB[2];
   sovc_param_point(n, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &A, 0.3, 0.2);
   for (int i = 0; i < 3; ++i) n[i] /= A.a[0];
@@ -391,10 +391,10 @@ TEST(ParametricSolve, ConcentricSpheresAnswerAnyAntipodalPair) {
   }
   NearbyAngles(phiA, A, XA, pA, 0, 0);
   NearbyAngles(phiB, B, XB, pB, 0, 0);
-  const sov_options o = Options();
+  const sovc_options o = Options();
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
-    sov_result r{};
+    sovc_result r{};
     ASSERT_EQ(m.solve(&r, &A, &XA, &B, &XB, phiA, phiB, &o), SOV_OK);
     ExpectAnswer(r, -(A.a[0] + B.a[0]), nw, pA, pB);
   }
@@ -404,11 +404,11 @@ TEST(ParametricSolve, Eq18HoldsOnTheIntersectionCurve) {
   // Unit spheres at x = 0 and x = 1 meet on the circle x = 1/2: A at
   // phi1 = pi/3 and B at phi1 = 2 pi/3 are the same point, every equation of
   // study Eq. 18 is 0, and the pair is not the answer.
-  const sov_shape A = MakeShape(1, 1, 1, 1, 1, 0, 0), B = MakeShape(1, 1, 1, 1, 1, 0, 0);
-  const sov_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, 1, 0, 0);
+  const sovc_shape A = MakeShape(1, 1, 1, 1, 1, 0, 0), B = MakeShape(1, 1, 1, 1, 1, 0, 0);
+  const sovc_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, 1, 0, 0);
   const double phiA[2] = {kPi / 3, 0}, phiB[2] = {2 * kPi / 3, 0};
-  const sov_options o = Options();
-  sov_result r{};
+  const sovc_options o = Options();
+  sovc_result r{};
   EXPECT_EQ(sovc_solve_parametric(&r, &A, &XA, &B, &XB, phiA, phiB, &o), SOV_ERR_SPURIOUS);
   EXPECT_EQ(r.iterations, 0);
 }
@@ -421,7 +421,7 @@ void MatMul(double C[9], const double A[9], const double B[9]) {
 }
 
 // Ellipsoid support h(v) = v.p + |diag(a) R^T v| (closed form).
-double EllipsoidSupport(const sov_shape &s, const sov_pose &X, const double v[3]) {
+double EllipsoidSupport(const sovc_shape &s, const sovc_pose &X, const double v[3]) {
   double l[3];
   sovc_rotate_t(l, X.R, v);
   const double w[3] = {s.a[0] * l[0], s.a[1] * l[1], s.a[2] * l[2]};
@@ -429,8 +429,8 @@ double EllipsoidSupport(const sov_shape &s, const sov_pose &X, const double v[3]
 }
 
 // Largest -(h_A(v) + h_B(-v)) over a latitude-longitude grid of directions.
-double SampledSignedDistance(const sov_shape &A, const sov_pose &XA, const sov_shape &B,
-                             const sov_pose &XB) {
+double SampledSignedDistance(const sovc_shape &A, const sovc_pose &XA, const sovc_shape &B,
+                             const sovc_pose &XB) {
   double best = -1e300;
   for (int i = 0; i <= 400; ++i)
     for (int j = 0; j < 800; ++j) {
@@ -445,14 +445,14 @@ double SampledSignedDistance(const sov_shape &A, const sov_pose &XA, const sov_s
 TEST(ParametricSolve, CoaxialEllipsoidsMatchTipGap) {
   // Common axis: local x (tips on the equator) or local z (tips at the
   // poles, where the angles are singular and Eq. 18 converges only linearly).
-  const sov_shape A = MakeShape(1.0, 0.6, 0.8, 1, 1, 0, 0), B = MakeShape(0.5, 0.9, 0.7, 1, 1, 0, 0);
-  const sov_pose Q = PoseQ(0.8, -0.3, 0.5, 0.1, 0.4, -0.7, 0.2);
+  const sovc_shape A = MakeShape(1.0, 0.6, 0.8, 1, 1, 0, 0), B = MakeShape(0.5, 0.9, 0.7, 1, 1, 0, 0);
+  const sovc_pose Q = PoseQ(0.8, -0.3, 0.5, 0.1, 0.4, -0.7, 0.2);
   const double c = std::cos(0.7), s = std::sin(0.7);  // B also turned about the axis
   const double Rx[9] = {1, 0, 0, 0, c, -s, 0, s, c}, Rz[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
   for (int k : {0, 2}) {
     for (double excess : {0.5, -0.05}) {  // apart, overlapping
       const double L = A.a[k] + B.a[k] + excess;
-      sov_pose XB{};
+      sovc_pose XB{};
       MatMul(XB.R, Q.R, k == 0 ? Rx : Rz);
       const double axis[3] = {Q.R[k], Q.R[3 + k], Q.R[6 + k]};  // world local axis k
       double pA[3], pB[3];
@@ -465,7 +465,7 @@ TEST(ParametricSolve, CoaxialEllipsoidsMatchTipGap) {
       EXPECT_LE(SampledSignedDistance(A, Q, B, XB), excess + kDistanceTol);
       for (const Method &m : kMethods) {
         SCOPED_TRACE(m.name);
-        sov_result r{};
+        sovc_result r{};
         const int status = SolveSeeded(&r, m, A, Q, B, XB, Options());
         if (excess > 0) {
           ASSERT_EQ(status, SOV_OK) << k;
@@ -479,8 +479,8 @@ TEST(ParametricSolve, CoaxialEllipsoidsMatchTipGap) {
 }
 
 // Witness points on their surfaces (independent F) with normals +-n.
-void ExpectCommonNormal(const sov_result &r, const sov_shape &A, const sov_pose &XA,
-                        const sov_shape &B, const sov_pose &XB) {
+void ExpectCommonNormal(const sovc_result &r, const sovc_shape &A, const sovc_pose &XA,
+                        const sovc_shape &B, const sovc_pose &XB) {
   double lA[3], lB[3], gA[3], gB[3], wA[3], wB[3];
   sovc_to_local(lA, &XA, r.pA);
   sovc_to_local(lB, &XB, r.pB);
@@ -499,15 +499,15 @@ void ExpectCommonNormal(const sov_result &r, const sov_shape &A, const sov_pose 
 
 // Convex superovoids (equal tapers well inside the SPEC bounds), apart.
 struct TaperedPair {
-  sov_shape A = MakeShape(1.0, 0.8, 0.9, 0.7, 0.9, 0.2, 0.2);
-  sov_shape B = MakeShape(0.7, 0.9, 0.6, 1.2, 0.8, -0.3, -0.3);
-  sov_pose XA = PoseQ(0.6, 0.2, -0.7, 0.3, 0.1, 0.2, -0.3);
-  sov_pose XB = PoseQ(0.3, -0.8, 0.1, 0.5, 3.3, 0.9, -0.6);
+  sovc_shape A = MakeShape(1.0, 0.8, 0.9, 0.7, 0.9, 0.2, 0.2);
+  sovc_shape B = MakeShape(0.7, 0.9, 0.6, 1.2, 0.8, -0.3, -0.3);
+  sovc_pose XA = PoseQ(0.6, 0.2, -0.7, 0.3, 0.1, 0.2, -0.3);
+  sovc_pose XB = PoseQ(0.3, -0.8, 0.1, 0.5, 3.3, 0.9, -0.6);
 };
 
 TEST(ParametricSolve, TaperedPairSatisfiesCommonNormal) {
   const TaperedPair t;
-  sov_result r[2] = {};
+  sovc_result r[2] = {};
   for (int k = 0; k < 2; ++k) {
     SCOPED_TRACE(kMethods[k].name);
     ASSERT_EQ(SolveSeeded(&r[k], kMethods[k], t.A, t.XA, t.B, t.XB, Options()), SOV_OK);
@@ -532,9 +532,9 @@ TEST(ParametricSolve, NewtonConvergesQuadratically) {
     SCOPED_TRACE(m.name);
     double previous = -1;
     for (int k = 0; k <= 8; ++k) {
-      sov_options o = Options(k);
+      sovc_options o = Options(k);
       o.tolerance = 1e-300;
-      sov_result r{};
+      sovc_result r{};
       m.solve(&r, &t.A, &t.XA, &t.B, &t.XB, phiA, phiB, &o);
       if (previous >= 0 && previous < kAsymptotic) {
         EXPECT_LE(r.residual, kQuadraticFactor * previous * previous + kRoundoffFloor) << k;
@@ -549,7 +549,7 @@ TEST(ParametricSolve, SwappingBodiesFlipsNormal) {
   const TaperedPair t;
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
-    sov_result ab{}, ba{};
+    sovc_result ab{}, ba{};
     ASSERT_EQ(SolveSeeded(&ab, m, t.A, t.XA, t.B, t.XB, Options()), SOV_OK);
     ASSERT_EQ(SolveSeeded(&ba, m, t.B, t.XB, t.A, t.XA, Options()), SOV_OK);
     EXPECT_NEAR(ab.d, ba.d, kDistanceTol);
@@ -562,15 +562,15 @@ TEST(ParametricSolve, SwappingBodiesFlipsNormal) {
 
 TEST(ParametricSolve, RigidMotionOfBothKeepsDistance) {
   const TaperedPair t;
-  const sov_pose M = PoseQ(0.4, 0.5, -0.6, 0.2, -1.5, 2.0, 0.7);
-  sov_pose XA2{}, XB2{};
+  const sovc_pose M = PoseQ(0.4, 0.5, -0.6, 0.2, -1.5, 2.0, 0.7);
+  sovc_pose XA2{}, XB2{};
   MatMul(XA2.R, M.R, t.XA.R);
   MatMul(XB2.R, M.R, t.XB.R);
   sovc_to_world(XA2.p, &M, t.XA.p);
   sovc_to_world(XB2.p, &M, t.XB.p);
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
-    sov_result r1{}, r2{};
+    sovc_result r1{}, r2{};
     ASSERT_EQ(SolveSeeded(&r1, m, t.A, t.XA, t.B, t.XB, Options()), SOV_OK);
     ASSERT_EQ(SolveSeeded(&r2, m, t.A, XA2, t.B, XB2, Options()), SOV_OK);
     EXPECT_NEAR(r1.d, r2.d, kDistanceTol);
@@ -582,10 +582,10 @@ TEST(ParametricSolve, RigidMotionOfBothKeepsDistance) {
 
 // Two unit spheres on the x axis, centres 3 apart, no rotation.
 struct UnitSpheres {
-  sov_shape A = MakeShape(1, 1, 1, 1, 1, 0, 0);
-  sov_shape B = MakeShape(1, 1, 1, 1, 1, 0, 0);
-  sov_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0);
-  sov_pose XB = PoseQ(1, 0, 0, 0, 3, 0, 0);
+  sovc_shape A = MakeShape(1, 1, 1, 1, 1, 0, 0);
+  sovc_shape B = MakeShape(1, 1, 1, 1, 1, 0, 0);
+  sovc_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0);
+  sovc_pose XB = PoseQ(1, 0, 0, 0, 3, 0, 0);
 };
 
 TEST(ParametricSolve, IterationCapReportsNoConvergence) {
@@ -593,7 +593,7 @@ TEST(ParametricSolve, IterationCapReportsNoConvergence) {
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
     for (int cap : {0, 1}) {
-      sov_result r{};
+      sovc_result r{};
       EXPECT_EQ(SolveSeeded(&r, m, s.A, s.XA, s.B, s.XB, Options(cap)), SOV_ERR_NO_CONVERGENCE);
       EXPECT_EQ(r.iterations, cap);
       EXPECT_GE(r.residual, kSolveTolerance);
@@ -606,10 +606,10 @@ TEST(ParametricSolve, NearSideFarSidePairIsSpurious) {
   // A's near side (+x) with B's far side (+x): the normals agree.
   const UnitSpheres s;
   const double phiA[2] = {0.1, 0.05}, phiB[2] = {0.15, -0.05};
-  const sov_options o = Options();
+  const sovc_options o = Options();
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
-    sov_result r{};
+    sovc_result r{};
     EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phiA, phiB, &o), SOV_ERR_SPURIOUS);
     EXPECT_NEAR(r.pB[0], 4.0, kWitnessTol);
   }
@@ -620,10 +620,10 @@ TEST(ParametricSolve, FarSidesPairIsSpurious) {
   // minimum over directions, not the maximum (the answer is d = 1).
   const UnitSpheres s;
   const double phiA[2] = {kPi - 0.1, 0.05}, phiB[2] = {0.1, -0.05};
-  const sov_options o = Options();
+  const sovc_options o = Options();
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
-    sov_result r{};
+    sovc_result r{};
     EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phiA, phiB, &o), SOV_ERR_SPURIOUS);
     EXPECT_NEAR(r.d, -5.0, kDistanceTol);
   }
@@ -632,8 +632,8 @@ TEST(ParametricSolve, FarSidesPairIsSpurious) {
 TEST(ParametricSolve, RejectsNullArguments) {
   const UnitSpheres s;
   const double phi[2] = {0, 0};
-  const sov_options o = Options();
-  sov_result r{};
+  const sovc_options o = Options();
+  sovc_result r{};
   for (const Method &m : kMethods) {
     EXPECT_EQ(m.solve(nullptr, &s.A, &s.XA, &s.B, &s.XB, phi, phi, &o), SOV_ERR_NULL);
     EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phi, phi, nullptr), SOV_ERR_NULL);
@@ -643,10 +643,10 @@ TEST(ParametricSolve, RejectsNullArguments) {
 TEST(ParametricSolve, RejectsBadOptions) {
   const UnitSpheres s;
   const double phi[2] = {0, 0};
-  sov_options bad_tol = Options(), bad_cap = Options();
+  sovc_options bad_tol = Options(), bad_cap = Options();
   bad_tol.tolerance = 0;
   bad_cap.max_iterations = -1;
-  sov_result r{};
+  sovc_result r{};
   for (const Method &m : kMethods) {
     EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phi, phi, &bad_tol), SOV_ERR_OPTION);
     EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phi, phi, &bad_cap), SOV_ERR_OPTION);
@@ -656,8 +656,8 @@ TEST(ParametricSolve, RejectsBadOptions) {
 TEST(ParametricSolve, RejectsNonFiniteSeed) {
   const UnitSpheres s;
   const double phi[2] = {0, 0}, nan_phi[2] = {std::nan(""), 0};
-  const sov_options o = Options();
-  sov_result r{};
+  const sovc_options o = Options();
+  sovc_result r{};
   for (const Method &m : kMethods)
     EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phi, nan_phi, &o), SOV_ERR_NONFINITE);
 }

@@ -29,7 +29,7 @@ const double kCellDiagonal = std::hypot(kCell1, kCell2);
 constexpr double kCentreTol = 1e-9;  // seed angles are exact cell centres
 
 // World surface point of a posed shape at the given angles.
-void WorldPoint(double w[3], const sov_shape &s, const sov_pose &X, const double phi[2]) {
+void WorldPoint(double w[3], const sovc_shape &s, const sovc_pose &X, const double phi[2]) {
   double l[3];
   sovc_param_point(l, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &s, phi[0], phi[1]);
   sovc_to_world(w, &X, l);
@@ -43,9 +43,9 @@ TEST(QuadtreeSeed, SpheresOnAnAxisLandNearWitnessPoints) {
   // cell at a coarse level.
   const double dirs[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
   const double r = 0.8, L = 2.5;
-  const sov_shape S = MakeShape(r, r, r, 1, 1, 0, 0);
+  const sovc_shape S = MakeShape(r, r, r, 1, 1, 0, 0);
   for (const auto &u : dirs) {
-    const sov_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, L * u[0], L * u[1], L * u[2]);
+    const sovc_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, L * u[0], L * u[1], L * u[2]);
     double phiA[2], phiB[2], sA[3], sB[3];
     const double wA[3] = {r * u[0], r * u[1], r * u[2]};
     const double wB[3] = {(L - r) * u[0], (L - r) * u[1], (L - r) * u[2]};
@@ -58,9 +58,9 @@ TEST(QuadtreeSeed, SpheresOnAnAxisLandNearWitnessPoints) {
 }
 
 TEST(QuadtreeSeed, CoaxialEllipsoidsLandNearTips) {
-  const sov_shape A = MakeShape(1.0, 0.6, 0.8, 1, 1, 0, 0);
-  const sov_shape B = MakeShape(0.5, 0.9, 0.7, 1, 1, 0, 0);
-  const sov_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, 2, 0, 0);
+  const sovc_shape A = MakeShape(1.0, 0.6, 0.8, 1, 1, 0, 0);
+  const sovc_shape B = MakeShape(0.5, 0.9, 0.7, 1, 1, 0, 0);
+  const sovc_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, 2, 0, 0);
   double phiA[2], phiB[2];
   sovc_quadtree_seed(phiA, phiB, &A, &XA, &B, &XB);
   // Tips: A at (phi1, phi2) = (0, 0), B at (pi, 0), on cell corners; the
@@ -78,10 +78,10 @@ bool IsCellCentre(double v, double lo, double w) {
 }
 
 TEST(QuadtreeSeed, ReturnsFinalCellCentresInsideTheDomain) {
-  const sov_shape A = MakeShape(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, 0.3);
-  const sov_shape B = MakeShape(0.6, 1.0, 1.3, 1.5, 0.3, -0.2, -0.2);
-  const sov_pose XA = PoseQ(0.6, 0.2, -0.7, 0.3, 0.1, 0.2, -0.3);
-  const sov_pose XB = PoseQ(0.3, -0.8, 0.1, 0.5, 1.9, -1.1, 0.6);
+  const sovc_shape A = MakeShape(1.1, 0.8, 0.9, 0.7, 0.5, 0.3, 0.3);
+  const sovc_shape B = MakeShape(0.6, 1.0, 1.3, 1.5, 0.3, -0.2, -0.2);
+  const sovc_pose XA = PoseQ(0.6, 0.2, -0.7, 0.3, 0.1, 0.2, -0.3);
+  const sovc_pose XB = PoseQ(0.3, -0.8, 0.1, 0.5, 1.9, -1.1, 0.6);
   double phiA[2], phiB[2];
   sovc_quadtree_seed(phiA, phiB, &A, &XA, &B, &XB);
   for (const double *phi : {phiA, phiB}) {
@@ -97,10 +97,10 @@ TEST(QuadtreeSeed, ReturnsFinalCellCentresInsideTheDomain) {
 TEST(QuadtreeSeed, SwappingBodiesSwapsSeeds) {
   // A generic pose has no ties among the 16 candidate distances, so the
   // search does not depend on which body is called A.
-  const sov_shape A = MakeShape(1.0, 0.6, 0.8, 0.8, 1.2, 0, 0);
-  const sov_shape B = MakeShape(0.5, 0.9, 0.7, 1.3, 0.6, 0, 0);
-  const sov_pose XA = PoseQ(0.9, 0.1, -0.3, 0.2, 0, 0, 0);
-  const sov_pose XB = PoseQ(-0.2, 0.7, 0.4, -0.5, 1.8, 1.2, -0.5);
+  const sovc_shape A = MakeShape(1.0, 0.6, 0.8, 0.8, 1.2, 0, 0);
+  const sovc_shape B = MakeShape(0.5, 0.9, 0.7, 1.3, 0.6, 0, 0);
+  const sovc_pose XA = PoseQ(0.9, 0.1, -0.3, 0.2, 0, 0, 0);
+  const sovc_pose XB = PoseQ(-0.2, 0.7, 0.4, -0.5, 1.8, 1.2, -0.5);
   double phiA[2], phiB[2], psiB[2], psiA[2];
   sovc_quadtree_seed(phiA, phiB, &A, &XA, &B, &XB);
   sovc_quadtree_seed(psiB, psiA, &B, &XB, &A, &XA);

@@ -8,6 +8,7 @@
 #include <random>
 
 extern "C" {
+#include "solver_api.h"
 #include "solver/posed.h"
 #include "solver/shape.h"
 }
@@ -53,7 +54,7 @@ TEST(ShapeImplicit, MatchesSpecFormula) {
   std::mt19937_64 rng(1);
   for (int k = 0; k < 500; ++k) {
     const Case c = RandomCase(rng);
-    const sov_shape s = MakeShape(c.p);
+    const sovc_shape s = MakeShape(c.p);
     double F;
     sovc_implicit(&F, nullptr, nullptr, &s, c.x);
     const double ref = SpecF(s, c.x);
@@ -65,7 +66,7 @@ TEST(ShapeImplicit, DerivativesMatchFiniteDifferences) {
   std::mt19937_64 rng(2);
   for (int k = 0; k < 300; ++k) {
     const Case c = RandomCase(rng);
-    const sov_shape s = MakeShape(c.p);
+    const sovc_shape s = MakeShape(c.p);
     double F, g[3], H[9];
     sovc_implicit(&F, g, H, &s, c.x);
     for (int j = 0; j < 3; ++j) {
@@ -89,7 +90,7 @@ TEST(ShapeImplicit, DerivativesMatchFiniteDifferences) {
 
 TEST(ShapeImplicit, NormalisedFormIsHomogeneousWithoutTaper) {
   const double p[7] = {1.3, 0.7, 2.1, 0.4, 1.6, 0, 0};
-  const sov_shape s = MakeShape(p);
+  const sovc_shape s = MakeShape(p);
   const double x[3] = {0.4, -0.3, 0.9};
   double G1, G2;
   sovc_implicit_norm(&G1, nullptr, nullptr, &s, x);
@@ -102,7 +103,7 @@ TEST(ShapeImplicit, NormalisedGradientIsParallelToF) {
   std::mt19937_64 rng(3);
   for (int k = 0; k < 100; ++k) {
     const Case c = RandomCase(rng);
-    const sov_shape s = MakeShape(c.p);
+    const sovc_shape s = MakeShape(c.p);
     double F, G, gF[3], gG[3];
     sovc_implicit(&F, gF, nullptr, &s, c.x);
     sovc_implicit_norm(&G, gG, nullptr, &s, c.x);
@@ -170,7 +171,7 @@ TEST(ShapeImplicit, PointsNearTheAxesGiveTheSpecsGradient) {
         if (which == 1) x[0] = -t;
         if (which == 2) x[0] = t, x[1] = -t;
         if (which == 3) x[2] = t;
-        sov_shape s;
+        sovc_shape s;
         ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
         double F, g[3];
         sovc_implicit(&F, g, nullptr, &s, x);
@@ -211,10 +212,10 @@ TEST(ShapeImplicit, FarPointsGiveTheSpecsValuesOrInfinities) {
         if (which == 2) x[1] = 0.5 * t;
         if (which == 3) x[0] = -0.3 * t, x[1] = t;
         if (which == 4) x[0] = x[1] = 0, x[2] = tapered ? -p[2] : -t;
-        sov_shape s;
+        sovc_shape s;
         ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
         double F, g[3], H[9];
-        ASSERT_EQ(sov_shape_implicit(&F, g, H, &s, x), SOV_OK);
+        ASSERT_EQ(sov_test::Implicit(&F, g, H, &s, x), SOV_OK);
         long double Fl, gl[3];
         sov_spec::SpecImplicitLong(&Fl, gl, s, x);
         SCOPED_TRACE(testing::Message() << "eps " << p[3] << " " << p[4] << " taper " << p[5] << " "
@@ -244,13 +245,13 @@ TEST(ShapeImplicit, FarPointsGiveTheSpecsValuesOrInfinities) {
 // lost: SOV_ERR_RANGE, where OK came with NaN.
 TEST(ShapeImplicit, TermsPastEveryScaleAreARangeError) {
   const double p[7] = {1, 1, 1, 1e-7, 1e-7, 0, 0};
-  sov_shape s;
+  sovc_shape s;
   ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
   const double x[3] = {1e300, 0, 0};
   double F, g[3], H[9];
-  EXPECT_EQ(sov_shape_implicit(&F, g, H, &s, x), SOV_ERR_RANGE);
+  EXPECT_EQ(sov_test::Implicit(&F, g, H, &s, x), SOV_ERR_RANGE);
   // F alone has its sign.
-  EXPECT_EQ(sov_shape_implicit(&F, nullptr, nullptr, &s, x), SOV_OK);
+  EXPECT_EQ(sov_test::Implicit(&F, nullptr, nullptr, &s, x), SOV_OK);
   EXPECT_EQ(F, INFINITY);
 }
 
@@ -260,7 +261,7 @@ TEST(ShapeImplicit, TermsPastEveryScaleAreARangeError) {
 // make it infinitely off instead.
 TEST(ShapeImplicit, UnderflowDeepInsideIsNotOnTheSurface) {
   const double p[7] = {167.3, 167.3, 167.3, 1.003, 0.01, 0, 1e-6};
-  sov_shape s;
+  sovc_shape s;
   ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
   const double x[3] = {-12.4, -15.8, 8.6};  // deep inside, where F + 1 underflows
   double F, G, g[3];
@@ -269,7 +270,7 @@ TEST(ShapeImplicit, UnderflowDeepInsideIsNotOnTheSurface) {
   sovc_implicit_norm(&G, g, nullptr, &s, x);
   EXPECT_LT(G, -0.9);
   EXPECT_EQ(g[0], 0.0);
-  const sov_pose X = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+  const sovc_pose X = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
   EXPECT_EQ(sovc_off_surface(&s, &X, x), HUGE_VAL);
   // Near the surface nothing changes: on the x axis at the semi-axis, G = 0.
   const double on[3] = {167.3, 0, 0};
@@ -302,7 +303,7 @@ TEST(ShapeInit, SubnormalExponentsGiveTheSpecsF) {
   for (const double tiny : subnormals)
     for (int which = 0; which < 3; ++which) {
       const double p[7] = {0.7, 0.9, 1.3, which != 1 ? tiny : 1.0, which != 0 ? tiny : 1.0, 0, 0};
-      sov_shape s;
+      sovc_shape s;
       ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
       EXPECT_EQ(s.eps1, which != 1 ? DBL_MIN : 1.0);
       EXPECT_EQ(s.eps2, which != 0 ? DBL_MIN : 1.0);
@@ -323,7 +324,7 @@ TEST(ShapeInit, SubnormalExponentsGiveTheSpecsF) {
 // Hardening bug 1: sizes whose derived bounds overflow or underflow were
 // accepted, and every later query refused the shape.
 TEST(ShapeInit, RefusesBoundsThatOverflowOrUnderflow) {
-  sov_shape s;
+  sovc_shape s;
   const double huge[7] = {5.8e296, 0.025, 0.43, 0.022, 0.065, 0, 0};
   EXPECT_EQ(sovc_shape_init(&s, huge), SOV_ERR_NONFINITE);
   const double tiny = 4.1e-207;

@@ -16,9 +16,9 @@ extern "C" {
 namespace sov_spec {
 
 // SPEC "Shape" parameters a1 a2 a3 eps1 eps2 tx ty as given (unlike sovc_shape_init: no checks).
-inline sov_shape MakeShape(double a1, double a2, double a3, double e1, double e2, double tx,
+inline sovc_shape MakeShape(double a1, double a2, double a3, double e1, double e2, double tx,
                            double ty) {
-  sov_shape s{};
+  sovc_shape s{};
   s.a[0] = a1, s.a[1] = a2, s.a[2] = a3;
   s.eps1 = e1, s.eps2 = e2;
   s.taper[0] = tx, s.taper[1] = ty;
@@ -26,7 +26,7 @@ inline sov_shape MakeShape(double a1, double a2, double a3, double e1, double e2
 }
 
 // The same from params[7] in SPEC order (a1 a2 a3 eps1 eps2 tx ty), also unchecked.
-inline sov_shape MakeShape(const double p[7]) {
+inline sovc_shape MakeShape(const double p[7]) {
   return MakeShape(p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
 }
 
@@ -34,7 +34,7 @@ inline sov_shape MakeShape(const double p[7]) {
 inline double Spow(double x, double g) { return x < 0 ? -std::pow(-x, g) : std::pow(x, g); }
 
 // SPEC parametric surface point x(phi1, phi2), tapers 1 + t z / a3 (apart from sovc_param_point).
-inline void Param(double x[3], const sov_shape& s, double p1, double p2) {
+inline void Param(double x[3], const sovc_shape& s, double p1, double p2) {
   const double z = s.a[2] * Spow(std::sin(p2), s.eps2);
   const double cz = Spow(std::cos(p2), s.eps2);
   x[0] = s.a[0] * (1 + s.taper[0] * z / s.a[2]) * Spow(std::cos(p1), s.eps1) * cz;
@@ -43,7 +43,7 @@ inline void Param(double x[3], const sov_shape& s, double p1, double p2) {
 }
 
 // SPEC "Shape" implicit F and (g not null) its gradient, in long double (apart from sovc_implicit).
-inline void SpecImplicitLong(long double* F, long double g[3], const sov_shape& s,
+inline void SpecImplicitLong(long double* F, long double g[3], const sovc_shape& s,
                              const double x[3]) {
   const long double a1 = s.a[0], a2 = s.a[1], a3 = s.a[2];
   const long double z = x[2] / a3, kx = 1 + s.taper[0] * z, ky = 1 + s.taper[1] * z;
@@ -62,16 +62,16 @@ inline void SpecImplicitLong(long double* F, long double g[3], const sov_shape& 
 }
 
 // SPEC "Shape" implicit F of SpecImplicitLong, rounded to double once at the end.
-inline double SpecF(const sov_shape& s, const double x[3]) {
+inline double SpecF(const sovc_shape& s, const double x[3]) {
   long double F;
   SpecImplicitLong(&F, nullptr, s, x);
   return static_cast<double>(F);
 }
 
 // SPEC pose world = R local + p from a quaternion w x y z (R by sovc_quat_to_matrix) and p.
-inline sov_pose PoseQ(double qw, double qx, double qy, double qz, double px, double py,
+inline sovc_pose PoseQ(double qw, double qx, double qy, double qz, double px, double py,
                       double pz) {
-  sov_pose X{};
+  sovc_pose X{};
   const double q[4] = {qw, qx, qy, qz};
   sovc_quat_to_matrix(X.R, q);
   X.p[0] = px, X.p[1] = py, X.p[2] = pz;

@@ -62,7 +62,7 @@ double UnimodalMax(Fn f, double lo, double hi, int n) {
 // each latitude phi2 the longitude phi1 runs over the quadrant of (d1, d2)
 // (d . x is unimodal there); the slice maxima are unimodal in phi2 for a
 // convex body.
-double BruteSupport(const sov_shape& s, const double d[3]) {
+double BruteSupport(const sovc_shape& s, const double d[3]) {
   const double q1 = d[0] < 0 ? kPi : 0.0, q2 = d[1] < 0 ? -1.0 : 1.0;
   auto slice = [&](double p2) {
     return UnimodalMax(
@@ -77,7 +77,7 @@ double BruteSupport(const sov_shape& s, const double d[3]) {
 }
 
 // Checks that x is on the surface and dir is parallel to the outward normal.
-void ExpectSurfaceAndNormal(const sov_shape& s, const double x[3], const double d[3]) {
+void ExpectSurfaceAndNormal(const sovc_shape& s, const double x[3], const double d[3]) {
   long double F, g[3];
   SpecImplicitLong(&F, g, s, x);
   const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
@@ -89,7 +89,7 @@ void ExpectSurfaceAndNormal(const sov_shape& s, const double x[3], const double 
   EXPECT_GT((double)(g[0] * d[0] + g[1] * d[1] + g[2] * d[2]), 0.0);
 }
 
-sov_shape RandomShape(std::mt19937_64& rng, bool tapered) {
+sovc_shape RandomShape(std::mt19937_64& rng, bool tapered) {
   std::uniform_real_distribution<double> size(0.3, 2.5), eps(0.1, 1.9), tap(-0.35, 0.35);
   const double tx = tapered ? tap(rng) : 0.0, ty = tapered ? tap(rng) : 0.0;
   return MakeShape(size(rng), size(rng), size(rng), eps(rng), eps(rng), tx, ty);
@@ -101,7 +101,7 @@ void RandomDirection(double d[3], std::mt19937_64& rng) {
 }
 
 TEST(Support, EllipsoidMatchesClosedForm) {
-  const sov_shape s = MakeShape(1.5, 0.7, 2.2, 1.0, 1.0, 0.0, 0.0);
+  const sovc_shape s = MakeShape(1.5, 0.7, 2.2, 1.0, 1.0, 0.0, 0.0);
   std::mt19937_64 rng(1);
   for (int k = 0; k < 100; ++k) {
     double d[3], x[3];
@@ -117,7 +117,7 @@ TEST(Support, EllipsoidMatchesClosedForm) {
 TEST(Support, UntaperedMatchesBruteForce) {
   std::mt19937_64 rng(2);
   for (int k = 0; k < 60; ++k) {
-    const sov_shape s = RandomShape(rng, false);
+    const sovc_shape s = RandomShape(rng, false);
     double d[3], x[3];
     RandomDirection(d, rng);
     const double h = sovc_support(x, &s, d, NAN);
@@ -131,7 +131,7 @@ TEST(Support, UntaperedMatchesBruteForce) {
 TEST(Support, TaperedMatchesBruteForce) {
   std::mt19937_64 rng(3);
   for (int k = 0; k < 120; ++k) {
-    const sov_shape s = RandomShape(rng, true);
+    const sovc_shape s = RandomShape(rng, true);
     double d[3], x[3];
     RandomDirection(d, rng);
     const double h = sovc_support(x, &s, d, NAN);
@@ -146,7 +146,7 @@ TEST(Support, ManyDirectionsLandOnSurfaceWithParallelNormal) {
   std::mt19937_64 rng(4);
   std::uniform_real_distribution<double> scale(-6, 6);
   for (int k = 0; k < 4000; ++k) {
-    const sov_shape s = RandomShape(rng, k % 3 != 0);
+    const sovc_shape s = RandomShape(rng, k % 3 != 0);
     double d[3], x[3];
     RandomDirection(d, rng);
     const double f = std::pow(10.0, scale(rng));
@@ -159,7 +159,7 @@ TEST(Support, ManyDirectionsLandOnSurfaceWithParallelNormal) {
 TEST(Support, ScaleOfDirectionOnlyScalesValue) {
   std::mt19937_64 rng(5);
   for (int k = 0; k < 200; ++k) {
-    const sov_shape s = RandomShape(rng, true);
+    const sovc_shape s = RandomShape(rng, true);
     double d[3], dk[3], x[3], xk[3];
     RandomDirection(d, rng);
     const double f = k % 2 ? 1e-200 : 3e150;
@@ -174,7 +174,7 @@ TEST(Support, HintDoesNotChangeAnswer) {
   std::mt19937_64 rng(6);
   std::uniform_real_distribution<double> hint(-0.999, 0.999);
   for (int k = 0; k < 300; ++k) {
-    const sov_shape s = RandomShape(rng, true);
+    const sovc_shape s = RandomShape(rng, true);
     double d[3], x[3], xh[3];
     RandomDirection(d, rng);
     const double h = sovc_support(x, &s, d, NAN), hh = sovc_support(xh, &s, d, hint(rng));
@@ -184,7 +184,7 @@ TEST(Support, HintDoesNotChangeAnswer) {
 }
 
 TEST(Support, PolesAreExact) {
-  const sov_shape s = MakeShape(1.2, 0.8, 1.7, 0.6, 1.3, 0.3, -0.2);
+  const sovc_shape s = MakeShape(1.2, 0.8, 1.7, 0.6, 1.3, 0.3, -0.2);
   for (double sign : {1.0, -1.0}) {
     const double d[3] = {0, 0, 2.5 * sign};
     double x[3];
@@ -198,7 +198,7 @@ TEST(Support, PolesAreExact) {
 
 TEST(Support, NearPoleDirectionsApproachThePole) {
   for (double e2 : {0.2, 1.0, 1.8}) {
-    const sov_shape s = MakeShape(1.2, 0.8, 1.7, 0.6, e2, 0.3, -0.2);
+    const sovc_shape s = MakeShape(1.2, 0.8, 1.7, 0.6, e2, 0.3, -0.2);
     for (double tilt : {1e-3, 1e-6, 1e-10}) {
       const double d[3] = {tilt, -0.5 * tilt, 1.0};
       double x[3];
@@ -214,7 +214,7 @@ TEST(Support, NearPoleDirectionsApproachThePole) {
 // Checks a support answer for a direction tilted from a pole: finite, within
 // the body's height, its value between the pole's and the pole's plus what
 // the tilt can add (reach: the widest slice's half-width).
-void ExpectNearPole(const sov_shape& s, const double d[3], double reach) {
+void ExpectNearPole(const sovc_shape& s, const double d[3], double reach) {
   double x[3];
   const double h = sovc_support(x, &s, d, NAN);
   const double axial = std::fabs(d[2]), tilt = std::hypot(d[0], d[1]);
@@ -238,7 +238,7 @@ TEST(Support, NearPoleDirectionsGiveFinitePointsWithinTheBody) {
                               {0.0479, 1.458, 1.398, 0.0586, 1.941, -0.0119, -0.0436},
                               {5.08, 2.43, 0.0172, 1.96, 1.12, -0.0257, -0.0481}};
   for (const auto& p : shapes) {
-    sov_shape s;
+    sovc_shape s;
     ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
     const double reach =
         std::max(s.a[0], s.a[1]) * (1 + std::max(std::fabs(s.taper[0]), std::fabs(s.taper[1])));
@@ -262,7 +262,7 @@ TEST(Support, NearPoleDirectionsGiveFinitePointsWithinTheBody) {
 TEST(Support, HorizontalAndAxisDirections) {
   std::mt19937_64 rng(7);
   for (int k = 0; k < 40; ++k) {
-    const sov_shape s = RandomShape(rng, true);
+    const sovc_shape s = RandomShape(rng, true);
     const double dirs[5][3] = {{1, 0, 0}, {0, -1, 0}, {0.6, 0.8, 0}, {-0.3, 0, 0.9}, {0, 0.4, -0.2}};
     for (const auto& d : dirs) {
       double x[3];
@@ -283,8 +283,8 @@ TEST(Support, MirroredShapeMirrorsSupport) {
   // Negating the tapers mirrors the body in z.
   std::mt19937_64 rng(8);
   for (int k = 0; k < 100; ++k) {
-    const sov_shape s = RandomShape(rng, true);
-    sov_shape m = s;
+    const sovc_shape s = RandomShape(rng, true);
+    sovc_shape m = s;
     m.taper[0] = -s.taper[0], m.taper[1] = -s.taper[1];
     double d[3], dm[3], x[3], xm[3];
     RandomDirection(d, rng);
@@ -298,7 +298,7 @@ TEST(Support, MirroredShapeMirrorsSupport) {
 TEST(Support, ExtremeExponents) {
   for (double e1 : {0.02, 1.98}) {
     for (double e2 : {0.02, 1.98}) {
-      const sov_shape s = MakeShape(1.0, 0.6, 0.9, e1, e2, 0.0, 0.0);
+      const sovc_shape s = MakeShape(1.0, 0.6, 0.9, e1, e2, 0.0, 0.0);
       std::mt19937_64 rng(9);
       for (int k = 0; k < 20; ++k) {
         double d[3], x[3];
@@ -324,7 +324,7 @@ TEST(Support, BoxLikeBodiesKeepTheirPointsInTheirBox) {
   std::mt19937_64 rng(24);
   std::uniform_real_distribution<double> unit(-1, 1), exponent(-220, 0);
   for (const auto &p : shapes) {
-    sov_shape s;
+    sovc_shape s;
     ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
     const double slack = 2 * DBL_EPSILON * s.radius;
     for (int k = 0; k < 2000; ++k) {
@@ -346,7 +346,7 @@ TEST(Support, TinyDentStillGivesGlobalMaximum) {
   // accepted), so f(s) = v3 a3 s + c N has two close maxima for nearly
   // horizontal directions. The support must be the larger one: compare with
   // a dense scan of the SPEC slice support.
-  const sov_shape s = MakeShape(1, 1, 1, 1.0, 0.3, 0.008, -0.008);
+  const sovc_shape s = MakeShape(1, 1, 1, 1.0, 0.3, 0.008, -0.008);
   for (int k = -40; k <= 40; ++k) {
     const double d[3] = {1, 1, k * 1e-4};
     double x[3];
@@ -390,7 +390,7 @@ TEST(Support, DentZoneWithTwoMaximaGivesTheHigher) {
   const double p[7] = {0.0051795649575494956, 0.0050666421958565234, 0.014055528685330089,
                        0.10000000000180029,   0.3958866919927192,    0.077001676351266618,
                        0.27514813711595176};
-  sov_shape s;
+  sovc_shape s;
   ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
   ASSERT_GT(s.dent, SOVC_DENT_NEGLECT);
   for (int k = -5; k <= 5; ++k) {
@@ -415,7 +415,7 @@ TEST(Support, DentZoneWithTwoMaximaGivesTheHigher) {
 
 // A random shape accepted by sovc_shape_init (so its dent is known), or
 // none after 100 rejections.
-bool RandomValidShape(sov_shape* s, std::mt19937_64& rng) {
+bool RandomValidShape(sovc_shape* s, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> size(0.3, 2.5), eps(0.1, 1.9), tap(-0.6, 0.6);
   for (int tries = 0; tries < 100; ++tries) {
     const double p[7] = {size(rng), size(rng), size(rng), eps(rng), eps(rng), tap(rng), tap(rng)};
@@ -435,7 +435,7 @@ TEST(Support, DentedBodiesGiveTheGlobalMaximumFromEveryHint) {
   std::mt19937_64 rng(13);
   int dented = 0;
   for (int tries = 0; tries < 20000 && dented < 25; ++tries) {
-    sov_shape s;
+    sovc_shape s;
     ASSERT_TRUE(RandomValidShape(&s, rng));
     if (!(s.dent > SOVC_DENT_NEGLECT)) continue;
     ++dented;
@@ -467,7 +467,7 @@ TEST(SupportBound, BoundsTheSupportFromAbove) {
   std::mt19937_64 rng(10);
   int below_exact = 0, tapered_convex = 0;  // convex: every valid shape that is not dented
   for (int k = 0; k < 150; ++k) {
-    sov_shape s;
+    sovc_shape s;
     ASSERT_TRUE(RandomValidShape(&s, rng));
     for (int j = 0; j < 4; ++j) {
       double d[3], x[3];
@@ -496,7 +496,7 @@ TEST(SupportBound, BoundsTheSupportFromAbove) {
 TEST(SupportBound, ExactWhenUntapered) {
   std::mt19937_64 rng(11);
   for (int k = 0; k < 50; ++k) {
-    const sov_shape s = RandomShape(rng, false);
+    const sovc_shape s = RandomShape(rng, false);
     double d[3], x[3];
     RandomDirection(d, rng);
     double lower;
@@ -510,7 +510,7 @@ TEST(SupportSteps, SurfacePointsBelowTheSupportApproachingItStepByStep) {
   std::uniform_real_distribution<double> height(-0.999, 0.999), nudge(-0.05, 0.05);
   double gap0 = 0, gap1 = 0;
   for (int k = 0; k < 200; ++k) {
-    sov_shape s;
+    sovc_shape s;
     ASSERT_TRUE(RandomValidShape(&s, rng));
     double d[3], x[3];
     RandomDirection(d, rng);
@@ -549,7 +549,7 @@ TEST(SupportSteps, SurfacePointsBelowTheSupportApproachingItStepByStep) {
 TEST(Support, FlatProfilesGiveTheMaximumFromAnyHint) {
   std::mt19937_64 rng(13);
   for (double e2 : {0.01, 0.05, 0.1}) {
-    sov_shape s;
+    sovc_shape s;
     const double p[7] = {167.3, 167.3, 167.3, 1.003, e2, 0, 1e-6};
     ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
     for (int k = 0; k < 40; ++k) {

@@ -149,7 +149,8 @@ TEST(UrdfFallback, BoxEnclosesTheShape) {
     const Model m = sov::urdf::parse(
         std::string("<robot name='r' xmlns:sov='urn:superovoid:urdf:1'><link name='a'><collision>"
                     "<geometry><sov:superovoid ") + attrs + "/></geometry></collision></link></robot>");
-    const sov_shape& s = m.superovoids.at(0).shape;
+    sov_shape_info s;
+    ASSERT_EQ(sov_shape_get(&s, &m.superovoids.at(0).shape), SOV_OK);
     const auto& box = static_cast<const urdf::Box&>(
         *m.urdf->getLink("a")->collision_array.at(0)->geometry);
     const double dim[3] = {box.dim.x, box.dim.y, box.dim.z};
@@ -162,7 +163,7 @@ TEST(UrdfFallback, BoxEnclosesTheShape) {
     for (int i = 0; i < kSamples; ++i) {
       for (int j = 0; j <= kSamples; ++j) {
         double x[3];
-        ASSERT_EQ(sov_shape_point(x, nullptr, nullptr, nullptr, &s, -M_PI + 2 * M_PI * i / kSamples,
+        ASSERT_EQ(sov_shape_point(x, nullptr, nullptr, nullptr, &m.superovoids.at(0).shape, -M_PI + 2 * M_PI * i / kSamples,
                                   -M_PI / 2 + M_PI * j / kSamples), SOV_OK);
         for (int k = 0; k < 3; ++k) EXPECT_LE(std::fabs(x[k]), dim[k] / 2) << k;
       }

@@ -79,10 +79,13 @@ TEST(UrdfModel, MiniHandRoundTrip) {
     EXPECT_EQ(s.had_fallback, r.had_fallback);
     for (int k = 0; k < 3; ++k) EXPECT_EQ(s.xyz[k], r.xyz[k]);
     for (int k = 0; k < 7; ++k) EXPECT_EQ(s.params[k], r.params[k]);
-    sov_shape expected;
-    ASSERT_EQ(sov_shape_init(&expected, r.params), SOV_OK);
-    for (int k = 0; k < 3; ++k) EXPECT_EQ(s.shape.aabb_hi[k], expected.aabb_hi[k]);
-    EXPECT_EQ(s.shape.radius, expected.radius);
+    sov_shape expected_shape;
+    ASSERT_EQ(sov_shape_init(&expected_shape, r.params), SOV_OK);
+    sov_shape_info got, expected;
+    ASSERT_EQ(sov_shape_get(&got, &s.shape), SOV_OK);
+    ASSERT_EQ(sov_shape_get(&expected, &expected_shape), SOV_OK);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(got.aabb_hi[k], expected.aabb_hi[k]);
+    EXPECT_EQ(got.radius, expected.radius);
     EXPECT_GT(s.line, 0);
   }
 }
@@ -145,9 +148,11 @@ TEST(UrdfModel, BareSuperovoidsAppearAsBoxesToUrdfdom) {
     if (s.had_fallback) continue;
     ASSERT_EQ(geometry->type, urdf::Geometry::BOX) << s.link;
     const auto& box = static_cast<const urdf::Box&>(*geometry);
-    EXPECT_GE(box.dim.x, s.shape.aabb_hi[0] - s.shape.aabb_lo[0]);
-    EXPECT_GE(box.dim.y, s.shape.aabb_hi[1] - s.shape.aabb_lo[1]);
-    EXPECT_GE(box.dim.z, s.shape.aabb_hi[2] - s.shape.aabb_lo[2]);
+    sov_shape_info i;
+    ASSERT_EQ(sov_shape_get(&i, &s.shape), SOV_OK);
+    EXPECT_GE(box.dim.x, i.aabb_hi[0] - i.aabb_lo[0]);
+    EXPECT_GE(box.dim.y, i.aabb_hi[1] - i.aabb_lo[1]);
+    EXPECT_GE(box.dim.z, i.aabb_hi[2] - i.aabb_lo[2]);
   }
   EXPECT_EQ(m.urdf->getLink("thumb_distal")->collision_array[0]->geometry->type,
             urdf::Geometry::CYLINDER);

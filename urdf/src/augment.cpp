@@ -106,8 +106,10 @@ bool sameSuperovoids(const std::string& text, const Scan& scan,
 
 std::string fallbackBox(const sov_shape& shape) {
   std::string size;
+  sov_shape_info info{};
+  sov_shape_get(&info, &shape);  // a validated shape: cannot fail
   for (int i = 0; i < 3; ++i) {
-    const double half = std::max(std::fabs(shape.aabb_lo[i]), std::fabs(shape.aabb_hi[i]));
+    const double half = std::max(std::fabs(info.aabb_lo[i]), std::fabs(info.aabb_hi[i]));
     size += (i ? " " : "") + formatRoundedUp(2 * half);
   }
   return "<box size=\"" + size + "\"/>";

@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "superovoid/status.h"
+
 #if defined(_WIN32)
 #  if defined(SOV_BUILDING_LIBRARY)
 #    define SOV_API __declspec(dllexport)
@@ -33,27 +35,6 @@ extern "C" {
 #define SOV_VERSION_MINOR 1
 #define SOV_VERSION_PATCH 0
 
-/* Status codes. 0 is success; every failure is negative. */
-typedef enum sov_status {
-  SOV_OK = 0,
-  SOV_ERR_NULL = -1,           /* a required pointer argument is NULL */
-  SOV_ERR_NONFINITE = -2,      /* an input number is NaN or infinite */
-  SOV_ERR_SIZE = -3,           /* a semi-axis a1, a2 or a3 is <= 0 */
-  SOV_ERR_EXPONENT = -4,       /* eps1 or eps2 is outside (0, 2) */
-  SOV_ERR_TAPER = -5,          /* |taper_x| or |taper_y| is >= 1 */
-  SOV_ERR_NONCONVEX = -6,      /* the tapers make the body non-convex */
-  SOV_ERR_QUATERNION = -7,     /* quaternion norm differs from 1 by > 1e-6 */
-  SOV_ERR_ROTATION = -8,       /* matrix is not a rotation within 1e-6 */
-  SOV_ERR_OPTION = -9,         /* an option is out of range */
-  SOV_ERR_NO_CONVERGENCE = -10,/* the method did not reach the tolerance */
-  SOV_ERR_SINGULAR = -11,      /* the Newton system was singular */
-  SOV_ERR_BUFFER = -12,        /* an output buffer is too small */
-  SOV_ERR_SPURIOUS = -13,      /* converged to a common-normal pair that is
-                                  not the answer (far side, saddle, B's
-                                  normal not opposite A's) */
-  SOV_ERR_RANGE = -14          /* a result is past the double range
-                                  (sov_shape_implicit: with no defined sign) */
-} sov_status;
 
 /* Methods. AUTO is the default: the fastest way to the SPEC's answer, with
  * fallbacks. The others reproduce the benchmark study's schemes. */
@@ -72,22 +53,11 @@ typedef enum sov_seed {
   SOV_SEED_CACHE = 2     /* the caller's sov_cache (warm start or octree) */
 } sov_seed;
 
-/* A validated shape with derived quantities. Fill with sov_shape_init only. */
+/* A validated shape: opaque, fixed-size storage that sov_shape_init fills
+ * and sov_shape_get reads (its parameters, bounds and dent).
+ * Copy it freely; its layout is not part of the API. */
 typedef struct sov_shape {
-  double a[3];       /* semi-axes a1 a2 a3 */
-  double eps1;       /* cross-section exponent (xy); below DBL_MIN stored
-                        as DBL_MIN, the same body in double arithmetic */
-  double eps2;       /* profile exponent (z); likewise */
-  double taper[2];   /* taper_x taper_y */
-  double radius;     /* bounding sphere radius about the local origin */
-  double aabb_lo[3]; /* local axis-aligned bounding box */
-  double aabb_hi[3];
-  double dent;       /* depth of the body's deepest dent below its convex
-                        hull, relative to its width: 0 for an exactly convex
-                        body; sov_shape_init accepts at most 1e-6 (tapered
-                        bodies with eps2 < 1 and unequal tapers dent
-                        slightly). Answers are exact for the convex hull. */
-  double dent_zone[2]; /* z / a3 range where slices may dent (internal) */
+  double opaque_[32];
 } sov_shape;
 
 /* A rigid pose: world = R * local + p, R row-major. */
@@ -133,50 +103,14 @@ typedef struct sov_result {
   sov_method method;  /* method that produced the answer */
 } sov_result;
 
-/* One body's implicit function F (SPEC) at a point of its own frame, as a
- * warm-start cache keeps it: value, gradient and Hessian (xx xy xz yy yz zz). */
-typedef struct sov_cache_eval {
-  double x[3];
-  double f;
-  double g[3];
-  double H[6];
-} sov_cache_eval;
-
-/* A ball inside one body, in its own frame, as a warm-start cache keeps it
- * for an overlap answer's certificate: a ball of the given radius tangent
- * at any surface point fits in the body if its bounding box lies in the box
- * lo..hi and radius * bound is at most |grad F| there (bound: a bound of
- * F's Hessian over the box). */
-typedef struct sov_cache_ball {
-  double lo[3], hi[3];
-  double bound;
-  double radius;
-} sov_cache_ball;
-
-/* Warm-start cache owned by the caller: the previous answer in each body's
- * frame. Zero it (or call sov_cache_reset) before first use. */
+/* Warm-start cache owned by the caller: opaque, fixed-size storage in which
+ * sov_distance and sov_collide keep their answer (in each body's frame) and
+ * what the default method computed for it, for the next query of the same
+ * pair. Zero it or call sov_cache_reset before first use. Its layout is not
+ * part of the API; contents that are not a cache's (junk, a torn copy) are
+ * detected and ignored, never trusted. */
 typedef struct sov_cache {
-  int valid;
-  double pA_local[3]; /* witness point on A, A's frame */
-  double pB_local[3]; /* witness point on B, B's frame */
-  double nA_local[3]; /* normal n, A's frame */
-  /* Written by sov_distance and sov_collide, read by AUTO; leave them alone.
-   * Both bodies' F at the last point where the answer's Newton solve
-   * evaluated them, so that the next query starts there without evaluating
-   * them again: F in a body's frame does not change when the body moves.
-   * Used only for shapes with the parameters it was computed for;
-   * evaluated = 0 when there is none (sov_cache_set, the study's methods,
-   * answers of the global search). */
-  int evaluated;
-  double params[14];      /* A's then B's a1 a2 a3 eps1 eps2 taper_x taper_y */
-  sov_cache_eval eval[2]; /* A, B */
-  /* For an overlap answer proved by inner balls, balls a little larger
-   * than the proof's that fit anywhere in a box around them, so that the
-   * next answer nearby is proved again without a new Hessian bound.
-   * Written and keyed like the evaluations; certified = 0 when there are
-   * none (sov_cache_set, the study's methods, unproved answers). */
-  int certified;
-  sov_cache_ball ball[2]; /* A, B */
+  double opaque_[128];
 } sov_cache;
 
 /* Library version as "MAJOR.MINOR.PATCH". */
@@ -196,6 +130,25 @@ SOV_API int sov_method_from_name(sov_method *method, const char *name);
  * underflows, or whose reciprocal overflows (subnormal sizes), are refused
  * (SOV_ERR_NONFINITE, SOV_ERR_SIZE): no query could use them. */
 SOV_API int sov_shape_init(sov_shape *shape, const double params[7]);
+
+/* What a shape holds for callers to read: its validated parameters and
+ * what sov_shape_init derived from them. */
+typedef struct sov_shape_info {
+  double params[7];  /* a1 a2 a3 eps1 eps2 taper_x taper_y; an exponent below
+                        DBL_MIN reads as DBL_MIN (the same body in double
+                        arithmetic) */
+  double radius;     /* bounding sphere radius about the local origin */
+  double aabb_lo[3]; /* local axis-aligned bounding box (exact) */
+  double aabb_hi[3];
+  double dent;       /* depth of the body's deepest dent below its convex
+                        hull, relative to its width: 0 for an exactly convex
+                        body; sov_shape_init accepts at most 1e-6 (tapered
+                        bodies with eps2 < 1 and unequal tapers dent
+                        slightly). Answers are exact for the convex hull. */
+} sov_shape_info;
+
+/* Fill info from a shape that sov_shape_init filled. */
+SOV_API int sov_shape_get(sov_shape_info *info, const sov_shape *shape);
 
 /* Write why params[7] are valid or not (parameter, bound, and for a dented
  * body how far the tapers must shrink) into buf; returns the same status as
@@ -266,6 +219,9 @@ SOV_API void sov_options_default(sov_options *options);
 
 /* Forget a warm-start cache. */
 SOV_API void sov_cache_reset(sov_cache *cache);
+
+/* 1 if cache holds an answer (a query's or sov_cache_set's), else 0. */
+SOV_API int sov_cache_valid(const sov_cache *cache);
 
 /* Seed a cache from world points on (or near) A and B, e.g. octree cells. */
 SOV_API int sov_cache_set(sov_cache *cache, const sov_pose *XA,

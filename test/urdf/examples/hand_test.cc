@@ -74,7 +74,9 @@ TEST(ExampleHand, FiveFingersOfSuperovoidLinksWithTaperedTips) {
     EXPECT_TRUE(s.had_fallback) << s.link;
     sov_shape shape;
     EXPECT_EQ(sov_shape_init(&shape, s.params.data()), SOV_OK) << s.link;
-    EXPECT_EQ(shape.dent, 0.0) << s.link << " is not exactly convex";
+    sov_shape_info info{};
+    EXPECT_EQ(sov_shape_get(&info, &shape), SOV_OK) << s.link;
+    EXPECT_EQ(info.dent, 0.0) << s.link << " is not exactly convex";
     if (s.link == "palm") continue;
     const std::string finger = s.link.substr(0, s.link.find('_'));
     ++links_per_finger[finger];
@@ -103,9 +105,11 @@ TEST(ExampleHand, PlainUrdfdomReadsEnclosingFallbackBoxes) {
     ASSERT_EQ(geometry->type, urdf::Geometry::BOX) << s.link;
     const auto& box = static_cast<const urdf::Box&>(*geometry);
     const double size[3] = {box.dim.x, box.dim.y, box.dim.z};
+    sov_shape_info info{};
+    ASSERT_EQ(sov_shape_get(&info, &s.shape), SOV_OK) << s.link;
     for (int k = 0; k < 3; ++k) {
-      EXPECT_GE(size[k] / 2, s.shape.aabb_hi[k]) << s.link << " axis " << k;
-      EXPECT_LE(-size[k] / 2, s.shape.aabb_lo[k]) << s.link << " axis " << k;
+      EXPECT_GE(size[k] / 2, info.aabb_hi[k]) << s.link << " axis " << k;
+      EXPECT_LE(-size[k] / 2, info.aabb_lo[k]) << s.link << " axis " << k;
     }
   }
 }

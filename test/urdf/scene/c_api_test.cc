@@ -186,9 +186,9 @@ TEST(SceneCApi, InvalidObstaclesAreRefusedByName) {
   poses[1] = poses[0];
   sov_scene_distance d;
   int colliding = 0;
-  shapes[1].a[0] = -1;
+  std::memset(&shapes[1], 0, sizeof shapes[1]);  // never filled by sov_shape_init
   EXPECT_EQ(sov_scene_distance_superovoids(&d, scene, shapes, poses, 2, err, sizeof err),
-            SOV_ERR_SIZE);
+            SOV_ERR_UNINITIALIZED);
   EXPECT_NE(std::string(err).find("obstacle 1"), std::string::npos) << err;
   shapes[1] = shapes[0];
   poses[1].R[0] = 2;

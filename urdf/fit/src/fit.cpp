@@ -102,7 +102,9 @@ double implicitF(const sov_shape& shape, const Vector3d& y, double* grad = nullp
 double radialEstimate(const sov_shape& shape, const Vector3d& y, Vector3d* d_dy) {
   double g[3];
   const double F = implicitF(shape, y, d_dy ? g : nullptr);
-  const double S = std::max(F + 1, 1e-300), e = shape.eps2 / 2;
+  sov_shape_info info{};
+  sov_shape_get(&info, &shape);  // a validated shape: cannot fail
+  const double S = std::max(F + 1, 1e-300), e = info.params[4] / 2;
   const double rho = std::pow(S, e);
   if (d_dy) *d_dy = e * rho / S * Vector3d(g[0], g[1], g[2]);
   return rho;

@@ -2,6 +2,7 @@
 // sov::urdf::Scene that turn every exception into a status and a message.
 #include <superovoid/fcl.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <exception>
@@ -224,11 +225,13 @@ std::vector<fcl::CollisionObject<double>*> obstacles(sov_scene& scene, const sov
                                                      const sov_pose* poses, size_t count) {
   std::vector<std::array<double, 7>> params(count);
   for (size_t k = 0; k < count; ++k) {
-    const sov_shape& s = shapes[k];
-    params[k] = {s.a[0], s.a[1], s.a[2], s.eps1, s.eps2, s.taper[0], s.taper[1]};
-    sov_shape checked;
     const std::string which = "obstacle " + std::to_string(k);
-    int status = sov_shape_init(&checked, params[k].data());
+    sov_shape_info info;
+    int status = sov_shape_get(&info, &shapes[k]);
+    if (status != SOV_OK) throw sov::Error(status, which + ": " + sov_status_string(status));
+    std::copy(std::begin(info.params), std::end(info.params), params[k].begin());
+    sov_shape checked;
+    status = sov_shape_init(&checked, params[k].data());
     if (status != SOV_OK) throw sov::Error(status, which + ": " + sov_status_string(status));
     sov_pose pose;
     status = sov_pose_from_matrix(&pose, poses[k].R, poses[k].p);

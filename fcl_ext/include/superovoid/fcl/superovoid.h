@@ -48,6 +48,9 @@ class SOV_FCL_API Superovoid : public fcl::ShapeBase<double> {
 
   // The validated C core shape.
   const sov_shape& shape() const noexcept { return shape_; }
+  // What the core derived from the parameters: the seven parameters
+  // a1 a2 a3 eps1 eps2 taper_x taper_y, bounding radius and box, dent.
+  const sov_shape_info& info() const noexcept { return info_; }
   // The seven parameters a1 a2 a3 eps1 eps2 taper_x taper_y.
   std::array<double, 7> params() const noexcept;
 
@@ -95,6 +98,7 @@ class SOV_FCL_API Superovoid : public fcl::ShapeBase<double> {
 
  private:
   sov_shape shape_;
+  sov_shape_info info_;
   std::shared_ptr<detail::VoxelCache> voxels_;
 };
 
