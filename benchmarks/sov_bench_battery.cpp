@@ -146,9 +146,9 @@ Outcome RunCore(const Method& m, const PairBodies& b, int repeat) {
       repeat, [&] { st = sov_distance(&r, &b.A, &b.XA, &b.B, &b.XB, &opt, nullptr); });
   double sink[6];
   const sovc_pose XA = sovc_pose_from_public(&b.XA), XB = sovc_pose_from_public(&b.XB);
+  const sovc_pair P = {sovc_shape_of(&b.A), &XA, sovc_shape_of(&b.B), &XB};
   if (m.quadtree)
-    o.guess_us = bench::MedianUs(
-        repeat, [&] { sovc_quadtree_seed(sink, sink + 2, sovc_shape_of(&b.A), &XA, sovc_shape_of(&b.B), &XB); });
+    o.guess_us = bench::MedianUs(repeat, [&] { sovc_quadtree_seed(sink, sink + 2, &P); });
   else
     o.guess_us = bench::MedianUs(repeat, [&] { AutoGuess(b, sink); });
   o.ok = st == SOV_OK;
@@ -165,8 +165,10 @@ Outcome RunCore(const Method& m, const PairBodies& b, int repeat) {
 Outcome RunOct(const PairBodies& b, int repeat) {
   Outcome o;
   sov::OctreeSeedResult s;
-  b.sa->voxels(0.1 * std::min({bench::Info(b.A).params[0], bench::Info(b.A).params[1], bench::Info(b.A).params[2]}));
-  b.sb->voxels(0.1 * std::min({bench::Info(b.B).params[0], bench::Info(b.B).params[1], bench::Info(b.B).params[2]}));
+  for (const sov::Superovoid* body : {b.sa.get(), b.sb.get()}) {
+    const double* a = body->info().params;
+    body->voxels(0.1 * std::min({a[0], a[1], a[2]}));
+  }
   o.total_us =
       bench::MedianUs(repeat, [&] { s = sov::octreeSeededDistance(*b.sa, b.ta, *b.sb, b.tb); });
   sov_options opt;

@@ -62,8 +62,7 @@ static void swap_bodies(sovc_result *r) {
  * straight edge makes the witness point ill-determined: the witness on that
  * body slides along g and stays on its surface. Move the one that does;
  * returns 1 if a witness moved (offsets below tol are left alone). */
-int sovc_balance_witnesses(sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                           const sovc_shape *B, const sovc_pose *XB, double tol) {
+int sovc_balance_witnesses(sovc_result *r, const sovc_pair *P, double tol) {
   double g[3], movedA[3], movedB[3];
   for (int i = 0; i < 3; ++i) g[i] = r->pB[i] - r->pA[i] - r->d * r->n[i];
   if (fabs(g[0]) <= tol && fabs(g[1]) <= tol && fabs(g[2]) <= tol) return 0;
@@ -71,7 +70,7 @@ int sovc_balance_witnesses(sovc_result *r, const sovc_shape *A, const sovc_pose 
     movedA[i] = r->pA[i] + g[i];
     movedB[i] = r->pB[i] - g[i];
   }
-  if (sovc_off_surface(A, XA, movedA) <= sovc_off_surface(B, XB, movedB))
+  if (sovc_off_surface(P->A, P->XA, movedA) <= sovc_off_surface(P->B, P->XB, movedB))
     memcpy(r->pA, movedA, sizeof movedA);
   else
     memcpy(r->pB, movedB, sizeof movedB);
@@ -79,11 +78,10 @@ int sovc_balance_witnesses(sovc_result *r, const sovc_shape *A, const sovc_pose 
 }
 
 /* See auto_method.h. */
-int sovc_balanced_on_surfaces(sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                              const sovc_shape *B, const sovc_pose *XB, double tol) {
-  sovc_balance_witnesses(r, A, XA, B, XB, 0);
-  return sovc_off_surface(A, XA, r->pA) <= tol + A->dent * A->radius &&
-         sovc_off_surface(B, XB, r->pB) <= tol + B->dent * B->radius;
+int sovc_balanced_on_surfaces(sovc_result *r, const sovc_pair *P, double tol) {
+  sovc_balance_witnesses(r, P, 0);
+  return sovc_off_surface(P->A, P->XA, r->pA) <= tol + P->A->dent * P->A->radius &&
+         sovc_off_surface(P->B, P->XB, r->pB) <= tol + P->B->dent * P->B->radius;
 }
 
 /* See auto_method.h. */
@@ -96,21 +94,20 @@ double sovc_value_tolerance(const sovc_result *r) {
  * objective -(h_A(n) + h_B(-n)) below d. Only bodies with a dent that can
  * matter are searched (exact supports, hinted by the witnesses): a converged
  * witness on a convex body supports it (SPEC), so its share is 0. */
-static double support_gap(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                          const sovc_shape *B, const sovc_pose *XB) {
+static double support_gap(const sovc_result *r, const sovc_pair *P) {
   double x[3], gap = 0;
   const double mn[3] = {-r->n[0], -r->n[1], -r->n[2]};
   sovc_support_eval e;
-  if (A->dent > SOVC_DENT_NEGLECT) {
-    sovc_to_local(x, XA, r->pA);
-    e.z = x[2] / A->a[2];
-    sovc_posed_support(&e, A, XA, r->n);
+  if (P->A->dent > SOVC_DENT_NEGLECT) {
+    sovc_to_local(x, P->XA, r->pA);
+    e.z = x[2] / P->A->a[2];
+    sovc_posed_support(&e, P->A, P->XA, r->n);
     gap += e.h - sovc_dot(r->n, r->pA);
   }
-  if (B->dent > SOVC_DENT_NEGLECT) {
-    sovc_to_local(x, XB, r->pB);
-    e.z = x[2] / B->a[2];
-    sovc_posed_support(&e, B, XB, mn);
+  if (P->B->dent > SOVC_DENT_NEGLECT) {
+    sovc_to_local(x, P->XB, r->pB);
+    e.z = x[2] / P->B->a[2];
+    sovc_posed_support(&e, P->B, P->XB, mn);
     gap += e.h - sovc_dot(mn, r->pB);
   }
   return gap;
@@ -122,13 +119,13 @@ static double support_gap(const sovc_result *r, const sovc_shape *A, const sovc_
  * curvature; study-method helpers use the same condition). The charts that
  * solve the first-order equations can land on saddles; the direction chart
  * (a descent method) does not. A flat witness (infinite radius) passes. */
-static int local_maximum(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                         const sovc_shape *B, const sovc_pose *XB) {
+static int local_maximum(const sovc_result *r, const sovc_pair *P) {
   sovc_support_eval a, b;
   const double mn[3] = {-r->n[0], -r->n[1], -r->n[2]};
   memcpy(a.p, r->pA, sizeof a.p);
   memcpy(b.p, r->pB, sizeof b.p);
-  if (!sovc_support_derivative(&a, A, XA, r->n) || !sovc_support_derivative(&b, B, XB, mn))
+  if (!sovc_support_derivative(&a, P->A, P->XA, r->n) ||
+      !sovc_support_derivative(&b, P->B, P->XB, mn))
     return 1;
   sovc_frame fr;
   sovc_frame_make(&fr, r->n);
@@ -142,10 +139,8 @@ static int local_maximum(const sovc_result *r, const sovc_shape *A, const sovc_p
 /* 1 if the cache's kept inner balls prove overlap answer r (see
  * inner_ball.h); remembers its witnesses so that the certificate is not
  * sought again. */
-static int kept_balls_prove(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                            const sovc_shape *B, const sovc_pose *XB, sovc_warm *warm) {
-  if (!warm || !warm->balls ||
-      !sovc_kept_balls_certify(warm->balls, r, A, XA, B, XB, sovc_value_tolerance(r)))
+static int kept_balls_prove(const sovc_result *r, const sovc_pair *P, sovc_warm *warm) {
+  if (!warm || !warm->balls || !sovc_kept_balls_certify(warm->balls, r, P, sovc_value_tolerance(r)))
     return 0;
   memcpy(warm->proved_pA, r->pA, sizeof warm->proved_pA);
   memcpy(warm->proved_pB, r->pB, sizeof warm->proved_pB);
@@ -166,16 +161,15 @@ static int kept_balls_prove(const sovc_result *r, const sovc_shape *A, const sov
  * SOVC_DENT_NEGLECT are skipped: the support search neglects them too, so
  * it would only find the witness's own local maximum from the witness's
  * height. */
-static int acceptable(int st, sovc_result *r, double lb0, const sovc_shape *A, const sovc_pose *XA,
-                      const sovc_shape *B, const sovc_pose *XB, sovc_warm *warm) {
+static int acceptable(int st, sovc_result *r, double lb0, const sovc_pair *P, sovc_warm *warm) {
   if (st != SOV_OK) return 0;
   const double tol = sovc_value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
-  if (fabs(support_gap(r, A, XA, B, XB)) > tol) return 0;
-  if (sovc_balance_witnesses(r, A, XA, B, XB, tol) &&
-      !(sovc_off_surface(A, XA, r->pA) <= tol && sovc_off_surface(B, XB, r->pB) <= tol))
+  if (fabs(support_gap(r, P)) > tol) return 0;
+  if (sovc_balance_witnesses(r, P, tol) &&
+      !(sovc_off_surface(P->A, P->XA, r->pA) <= tol && sovc_off_surface(P->B, P->XB, r->pB) <= tol))
     return 0;
-  return r->d >= 0 || kept_balls_prove(r, A, XA, B, XB, warm) || local_maximum(r, A, XA, B, XB);
+  return r->d >= 0 || kept_balls_prove(r, P, warm) || local_maximum(r, P);
 }
 
 /* Position chart, normal chart, mixed charts, then balanced angle chart,
@@ -187,46 +181,46 @@ static int acceptable(int st, sovc_result *r, double lb0, const sovc_shape *A, c
  * by the position chart: theirs stop on their own rows (the normal
  * chart's on support maps from a few search steps), which can leave n off
  * by 1e-8 where d is exact. */
-int sovc_solve_local(sovc_result *best, int *have, const sovc_shape *A, const sovc_pose *XA,
-                     const sovc_shape *B, const sovc_pose *XB, const double v[3], const double pA[3],
-                     const double pB[3], double lb0, const sovc_newton_config *cfg,
-                     int overlap_to_search, sovc_warm *warm) {
+int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const double v[3],
+                     const double pA[3], const double pB[3], double lb0,
+                     const sovc_newton_config *cfg, int overlap_to_search, sovc_warm *warm) {
   const int cap = cfg->max_iterations < kChartIterations ? cfg->max_iterations : kChartIterations;
   sovc_result r;
-  int st = sovc_solve_implicit_warm(&r, A, XA, B, XB, pA, pB, cfg, warm ? warm->start : NULL,
+  int st = sovc_solve_implicit_warm(&r, P, pA, pB, cfg, warm ? warm->start : NULL,
                                     warm ? warm->last : NULL);
   int spent = r.iterations;
-  int ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
+  int ok = acceptable(st, &r, lb0, P, warm);
   const int precise = ok;
   if (warm) warm->have_last = precise;
   /* An overlap answer of the slower charts would still go to the search
    * unless inner balls proved it, and on the stress battery they mostly
    * do not (1 in 8); the search's polytope seeds the charts better than
    * the first start did (overlaps' median 51 -> 44 us). */
-  if (!ok && overlap_to_search && sovc_centre_line_overlap(A, XA, B, XB)) {
+  if (!ok && overlap_to_search && sovc_centre_line_overlap(P)) {
     best->iterations += spent;
     return SOV_ERR_NO_CONVERGENCE;
   }
   if (!ok) {
-    st = sovc_solve_direction(&r, A, XA, B, XB, v, cfg->tolerance, cfg->max_iterations);
+    st = sovc_solve_direction(&r, P, v, cfg->tolerance, cfg->max_iterations);
     spent += r.iterations;
-    ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
+    ok = acceptable(st, &r, lb0, P, warm);
   }
   if (!ok) {
-    st = sovc_solve_mixed(&r, A, XA, B, XB, pA, cfg->tolerance, cap);
+    st = sovc_solve_mixed(&r, P, pA, cfg->tolerance, cap);
     spent += r.iterations;
-    ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
+    ok = acceptable(st, &r, lb0, P, warm);
   }
   if (!ok) {
-    st = sovc_solve_mixed(&r, B, XB, A, XA, pB, cfg->tolerance, cap);
+    const sovc_pair swapped = {P->B, P->XB, P->A, P->XA};
+    st = sovc_solve_mixed(&r, &swapped, pB, cfg->tolerance, cap);
     spent += r.iterations;
     if (st == SOV_OK) swap_bodies(&r);
-    ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
+    ok = acceptable(st, &r, lb0, P, warm);
   }
   if (!ok) {
-    st = sovc_solve_chart(&r, A, XA, B, XB, pA, pB, cfg->tolerance, cap);
+    st = sovc_solve_chart(&r, P, pA, pB, cfg->tolerance, cap);
     spent += r.iterations;
-    ok = acceptable(st, &r, lb0, A, XA, B, XB, warm);
+    ok = acceptable(st, &r, lb0, P, warm);
   }
   if (!ok) {
     best->iterations += spent;
@@ -237,10 +231,10 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_shape *A, const so
     sovc_result p;
     sovc_newton_config polish = *cfg;
     if (polish.max_iterations > kPolishIterations) polish.max_iterations = kPolishIterations;
-    const int pst = sovc_solve_implicit_warm(&p, A, XA, B, XB, r.pA, r.pB, &polish, NULL,
-                                             warm ? warm->last : NULL);
+    const int pst =
+        sovc_solve_implicit_warm(&p, P, r.pA, r.pB, &polish, NULL, warm ? warm->last : NULL);
     spent += p.iterations;
-    const int polished = acceptable(pst, &p, r.d - sovc_value_tolerance(&r), A, XA, B, XB, warm);
+    const int polished = acceptable(pst, &p, r.d - sovc_value_tolerance(&r), P, warm);
     if (polished) r = p;
     if (warm) warm->have_last = polished;
   }
@@ -297,37 +291,34 @@ void sovc_warm_store(sovc_cache *cache, const sovc_warm *warm, const sovc_shape 
 }
 
 /* First stage: warm or core-segment start, one local solve. */
-static int first_stage(sovc_result *res, int *have, const sovc_shape *A, const sovc_pose *XA,
-                       const sovc_shape *B, const sovc_pose *XB, const sovc_newton_config *cfg,
-                       const sovc_cache *cache, const double core[3], int overlap_to_search,
-                       sovc_warm *warm) {
+static int first_stage(sovc_result *res, int *have, const sovc_pair *P,
+                       const sovc_newton_config *cfg, const sovc_cache *cache, const double core[3],
+                       int overlap_to_search, sovc_warm *warm) {
   double pA[3], pB[3], v[3];
   res->iterations = 0;
   if (cache && cache->valid) {
-    sovc_to_world(pA, XA, cache->pA_local);
-    sovc_to_world(pB, XB, cache->pB_local);
-    sovc_rotate(v, XA->R, cache->nA_local);
+    sovc_to_world(pA, P->XA, cache->pA_local);
+    sovc_to_world(pB, P->XB, cache->pB_local);
+    sovc_rotate(v, P->XA->R, cache->nA_local);
   } else {
     if (core)
       memcpy(v, core, sizeof v);
     else
-      sovc_core_direction(v, A, XA, B, XB);
-    sovc_support_seeds(pA, pB, A, XA, B, XB, v);
+      sovc_core_direction(v, P);
+    sovc_support_seeds(pA, pB, P, v);
   }
   /* No descent bound on the first solve: a non-negative answer is certified
    * by its sign, anything else goes to the global search. */
-  return sovc_solve_local(res, have, A, XA, B, XB, v, pA, pB, -INFINITY, cfg, overlap_to_search,
-                          warm);
+  return sovc_solve_local(res, have, P, v, pA, pB, -INFINITY, cfg, overlap_to_search, warm);
 }
 
 /* Local stage only (see auto_method.h). */
-int sovc_solve_auto_local(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
-                          const sovc_shape *B, const sovc_pose *XB, const sovc_options *opt,
+int sovc_solve_auto_local(sovc_result *res, const sovc_pair *P, const sovc_options *opt,
                           const sovc_cache *cache, const double core[3], int overlap_to_search,
                           sovc_warm *warm) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
   int have = 0;
-  first_stage(res, &have, A, XA, B, XB, &cfg, cache, core, overlap_to_search, warm);
+  first_stage(res, &have, P, &cfg, cache, core, overlap_to_search, warm);
   res->method = SOVC_METHOD_AUTO;
   return have ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
@@ -363,30 +354,28 @@ static void sphere_pair(sovc_result *res, double rA, double rB, const sovc_pose 
 /* 1 if inner balls prove overlap answer r: the cache's kept balls if they
  * do (no Hessian bound needed), else balls fitted at its witnesses, kept
  * for the next warm query when they prove it. */
-static int overlap_proved(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                          const sovc_shape *B, const sovc_pose *XB, sovc_warm *warm) {
+static int overlap_proved(const sovc_result *r, const sovc_pair *P, sovc_warm *warm) {
   const double tol = sovc_value_tolerance(r);
-  if (!warm) return sovc_inner_balls_certify(r, A, XA, B, XB, tol);
+  if (!warm) return sovc_inner_balls_certify(r, P, tol);
   if (warm->have_proved && !memcmp(warm->proved_pA, r->pA, sizeof warm->proved_pA) &&
       !memcmp(warm->proved_pB, r->pB, sizeof warm->proved_pB)) {
     memcpy(warm->kept, warm->balls, sizeof warm->kept);
     warm->have_kept = 1;
     return 1;
   }
-  return sovc_inner_balls_certify_keep(warm->kept, &warm->have_kept, r, A, XA, B, XB, tol);
+  return sovc_inner_balls_certify_keep(warm->kept, &warm->have_kept, r, P, tol);
 }
 
 /* After the first stage (see auto_method.h). */
-int sovc_solve_auto_finish(sovc_result *res, int have, const sovc_shape *A, const sovc_pose *XA,
-                           const sovc_shape *B, const sovc_pose *XB, const sovc_options *opt,
+int sovc_solve_auto_finish(sovc_result *res, int have, const sovc_pair *P, const sovc_options *opt,
                            sovc_warm *warm) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
   int st = SOV_OK;
   /* A non-negative answer is final; an overlap answer is final when inner
    * balls at its witnesses prove it (most overlaps of moderate depth). */
-  const int final = have && (res->d >= 0 || overlap_proved(res, A, XA, B, XB, warm));
+  const int final = have && (res->d >= 0 || overlap_proved(res, P, warm));
   if (!final) {
-    st = sovc_global_search(res, &have, A, XA, B, XB, &cfg);
+    st = sovc_global_search(res, &have, P, &cfg);
     if (warm) warm->have_last = 0;
   }
   res->method = SOVC_METHOD_AUTO;
@@ -394,15 +383,14 @@ int sovc_solve_auto_finish(sovc_result *res, int have, const sovc_shape *A, cons
 }
 
 /* Default method: first stage, certificate, global search. */
-int sovc_solve_auto(sovc_result *res, const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                    const sovc_pose *XB, const sovc_options *opt, const sovc_cache *cache,
-                    sovc_warm *warm) {
-  const double rA = sphere_radius(A), rB = sphere_radius(B);
+int sovc_solve_auto(sovc_result *res, const sovc_pair *P, const sovc_options *opt,
+                    const sovc_cache *cache, sovc_warm *warm) {
+  const double rA = sphere_radius(P->A), rB = sphere_radius(P->B);
   if (rA > 0 && rB > 0) {
-    sphere_pair(res, rA, rB, XA, XB);
+    sphere_pair(res, rA, rB, P->XA, P->XB);
     res->method = SOVC_METHOD_AUTO;
     return SOV_OK;
   }
-  const int have = sovc_solve_auto_local(res, A, XA, B, XB, opt, cache, NULL, 1, warm) == SOV_OK;
-  return sovc_solve_auto_finish(res, have, A, XA, B, XB, opt, warm);
+  const int have = sovc_solve_auto_local(res, P, opt, cache, NULL, 1, warm) == SOV_OK;
+  return sovc_solve_auto_finish(res, have, P, opt, warm);
 }

@@ -32,9 +32,8 @@ void sovc_warm_store(sovc_cache *cache, const sovc_warm *warm, const sovc_shape 
                      const sovc_shape *B);
 
 /* Signed distance by the default method; cache and warm may be NULL. */
-int sovc_solve_auto(sovc_result *result, const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                    const sovc_pose *XB, const sovc_options *options, const sovc_cache *cache,
-                    sovc_warm *warm);
+int sovc_solve_auto(sovc_result *result, const sovc_pair *P, const sovc_options *options,
+                    const sovc_cache *cache, sovc_warm *warm);
 
 /* Newton configuration of the default method's charts: the SPEC's F (the
  * normalised G costs two more transcendentals per evaluation; from the
@@ -52,17 +51,15 @@ sovc_newton_config sovc_chart_config(const sovc_options *options);
  * position chart fails get no answer (see sovc_solve_local): the caller
  * must go on to sovc_solve_auto_finish. 0 where the caller's own
  * centre-line test has already failed. */
-int sovc_solve_auto_local(sovc_result *result, const sovc_shape *A, const sovc_pose *XA,
-                          const sovc_shape *B, const sovc_pose *XB, const sovc_options *options,
+int sovc_solve_auto_local(sovc_result *result, const sovc_pair *P, const sovc_options *options,
                           const sovc_cache *cache, const double core[3], int overlap_to_search,
                           sovc_warm *warm);
 
 /* The default method's stages after the first, from its result: an
  * answer with d >= 0 or proved by inner balls is final, anything else
  * (have = 0: no local answer) goes to the global search. */
-int sovc_solve_auto_finish(sovc_result *result, int have, const sovc_shape *A, const sovc_pose *XA,
-                           const sovc_shape *B, const sovc_pose *XB, const sovc_options *options,
-                           sovc_warm *warm);
+int sovc_solve_auto_finish(sovc_result *result, int have, const sovc_pair *P,
+                           const sovc_options *options, sovc_warm *warm);
 
 /* One local solve from world direction v (nonzero: the first stage passes
  * sovc_core_direction's, not unit; the normal chart normalises it) with
@@ -76,10 +73,9 @@ int sovc_solve_auto_finish(sovc_result *result, int have, const sovc_shape *A, c
  * solve stops there (SOV_ERR_NO_CONVERGENCE). warm (NULL for none): the
  * position chart starts from warm->start if set, and warm->have_last says
  * whether this solve's answer came from it. */
-int sovc_solve_local(sovc_result *best, int *have, const sovc_shape *A, const sovc_pose *XA,
-                     const sovc_shape *B, const sovc_pose *XB, const double v[3], const double pA[3],
-                     const double pB[3], double lb0, const sovc_newton_config *cfg,
-                     int overlap_to_search, sovc_warm *warm);
+int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const double v[3],
+                     const double pA[3], const double pB[3], double lb0,
+                     const sovc_newton_config *cfg, int overlap_to_search, sovc_warm *warm);
 
 /* Tolerance for comparing values of the objective at r's coordinates
  * (1e-10 of their size). */
@@ -92,13 +88,11 @@ void sovc_keep_best(sovc_result *best, int *have, const sovc_result *r);
 /* Make pB - pA = d n exact by sliding one witness by the tangential offset
  * (the one that stays closer to its surface). Offsets within tol are left
  * alone; returns 1 if a witness moved. */
-int sovc_balance_witnesses(sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                           const sovc_shape *B, const sovc_pose *XB, double tol);
+int sovc_balance_witnesses(sovc_result *r, const sovc_pair *P, double tol);
 
 /* Balance r's witnesses (offsets of any size) and return 1 if both then lie
  * on their surfaces within tol, or within the body's dent allowance: the
  * global searches' test of witnesses they build themselves. */
-int sovc_balanced_on_surfaces(sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                              const sovc_shape *B, const sovc_pose *XB, double tol);
+int sovc_balanced_on_surfaces(sovc_result *r, const sovc_pair *P, double tol);
 
 #endif

@@ -72,12 +72,11 @@ static void wrap(double s[4]) {
 }
 
 /* Residual: (pB - pA) x nA and nA + nB (six rows, rank four at a solution). */
-static double residual(double r[6], double pA[3], double pB[3], double nA[3],
-                       const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                       const sovc_pose *XB, const double s[4]) {
+static double residual(double r[6], double pA[3], double pB[3], double nA[3], const sovc_pair *P,
+                       const double s[4]) {
   double nB[3];
-  chart_point(pA, nA, A, XA, s);
-  chart_point(pB, nB, B, XB, s + 2);
+  chart_point(pA, nA, P->A, P->XA, s);
+  chart_point(pB, nB, P->B, P->XB, s + 2);
   const double dp[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};
   r[0] = dp[1] * nA[2] - dp[2] * nA[1];
   r[1] = dp[2] * nA[0] - dp[0] * nA[2];
@@ -102,40 +101,38 @@ static int converged(const double r[6], const double pA[3], const double pB[3], 
 }
 
 /* Central-difference Jacobian (6 x 4, column-major). */
-static void jacobian(double J[24], const sovc_shape *A, const sovc_pose *XA,
-                     const sovc_shape *B, const sovc_pose *XB, const double s[4]) {
+static void jacobian(double J[24], const sovc_pair *P, const double s[4]) {
   double sp[4], sm[4], rp[6], rm[6], p[3], q[3], n[3];
   for (int c = 0; c < 4; ++c) {
     memcpy(sp, s, sizeof sp);
     memcpy(sm, s, sizeof sm);
     sp[c] += kStep;
     sm[c] -= kStep;
-    residual(rp, p, q, n, A, XA, B, XB, sp);
-    residual(rm, p, q, n, A, XA, B, XB, sm);
+    residual(rp, p, q, n, P, sp);
+    residual(rm, p, q, n, P, sm);
     for (int i = 0; i < 6; ++i) J[6 * c + i] = (rp[i] - rm[i]) / (2 * kStep);
   }
 }
 
 /* Damped Gauss-Newton in the balanced charts. */
-int sovc_solve_chart(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
-                     const sovc_shape *B, const sovc_pose *XB, const double pA0[3],
-                     const double pB0[3], double tol, int max_iterations) {
+int sovc_solve_chart(sovc_result *res, const sovc_pair *P, const double pA0[3], const double pB0[3],
+                     double tol, int max_iterations) {
   double s[4], x[3], phi1, phi2, r[6], J[24], step[6], ts[4], tr[6];
   double pA[3], pB[3], nA[3], tpA[3], tpB[3], tnA[3];
-  sovc_to_local(x, XA, pA0);
-  sovc_param_angles(&phi1, &phi2, A, x);
-  s[0] = coordinate_of(phi1, blend_power(A->eps1));
-  s[1] = coordinate_of(phi2, blend_power(A->eps2));
-  sovc_to_local(x, XB, pB0);
-  sovc_param_angles(&phi1, &phi2, B, x);
-  s[2] = coordinate_of(phi1, blend_power(B->eps1));
-  s[3] = coordinate_of(phi2, blend_power(B->eps2));
+  sovc_to_local(x, P->XA, pA0);
+  sovc_param_angles(&phi1, &phi2, P->A, x);
+  s[0] = coordinate_of(phi1, blend_power(P->A->eps1));
+  s[1] = coordinate_of(phi2, blend_power(P->A->eps2));
+  sovc_to_local(x, P->XB, pB0);
+  sovc_param_angles(&phi1, &phi2, P->B, x);
+  s[2] = coordinate_of(phi1, blend_power(P->B->eps1));
+  s[3] = coordinate_of(phi2, blend_power(P->B->eps2));
   wrap(s);
   res->iterations = 0;
-  double rn = residual(r, pA, pB, nA, A, XA, B, XB, s);
+  double rn = residual(r, pA, pB, nA, P, s);
   for (int it = 0; it < max_iterations && isfinite(rn); ++it) {
     if (converged(r, pA, pB, tol)) break;
-    jacobian(J, A, XA, B, XB, s);
+    jacobian(J, P, s);
     for (int i = 0; i < 6; ++i) step[i] = -r[i];
     res->iterations = it + 1;
     if (sovc_least_squares(6, 4, J, step) != SOV_OK) break;
@@ -143,7 +140,7 @@ int sovc_solve_chart(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
     for (int ls = 0; ls < SOVC_CHART_HALVINGS; ++ls, alpha *= 0.5) {
       for (int i = 0; i < 4; ++i) ts[i] = s[i] + alpha * step[i];
       wrap(ts);
-      trn = residual(tr, tpA, tpB, tnA, A, XA, B, XB, ts);
+      trn = residual(tr, tpA, tpB, tnA, P, ts);
       if (trn <= (1 - 1e-4 * alpha) * rn) break;
     }
     if (!(trn < rn)) break;

@@ -13,8 +13,7 @@
  * bA . nB) in the balanced charts of both bodies, from world points pA0,
  * pB0 near their surfaces. On SOV_OK fills result (n = outward normal of A
  * at pA). */
-int sovc_solve_chart(sovc_result *result, const sovc_shape *A, const sovc_pose *XA,
-                     const sovc_shape *B, const sovc_pose *XB, const double pA0[3],
+int sovc_solve_chart(sovc_result *result, const sovc_pair *P, const double pA0[3],
                      const double pB0[3], double tolerance, int max_iterations);
 
 #endif

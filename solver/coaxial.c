@@ -46,21 +46,22 @@ static int sphere(const sovc_shape *S) {
 static double norm3(const double a[3]) { return sqrt(sovc_dot(a, a)); }
 
 /* See coaxial.h. */
-int sovc_coaxial_axis(double axis[3], const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                      const sovc_pose *XB) {
-  if (!revolution(A) || !revolution(B)) return 0;
-  const double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
-  const double zA[3] = {XA->R[2], XA->R[5], XA->R[8]}, zB[3] = {XB->R[2], XB->R[5], XB->R[8]};
-  const double cn = norm3(c), size = A->radius + B->radius + cn;
+int sovc_coaxial_axis(double axis[3], const sovc_pair *P) {
+  if (!revolution(P->A) || !revolution(P->B)) return 0;
+  const double c[3] = {P->XB->p[0] - P->XA->p[0], P->XB->p[1] - P->XA->p[1],
+                       P->XB->p[2] - P->XA->p[2]};
+  const double zA[3] = {P->XA->R[2], P->XA->R[5], P->XA->R[8]},
+               zB[3] = {P->XB->R[2], P->XB->R[5], P->XB->R[8]};
+  const double cn = norm3(c), size = P->A->radius + P->B->radius + cn;
   if (!isfinite(size)) return 0;
-  if (!sphere(A)) {
+  if (!sphere(P->A)) {
     memcpy(axis, zA, sizeof zA);
-    if (!sphere(B)) {
+    if (!sphere(P->B)) {
       const double x[3] = {zA[1] * zB[2] - zA[2] * zB[1], zA[2] * zB[0] - zA[0] * zB[2],
                            zA[0] * zB[1] - zA[1] * zB[0]};
       if (norm3(x) > kSymmetry) return 0;
     }
-  } else if (!sphere(B)) {
+  } else if (!sphere(P->B)) {
     memcpy(axis, zB, sizeof zB);
   } else {
     for (int i = 0; i < 3; ++i) axis[i] = cn > 0 ? c[i] / cn : (i == 2);
@@ -76,8 +77,7 @@ int sovc_coaxial_axis(double axis[3], const sovc_shape *A, const sovc_pose *XA, 
  * support point of D in plane coordinates (w . u, w . e); for the interval
  * from t[i] to t[i + 1], the least of the lower bound on it and where. */
 typedef struct meridian {
-  const sovc_shape *A, *B;
-  const sovc_pose *XA, *XB;
+  const sovc_pair *P;
   double u[3], e[3];
   int n;
   double t[kMaxPoints], h[kMaxPoints], w[kMaxPoints][2];
@@ -99,8 +99,8 @@ static double evaluate(sovc_support_eval *a, sovc_support_eval *b, double w[2], 
   direction(v, M, t);
   for (int i = 0; i < 3; ++i) mv[i] = -v[i];
   a->z = b->z = NAN;
-  sovc_posed_support(a, M->A, M->XA, v);
-  sovc_posed_support(b, M->B, M->XB, mv);
+  sovc_posed_support(a, M->P->A, M->P->XA, v);
+  sovc_posed_support(b, M->P->B, M->P->XB, mv);
   for (int i = 0; i < 3; ++i) d[i] = a->p[i] - b->p[i];
   w[0] = sovc_dot(d, M->u);
   w[1] = sovc_dot(d, M->e);
@@ -225,7 +225,7 @@ static int support_witnesses(sovc_result *r, const meridian *M, double t, double
   direction(r->n, M, t);
   memcpy(r->pA, a.p, sizeof r->pA);
   memcpy(r->pB, b.p, sizeof r->pB);
-  return sovc_balanced_on_surfaces(r, M->A, M->XA, M->B, M->XB, tol);
+  return sovc_balanced_on_surfaces(r, M->P, tol);
 }
 
 /* Answer along n = v(t) where its support points are far from unique (the
@@ -247,24 +247,23 @@ static int edge_witnesses(sovc_result *r, const meridian *M, double t, double to
     pb[j] = M->pb[i][j] + lam * (M->pb[i + 1][j] - M->pb[i][j]);
     mn[j] = -r->n[j];
   }
-  sovc_exit_point(r->pA, M->A, M->XA, pa, r->n);
-  sovc_exit_point(r->pB, M->B, M->XB, pb, mn);
+  sovc_exit_point(r->pA, M->P->A, M->P->XA, pa, r->n);
+  sovc_exit_point(r->pB, M->P->B, M->P->XB, pb, mn);
   r->d = sovc_dot(r->n, r->pB) - sovc_dot(r->n, r->pA);
   sovc_support_eval a, b;
   double w[2];
   if (!(fabs(r->d + evaluate(&a, &b, w, M, t)) <= tol)) return 0;
-  return sovc_balanced_on_surfaces(r, M->A, M->XA, M->B, M->XB, tol);
+  return sovc_balanced_on_surfaces(r, M->P, tol);
 }
 
 /* See coaxial.h. */
-int sovc_coaxial_search(sovc_result *best, int *have, const sovc_shape *A, const sovc_pose *XA,
-                        const sovc_shape *B, const sovc_pose *XB, const double axis[3]) {
-  meridian M = {.A = A, .B = B, .XA = XA, .XB = XB, .n = 0};
+int sovc_coaxial_search(sovc_result *best, int *have, const sovc_pair *P, const double axis[3]) {
+  meridian M = {.P = P, .n = 0};
   sovc_frame fr;
   sovc_frame_make(&fr, axis);
   memcpy(M.u, axis, sizeof M.u);
   memcpy(M.e, fr.t, sizeof M.e);
-  const double tol = SOVC_SEARCH_BOUND * (A->radius + B->radius);
+  const double tol = SOVC_SEARCH_BOUND * (P->A->radius + P->B->radius);
   for (int k = 0; k < kStart; ++k)
     if (!insert(&M, SOVC_PI * k / (kStart - 1))) return SOV_ERR_NO_CONVERGENCE;
   for (;;) {

@@ -11,8 +11,7 @@
 /* 1 if A and B are bodies of revolution (eps1 = 1, a1 = a2, equal tapers;
  * a sphere about any axis) about one line, to rounding of the poses; then
  * axis is a world unit vector along it. */
-int sovc_coaxial_axis(double axis[3], const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                      const sovc_pose *XB);
+int sovc_coaxial_axis(double axis[3], const sovc_pair *P);
 
 /* Signed distance of a coaxial pair (axis from sovc_coaxial_axis), either
  * sign: branch and bound over the directions of one half meridian, whose
@@ -20,7 +19,6 @@ int sovc_coaxial_axis(double axis[3], const sovc_shape *A, const sovc_pose *XA, 
  * Keeps the answer in best as sovc_keep_best does. SOV_OK when the bound
  * closed within 1e-11 of the bodies' size and the witnesses lie on their
  * surfaces; SOV_ERR_NO_CONVERGENCE otherwise (best untouched). */
-int sovc_coaxial_search(sovc_result *best, int *have, const sovc_shape *A, const sovc_pose *XA,
-                        const sovc_shape *B, const sovc_pose *XB, const double axis[3]);
+int sovc_coaxial_search(sovc_result *best, int *have, const sovc_pair *P, const double axis[3]);
 
 #endif

@@ -12,12 +12,11 @@
 static const double kMaxTangentStep = 1;
 
 /* f(v) = h_A(v) + h_B(-v) with both support evaluations. */
-static double objective(sovc_support_eval *a, sovc_support_eval *b, const sovc_shape *A,
-                        const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
+static double objective(sovc_support_eval *a, sovc_support_eval *b, const sovc_pair *P,
                         const double v[3]) {
   const double mv[3] = {-v[0], -v[1], -v[2]};
-  sovc_posed_support(a, A, XA, v);
-  sovc_posed_support(b, B, XB, mv);
+  sovc_posed_support(a, P->A, P->XA, v);
+  sovc_posed_support(b, P->B, P->XB, mv);
   return a->h + b->h;
 }
 
@@ -93,13 +92,12 @@ static int answer(sovc_result *res, const sovc_support_eval *a, const sovc_suppo
 }
 
 /* Newton with Armijo backtracking on f. */
-int sovc_solve_direction(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
-                         const sovc_shape *B, const sovc_pose *XB, const double v0[3], double tol,
+int sovc_solve_direction(sovc_result *res, const sovc_pair *P, const double v0[3], double tol,
                          int max_iterations) {
   sovc_support_eval a = {.z = NAN}, b = {.z = NAN}, ta, tb;
   double v[3], step[3], vt[3];
   retract(v, v0, (const double[3]){0, 0, 0});
-  double f = objective(&a, &b, A, XA, B, XB, v);
+  double f = objective(&a, &b, P, v);
   res->iterations = 0;
   double last_gn = INFINITY;
   for (int it = 0; it < max_iterations; ++it) {
@@ -115,8 +113,9 @@ int sovc_solve_direction(sovc_result *res, const sovc_shape *A, const sovc_pose 
     const double gap = sqrt(f * f + gn * gn) - fabs(f);
     const double L = sovc_coordinate_size(a.p, b.p);
     const double mv[3] = {-v[0], -v[1], -v[2]};
-    const int have_step = sovc_support_derivative(&a, A, XA, v) &&
-                          sovc_support_derivative(&b, B, XB, mv) && newton_step(step, &a, &b, v, f);
+    const int have_step = sovc_support_derivative(&a, P->A, P->XA, v) &&
+                          sovc_support_derivative(&b, P->B, P->XB, mv) &&
+                          newton_step(step, &a, &b, v, f);
     double slope = 0;
     for (int i = 0; have_step && i < 3; ++i) slope += step[i] * (a.p[i] - b.p[i]);
     const double err = f > 0 && have_step ? fmax(gap, -0.5 * slope) : gap;
@@ -136,7 +135,7 @@ int sovc_solve_direction(sovc_result *res, const sovc_shape *A, const sovc_pose 
       retract(vt, v, vt);
       ta.z = a.z;
       tb.z = b.z;
-      ft = objective(&ta, &tb, A, XA, B, XB, vt);
+      ft = objective(&ta, &tb, P, vt);
       if (ft <= f + 1e-4 * alpha * fmin(slope, 0)) break;
     }
     if (!(ft <= f)) {

@@ -11,9 +11,7 @@
 
 /* Newton with line search on f from unit world direction v0. On SOV_OK fills
  * result (n = v, pA, pB support points, d = -f). */
-int sovc_solve_direction(sovc_result *result, const sovc_shape *A,
-                         const sovc_pose *XA, const sovc_shape *B,
-                         const sovc_pose *XB, const double v0[3],
+int sovc_solve_direction(sovc_result *result, const sovc_pair *P, const double v0[3],
                          double tolerance, int max_iterations);
 
 /* Hessian of f(v) = h_A(v) + h_B(-v) on the unit sphere at v, in the tangent

@@ -10,13 +10,11 @@ void sovc_options_default(sovc_options *options);
 
 /* Signed distance with the method and seed chosen in options; updates cache
  * (if given) on success. */
-int sovc_distance(sovc_result *result, const sovc_shape *A, const sovc_pose *XA,
-                  const sovc_shape *B, const sovc_pose *XB,
-                  const sovc_options *options, sovc_cache *cache);
+int sovc_distance(sovc_result *result, const sovc_pair *P, const sovc_options *options,
+                  sovc_cache *cache);
 
 /* Boolean overlap with early exits; *colliding = 1 when d <= 0. */
-int sovc_collide(int *colliding, const sovc_shape *A, const sovc_pose *XA,
-                 const sovc_shape *B, const sovc_pose *XB,
-                 const sovc_options *options, sovc_cache *cache);
+int sovc_collide(int *colliding, const sovc_pair *P, const sovc_options *options,
+                 sovc_cache *cache);
 
 #endif

@@ -17,8 +17,7 @@
  * polish. Bodies of revolution on one axis first get the search over one
  * meridian of coaxial.h. Returns SOV_OK, or SOV_ERR_NO_CONVERGENCE if the
  * bound could not be closed within the budget. */
-int sovc_global_search(sovc_result *best, int *have, const sovc_shape *A,
-                       const sovc_pose *XA, const sovc_shape *B,
-                       const sovc_pose *XB, const sovc_newton_config *cfg);
+int sovc_global_search(sovc_result *best, int *have, const sovc_pair *P,
+                       const sovc_newton_config *cfg);
 
 #endif

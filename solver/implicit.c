@@ -117,26 +117,22 @@ static double frame_residual(double r[6], const sovc_implicit_eval *a, const sov
  * the Householder frame of A; returns |r| (INFINITY if anything is not
  * finite). |r| does not depend on which axis the frame uses. The world
  * Hessians wait for sovc_posed_hessian: the last point needs none. */
-static double evaluate(double r[6], sovc_implicit_eval *a, sovc_implicit_eval *b,
-                       sovc_frame *F, const sovc_shape *A, const sovc_pose *XA,
-                       const sovc_shape *B, const sovc_pose *XB, const double pA[3],
-                       const double pB[3], int normalized) {
-  sovc_posed_implicit(a, A, XA, pA, normalized, SOVC_LOCAL_HESSIAN);
-  sovc_posed_implicit(b, B, XB, pB, normalized, SOVC_LOCAL_HESSIAN);
+static double evaluate(double r[6], sovc_implicit_eval *a, sovc_implicit_eval *b, sovc_frame *F,
+                       const sovc_pair *P, const double pA[3], const double pB[3], int normalized) {
+  sovc_posed_implicit(a, P->A, P->XA, pA, normalized, SOVC_LOCAL_HESSIAN);
+  sovc_posed_implicit(b, P->B, P->XB, pB, normalized, SOVC_LOCAL_HESSIAN);
   return frame_residual(r, a, b, F, pA, pB);
 }
 
 /* Residual and Jacobian of Eq. 15 at one point (for checks and tests). */
-double sovc_implicit_system(double r[6], double J[36], const sovc_shape *A,
-                            const sovc_pose *XA, const sovc_shape *B,
-                            const sovc_pose *XB, const double pA[3],
+double sovc_implicit_system(double r[6], double J[36], const sovc_pair *P, const double pA[3],
                             const double pB[3], int normalized) {
   sovc_implicit_eval a, b;
   sovc_frame F;
-  const double rn = evaluate(r, &a, &b, &F, A, XA, B, XB, pA, pB, normalized);
+  const double rn = evaluate(r, &a, &b, &F, P, pA, pB, normalized);
   if (J && isfinite(rn)) {
-    sovc_posed_hessian(&a, XA);
-    sovc_posed_hessian(&b, XB);
+    sovc_posed_hessian(&a, P->XA);
+    sovc_posed_hessian(&b, P->XB);
     jacobian(J, &a, &b, &F, pA, pB);
   }
   return rn;
@@ -277,8 +273,7 @@ static void keep_last(sovc_cache_eval last[2], const sovc_implicit_eval *a,
 
 /* Damped or plain Newton on Eq. 15 (see implicit.h). The damped one (the
  * default method's) takes a final step unevaluated when the model allows. */
-int sovc_solve_implicit_warm(sovc_result *res, const sovc_shape *A, const sovc_pose *XA,
-                             const sovc_shape *B, const sovc_pose *XB, const double pA0[3],
+int sovc_solve_implicit_warm(sovc_result *res, const sovc_pair *P, const double pA0[3],
                              const double pB0[3], const sovc_newton_config *cfg,
                              const sovc_cache_eval start[2], sovc_cache_eval last[2]) {
   /* The current iterate and the line search's trial, swapped on a step. */
@@ -293,19 +288,19 @@ int sovc_solve_implicit_warm(sovc_result *res, const sovc_shape *A, const sovc_p
   res->iterations = 0;
   double prev_sn = 0, prev_rn = INFINITY;
   if (start) {
-    sovc_posed_from_cache(&x->a, x->p, &start[0], XA);
-    sovc_posed_from_cache(&x->b, x->p + 3, &start[1], XB);
+    sovc_posed_from_cache(&x->a, x->p, &start[0], P->XA);
+    sovc_posed_from_cache(&x->b, x->p + 3, &start[1], P->XB);
     x->rn = frame_residual(x->r, &x->a, &x->b, &x->F, x->p, x->p + 3);
   } else {
     memcpy(x->p, pA0, 3 * sizeof(double));
     memcpy(x->p + 3, pB0, 3 * sizeof(double));
-    x->rn = evaluate(x->r, &x->a, &x->b, &x->F, A, XA, B, XB, x->p, x->p + 3, cfg->normalized);
+    x->rn = evaluate(x->r, &x->a, &x->b, &x->F, P, x->p, x->p + 3, cfg->normalized);
   }
   for (int it = 0; it < cfg->max_iterations && isfinite(x->rn); ++it) {
     const double rn = x->rn, tol = scaled_tolerance(cfg->tolerance, x->p, x->p + 3);
     if (rn < tol) break;
-    sovc_posed_hessian(&x->a, XA);
-    sovc_posed_hessian(&x->b, XB);
+    sovc_posed_hessian(&x->a, P->XA);
+    sovc_posed_hessian(&x->b, P->XB);
     for (int i = 0; i < 6; ++i) step[i] = -x->r[i];
     res->iterations = it + 1;
     int st;
@@ -322,14 +317,14 @@ int sovc_solve_implicit_warm(sovc_result *res, const sovc_shape *A, const sovc_p
     if (st != SOV_OK) return st;
     const double sn = norm6(step), predicted = predicted_error(sn, rn, prev_sn, prev_rn);
     if (cfg->damped && rn <= kUnevaluatedResidual * tol && predicted <= kUnevaluatedShare * tol) {
-      keep_last(last, &x->a, &x->b, XA, XB, x->p);
+      keep_last(last, &x->a, &x->b, P->XA, P->XB, x->p);
       return finish_unevaluated(res, &x->a, &x->b, x->p, step, predicted);
     }
     double alpha = 1;
     t->rn = INFINITY;
     for (int ls = 0; ls < (cfg->damped ? SOVC_POSITION_CHART_HALVINGS : 1); ++ls, alpha *= 0.5) {
       for (int i = 0; i < 6; ++i) t->p[i] = x->p[i] + alpha * step[i];
-      t->rn = evaluate(t->r, &t->a, &t->b, &t->F, A, XA, B, XB, t->p, t->p + 3, cfg->normalized);
+      t->rn = evaluate(t->r, &t->a, &t->b, &t->F, P, t->p, t->p + 3, cfg->normalized);
       if (!cfg->damped || t->rn <= (1 - 1e-4 * alpha) * rn) break;
     }
     /* A failed line search means Newton has stalled: stop, unconverged. */
@@ -341,7 +336,7 @@ int sovc_solve_implicit_warm(sovc_result *res, const sovc_shape *A, const sovc_p
     t = swap;
   }
   if (isfinite(x->rn) && x->rn < scaled_tolerance(cfg->tolerance, x->p, x->p + 3)) {
-    keep_last(last, &x->a, &x->b, XA, XB, x->p);
+    keep_last(last, &x->a, &x->b, P->XA, P->XB, x->p);
     return finish(res, x->a.n, x->b.n, x->p, x->p + 3, x->rn);
   }
   res->residual = x->rn;
@@ -349,8 +344,7 @@ int sovc_solve_implicit_warm(sovc_result *res, const sovc_shape *A, const sovc_p
 }
 
 /* Newton from (pA0, pB0), evaluated there. */
-int sovc_solve_implicit(sovc_result *res, const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                        const sovc_pose *XB, const double pA0[3], const double pB0[3],
-                        const sovc_newton_config *cfg) {
-  return sovc_solve_implicit_warm(res, A, XA, B, XB, pA0, pB0, cfg, NULL, NULL);
+int sovc_solve_implicit(sovc_result *res, const sovc_pair *P, const double pA0[3],
+                        const double pB0[3], const sovc_newton_config *cfg) {
+  return sovc_solve_implicit_warm(res, P, pA0, pB0, cfg, NULL, NULL);
 }

@@ -20,17 +20,13 @@ typedef struct sovc_newton_config {
 /* Residual r[6] of Eq. 15 at world points pA, pB and, if J is not NULL, its
  * analytic Jacobian (column-major, columns pA then pB). Returns |r|, or
  * INFINITY where a normal is undefined or a value is not finite. */
-double sovc_implicit_system(double r[6], double J[36], const sovc_shape *A,
-                            const sovc_pose *XA, const sovc_shape *B,
-                            const sovc_pose *XB, const double pA[3],
+double sovc_implicit_system(double r[6], double J[36], const sovc_pair *P, const double pA[3],
                             const double pB[3], int normalized);
 
 /* Newton from world points pA0, pB0. On SOV_OK fills result (n = outward
  * normal of A, d = n . (pB - pA)); SOV_ERR_SPURIOUS when the converged pair
  * has B's normal not opposite A's. result->iterations is always set. */
-int sovc_solve_implicit(sovc_result *result, const sovc_shape *A,
-                        const sovc_pose *XA, const sovc_shape *B,
-                        const sovc_pose *XB, const double pA0[3],
+int sovc_solve_implicit(sovc_result *result, const sovc_pair *P, const double pA0[3],
                         const double pB0[3], const sovc_newton_config *config);
 
 /* sovc_solve_implicit with a cache's evaluations: from start (the raw F of
@@ -38,8 +34,7 @@ int sovc_solve_implicit(sovc_result *result, const sovc_shape *A,
  * evaluate at pA0, pB0) without evaluating there again; with
  * config->normalized 0 only. On SOV_OK last (if not NULL) gets the
  * evaluations at the last point evaluated, from which the answer came. */
-int sovc_solve_implicit_warm(sovc_result *result, const sovc_shape *A, const sovc_pose *XA,
-                             const sovc_shape *B, const sovc_pose *XB, const double pA0[3],
+int sovc_solve_implicit_warm(sovc_result *result, const sovc_pair *P, const double pA0[3],
                              const double pB0[3], const sovc_newton_config *config,
                              const sovc_cache_eval start[2], sovc_cache_eval last[2]);
 

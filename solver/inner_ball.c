@@ -331,21 +331,20 @@ typedef struct ball_pair {
 
 /* Inner balls at r's witnesses proving it within tol (see inner_ball.h);
  * fills the proof's balls in bp; 0 if they do not prove it. */
-static int certify(ball_pair *bp, const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                   const sovc_shape *B, const sovc_pose *XB, double tol) {
+static int certify(ball_pair *bp, const sovc_result *r, const sovc_pair *P, double tol) {
   const double depth = -r->d;
   if (!(depth > 0)) return 0;
   tangency *ta = &bp->t[0], *tb = &bp->t[1];
-  if (!tangency_at(ta, A, XA, r->pA) || !tangency_at(tb, B, XB, r->pB)) return 0;
+  if (!tangency_at(ta, P->A, P->XA, r->pA) || !tangency_at(tb, P->B, P->XB, r->pB)) return 0;
   /* Cheap first: A's ball from a coarse sequence, then B's at twice the
    * depth (the normals' error then enters only to second order), else
    * what A leaves. */
   double failsA;
-  const double rA = coarse_radius(A, ta, depth, &failsA), need = depth - rA;
+  const double rA = coarse_radius(P->A, ta, depth, &failsA), need = depth - rA;
   bp->r[0] = rA;
-  if (ball_inside(B, tb, 2 * depth))
+  if (ball_inside(P->B, tb, 2 * depth))
     bp->r[1] = 2 * depth;
-  else if (need <= 0 || ball_inside(B, tb, need))
+  else if (need <= 0 || ball_inside(P->B, tb, need))
     bp->r[1] = need > 0 ? need : 0;
   else {
     /* Then nearly A's largest ball and what it leaves to B: still far
@@ -353,19 +352,18 @@ static int certify(ball_pair *bp, const sovc_result *r, const sovc_shape *A, con
      * fails fails larger too: its box only grows), so B must hold at
      * least depth - failsA; most pairs here fail that at once, sparing
      * A's bisection. */
-    if (!(failsA > rA) || !ball_inside(B, tb, depth - failsA)) return 0;
-    bp->r[0] = bisected_radius(A, ta, rA, failsA, kBisections);
+    if (!(failsA > rA) || !ball_inside(P->B, tb, depth - failsA)) return 0;
+    bp->r[0] = bisected_radius(P->A, ta, rA, failsA, kBisections);
     bp->r[1] = depth - bp->r[0];
-    if (!(bp->r[0] > rA) || !ball_inside(B, tb, bp->r[1])) return 0;
+    if (!(bp->r[0] > rA) || !ball_inside(P->B, tb, bp->r[1])) return 0;
   }
-  return balls_prove(r, XA, ta, bp->r[0], XB, tb, bp->r[1], tol);
+  return balls_prove(r, P->XA, ta, bp->r[0], P->XB, tb, bp->r[1], tol);
 }
 
 /* See inner_ball.h. */
-int sovc_inner_balls_certify(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                             const sovc_shape *B, const sovc_pose *XB, double tol) {
+int sovc_inner_balls_certify(const sovc_result *r, const sovc_pair *P, double tol) {
   ball_pair bp;
-  return certify(&bp, r, A, XA, B, XB, tol);
+  return certify(&bp, r, P, tol);
 }
 
 /* A cache's ball grown from a proved one of radius r at t by the factor
@@ -396,15 +394,14 @@ static const double kKeepGrowth[] = {1.25, 1.0625};
 
 /* See inner_ball.h. */
 int sovc_inner_balls_certify_keep(sovc_cache_ball keep[2], int *kept, const sovc_result *r,
-                                  const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                                  const sovc_pose *XB, double tol) {
+                                  const sovc_pair *P, double tol) {
   ball_pair bp;
   *kept = 0;
-  if (!certify(&bp, r, A, XA, B, XB, tol)) return 0;
+  if (!certify(&bp, r, P, tol)) return 0;
   for (size_t k = 0; k < sizeof kKeepGrowth / sizeof kKeepGrowth[0] && !*kept; ++k) {
     const double g = kKeepGrowth[k];
-    *kept = keep_ball(&keep[0], A, &bp.t[0], bp.r[0], g) &&
-            keep_ball(&keep[1], B, &bp.t[1], bp.r[1], g);
+    *kept = keep_ball(&keep[0], P->A, &bp.t[0], bp.r[0], g) &&
+            keep_ball(&keep[1], P->B, &bp.t[1], bp.r[1], g);
   }
   return 1;
 }
@@ -422,13 +419,13 @@ static int kept_ball_fits(const sovc_cache_ball *k, const tangency *t) {
 }
 
 /* See inner_ball.h. */
-int sovc_kept_balls_certify(const sovc_cache_ball kept[2], const sovc_result *r, const sovc_shape *A,
-                            const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB,
+int sovc_kept_balls_certify(const sovc_cache_ball kept[2], const sovc_result *r, const sovc_pair *P,
                             double tol) {
   tangency ta, tb;
-  if (!(r->d < 0) || !tangency_at(&ta, A, XA, r->pA) || !tangency_at(&tb, B, XB, r->pB)) return 0;
+  if (!(r->d < 0) || !tangency_at(&ta, P->A, P->XA, r->pA) || !tangency_at(&tb, P->B, P->XB, r->pB))
+    return 0;
   return kept_ball_fits(&kept[0], &ta) && kept_ball_fits(&kept[1], &tb) &&
-         balls_prove(r, XA, &ta, kept[0].radius, XB, &tb, kept[1].radius, tol);
+         balls_prove(r, P->XA, &ta, kept[0].radius, P->XB, &tb, kept[1].radius, tol);
 }
 
 /* Curvature bound of one body for a cap proof: over the box that holds
@@ -614,18 +611,17 @@ static int cap_covered(const cap_witnesses *w, const sovc_shape *A, const sovc_s
  * h_A(v) >= v . (pA - rA n) + rA, and B's likewise, so with
  * rA + rB = depth, h_D(v) >= depth - |pA - pB - depth n| minus those
  * distances. */
-int sovc_proved_cap(double *cos_cap, const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                    const sovc_shape *B, const sovc_pose *XB, double tol) {
+int sovc_proved_cap(double *cos_cap, const sovc_result *r, const sovc_pair *P, double tol) {
   /* Cap angles tried, largest first (radians). */
   static const double kAngles[] = {0.5, 0.15, 0.05, 0.015, 0.005};
   enum { kLevels = sizeof kAngles / sizeof kAngles[0] };
   const double depth = -r->d;
   if (!(depth > 0)) return 0;
   cap_witnesses w;
-  if (!tangency_at(&w.ta, A, XA, r->pA) || !tangency_at(&w.tb, B, XB, r->pB)) return 0;
+  if (!tangency_at(&w.ta, P->A, P->XA, r->pA) || !tangency_at(&w.tb, P->B, P->XB, r->pB)) return 0;
   double mA[3], mB[3], gap = 0, skewA = 0, skewB = 0;
-  sovc_rotate(mA, XA->R, w.ta.m);
-  sovc_rotate(mB, XB->R, w.tb.m);
+  sovc_rotate(mA, P->XA->R, w.ta.m);
+  sovc_rotate(mB, P->XB->R, w.tb.m);
   for (int i = 0; i < 3; ++i) {
     const double e = r->pA[i] - r->pB[i] - depth * r->n[i];
     gap += e * e;
@@ -635,18 +631,18 @@ int sovc_proved_cap(double *cos_cap, const sovc_result *r, const sovc_shape *A, 
   if (!(sqrt(gap) + 2 * depth * greater(skewA, skewB) / kFitMargin <= tol)) return 0;
   sovc_frame fr;
   sovc_frame_make(&fr, r->n);
-  sovc_rotate_t(w.ta.m, XA->R, r->n);
+  sovc_rotate_t(w.ta.m, P->XA->R, r->n);
   for (int i = 0; i < 3; ++i) mB[i] = -r->n[i];
-  sovc_rotate_t(w.tb.m, XB->R, mB);
-  sovc_rotate_t(w.tA1, XA->R, fr.t);
-  sovc_rotate_t(w.tA2, XA->R, fr.b);
-  sovc_rotate_t(w.tB1, XB->R, fr.t);
-  sovc_rotate_t(w.tB2, XB->R, fr.b);
+  sovc_rotate_t(w.tb.m, P->XB->R, mB);
+  sovc_rotate_t(w.tA1, P->XA->R, fr.t);
+  sovc_rotate_t(w.tA2, P->XA->R, fr.b);
+  sovc_rotate_t(w.tB1, P->XB->R, fr.t);
+  sovc_rotate_t(w.tB2, P->XB->R, fr.b);
   /* The smallest cap's samples first: its boxes are the tightest, and
    * where they fall short (a saddle, a pointy edge) no cap is tried. */
-  if (!cap_covered(&w, A, B, depth, kAngles[kLevels - 1], 1)) return 0;
+  if (!cap_covered(&w, P->A, P->B, depth, kAngles[kLevels - 1], 1)) return 0;
   for (int k = 0; k < kLevels; ++k)
-    if (cap_covered(&w, A, B, depth, kAngles[k], 0)) {
+    if (cap_covered(&w, P->A, P->B, depth, kAngles[k], 0)) {
       *cos_cap = cos(kAngles[k]);
       return 1;
     }

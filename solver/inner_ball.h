@@ -30,8 +30,7 @@ double sovc_inner_ball_bisect(const sovc_shape *S, const double x[3], double lo,
 /* 1 if r (d < 0, witnesses on their surfaces) is proved to be the largest
  * value of the objective within tol; 0 if the balls that fit do not prove
  * it (the answer may still be right). */
-int sovc_inner_balls_certify(const sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
-                             const sovc_shape *B, const sovc_pose *XB, double tol);
+int sovc_inner_balls_certify(const sovc_result *r, const sovc_pair *P, double tol);
 
 /* sovc_inner_balls_certify, and where it proves r also balls for a warm
  * start's cache (*kept = 1): grown from the proof's, they fit anywhere
@@ -39,14 +38,13 @@ int sovc_inner_balls_certify(const sovc_result *r, const sovc_shape *A, const so
  * sovc_kept_balls_certify may prove the next answer of the pair moved a
  * little without a new Hessian bound. */
 int sovc_inner_balls_certify_keep(sovc_cache_ball keep[2], int *kept, const sovc_result *r,
-                                  const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                                  const sovc_pose *XB, double tol);
+                                  const sovc_pair *P, double tol);
 
 /* 1 if the kept balls of a cache (A's, B's), tangent at r's witnesses
  * (d < 0, on their surfaces), fit in their boxes and prove r within tol
  * as sovc_inner_balls_certify does; 0 if they do not prove it. */
-int sovc_kept_balls_certify(const sovc_cache_ball kept[2], const sovc_result *r, const sovc_shape *A,
-                            const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB, double tol);
+int sovc_kept_balls_certify(const sovc_cache_ball kept[2], const sovc_result *r, const sovc_pair *P,
+                            double tol);
 
 /* 1 if r (d < 0, witnesses on their surfaces) is proved to be the largest
  * value of the objective within tol over a cap of directions around r's
@@ -55,8 +53,7 @@ int sovc_kept_balls_certify(const sovc_cache_ball kept[2], const sovc_result *r,
  * planes through n, that lie in the bodies over the cap and whose radii sum
  * to the depth in every tangent direction give the bound; caps are tried
  * from about 30 degrees down to 0.3; 0 if none is proved. */
-int sovc_proved_cap(double *cos_cap, const sovc_result *r, const sovc_shape *A,
-                    const sovc_pose *XA, const sovc_shape *B, const sovc_pose *XB, double tol);
+int sovc_proved_cap(double *cos_cap, const sovc_result *r, const sovc_pair *P, double tol);
 
 /* Radius (at most rmax) of the disks tangent at local surface point x, in
  * the planes of its normal m and t = cos(psi) l1 + sin(psi) l2 (l1, l2 a

@@ -17,12 +17,11 @@ typedef struct mixed_state {
 } mixed_state;
 
 /* Evaluate the residual at st->p; returns |r| (INFINITY if undefined). */
-static double evaluate(mixed_state *st, const sovc_shape *P, const sovc_pose *XP,
-                       const sovc_shape *S, const sovc_pose *XS) {
-  sovc_posed_implicit(&st->e, P, XP, st->p, 1, SOVC_WORLD_HESSIAN);
+static double evaluate(mixed_state *st, const sovc_pair *P) {
+  sovc_posed_implicit(&st->e, P->A, P->XA, st->p, 1, SOVC_WORLD_HESSIAN);
   if (!(st->e.gnorm > 0)) return st->rn = INFINITY;
   const double w[3] = {-st->e.n[0], -st->e.n[1], -st->e.n[2]};
-  sovc_posed_support(&st->s, S, XS, w);
+  sovc_posed_support(&st->s, P->B, P->XB, w);
   sovc_frame_make(&st->F, st->e.n);
   double dq[3];
   for (int i = 0; i < 3; ++i) dq[i] = st->s.p[i] - st->p[i];
@@ -36,10 +35,9 @@ static double evaluate(mixed_state *st, const sovc_shape *P, const sovc_pose *XP
 
 /* Jacobian (column-major 3x3): row 0 grad G; rows 1-2 by the chain rule
  * through n(p) into the frame and the support q(-n); 0 on failure. */
-static int jacobian(double J[9], mixed_state *st, const sovc_shape *S,
-                    const sovc_pose *XS) {
+static int jacobian(double J[9], mixed_state *st, const sovc_shape *B, const sovc_pose *XB) {
   const double w[3] = {-st->e.n[0], -st->e.n[1], -st->e.n[2]};
-  if (!sovc_support_derivative(&st->s, S, XS, w)) return 0;
+  if (!sovc_support_derivative(&st->s, B, XB, w)) return 0;
   double dq[3], u[3], row[3], Dt[3];
   for (int i = 0; i < 3; ++i) dq[i] = st->s.p[i] - st->p[i];
   for (int c = 0; c < 3; ++c) J[3 * c] = st->e.g[c];
@@ -71,17 +69,16 @@ static int converged(const mixed_state *st, double tol) {
 }
 
 /* Damped Newton on the mixed system. */
-int sovc_solve_mixed(sovc_result *res, const sovc_shape *P, const sovc_pose *XP,
-                     const sovc_shape *S, const sovc_pose *XS, const double p0[3],
-                     double tol, int max_iterations) {
+int sovc_solve_mixed(sovc_result *res, const sovc_pair *P, const double p0[3], double tol,
+                     int max_iterations) {
   mixed_state cur = {.s.z = NAN}, trial;
   double J[9], step[3];
   memcpy(cur.p, p0, sizeof cur.p);
   res->iterations = 0;
-  evaluate(&cur, P, XP, S, XS);
+  evaluate(&cur, P);
   for (int it = 0; it < max_iterations && isfinite(cur.rn); ++it) {
     if (converged(&cur, tol)) break;
-    if (!jacobian(J, &cur, S, XS)) break;
+    if (!jacobian(J, &cur, P->B, P->XB)) break;
     for (int i = 0; i < 3; ++i) step[i] = -cur.r[i];
     res->iterations = it + 1;
     if (sovc_solve_small(3, J, step) != SOV_OK) break;
@@ -89,7 +86,7 @@ int sovc_solve_mixed(sovc_result *res, const sovc_shape *P, const sovc_pose *XP,
     for (int ls = 0; ls < SOVC_CHART_HALVINGS; ++ls, alpha *= 0.5) {
       trial = cur;
       for (int i = 0; i < 3; ++i) trial.p[i] = cur.p[i] + alpha * step[i];
-      if (evaluate(&trial, P, XP, S, XS) <= (1 - 1e-4 * alpha) * cur.rn) break;
+      if (evaluate(&trial, P) <= (1 - 1e-4 * alpha) * cur.rn) break;
     }
     if (!(trial.rn < cur.rn)) break;
     cur = trial;

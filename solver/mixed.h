@@ -10,8 +10,7 @@
 /* Newton on G_P(p) = 0, t . (q - p) = 0, b . (q - p) = 0 with
  * q = support of S at -n_P(p), from world point p0. On SOV_OK fills result
  * with A = P, B = S (n = outward normal of P at p). */
-int sovc_solve_mixed(sovc_result *result, const sovc_shape *P, const sovc_pose *XP,
-                     const sovc_shape *S, const sovc_pose *XS, const double p0[3],
-                     double tolerance, int max_iterations);
+int sovc_solve_mixed(sovc_result *result, const sovc_pair *P, const double p0[3], double tolerance,
+                     int max_iterations);
 
 #endif

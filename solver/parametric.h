@@ -20,14 +20,11 @@ void sovc_param_angles(double *phi1, double *phi2, const sovc_shape *shape,
 
 /* Study Eq. 18 (4x4 Newton in the angles), from angles phiA[2], phiB[2].
  * Fills result (world frame) and returns a sov_status. */
-int sovc_solve_parametric(sovc_result *result, const sovc_shape *A,
-                          const sovc_pose *XA, const sovc_shape *B,
-                          const sovc_pose *XB, const double phiA[2],
+int sovc_solve_parametric(sovc_result *result, const sovc_pair *P, const double phiA[2],
                           const double phiB[2], const sovc_options *options);
 
 /* ntb variant: angle unknowns, implicit normal/tangent/bitangent equations. */
-int sovc_solve_ntb(sovc_result *result, const sovc_shape *A, const sovc_pose *XA,
-                   const sovc_shape *B, const sovc_pose *XB, const double phiA[2],
+int sovc_solve_ntb(sovc_result *result, const sovc_pair *P, const double phiA[2],
                    const double phiB[2], const sovc_options *options);
 
 #endif

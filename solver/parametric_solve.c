@@ -137,15 +137,13 @@ static void ntb_system(double f[4], double J[16], double *res,
 /* Undamped Newton on system from phi[4]; on return a, b hold the geometry at
  * the final phi, *iters the steps taken and *res its stopping norm. OK only
  * when *res < tolerance at that iterate. */
-static int newton(sovc_geom *a, sovc_geom *b, double phi[4], int *iters,
-                  double *res, const sovc_shape *A, const sovc_pose *XA,
-                  const sovc_shape *B, const sovc_pose *XB, sovc_system system,
-                  const sovc_options *options) {
+static int newton(sovc_geom *a, sovc_geom *b, double phi[4], int *iters, double *res,
+                  const sovc_pair *P, sovc_system system, const sovc_options *options) {
   for (int it = 0;; ++it) {
     double f[4], J[16];
     *iters = it;
-    geom_eval(a, A, XA, phi[0], phi[1]);
-    geom_eval(b, B, XB, phi[2], phi[3]);
+    geom_eval(a, P->A, P->XA, phi[0], phi[1]);
+    geom_eval(b, P->B, P->XB, phi[2], phi[3]);
     system(f, J, res, a, b);
     if (!isfinite(*res) || !sovc_all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
     if (*res < options->tolerance) return SOV_OK;
@@ -205,16 +203,17 @@ static double box_support(const sovc_shape *shape, const sovc_pose *X, const dou
 /* Lower bound of the SPEC signed distance: the largest of
  * |v . (pB - pA)| - h_A(v) - h_B(v) (supports about the centres, bounded by
  * the bounding boxes) over the centre line and both bodies' local axes. */
-static double distance_lower_bound(const sovc_shape *A, const sovc_pose *XA,
-                                   const sovc_shape *B, const sovc_pose *XB) {
-  const double c[3] = {XB->p[0] - XA->p[0], XB->p[1] - XA->p[1], XB->p[2] - XA->p[2]};
+static double distance_lower_bound(const sovc_pair *P) {
+  const double c[3] = {P->XB->p[0] - P->XA->p[0], P->XB->p[1] - P->XA->p[1],
+                       P->XB->p[2] - P->XA->p[2]};
   const double L = sqrt(sovc_dot(c, c));
   double best = -HUGE_VAL;
-  if (L > 0.0) best = L - (box_support(A, XA, c) + box_support(B, XB, c)) / L;
+  if (L > 0.0) best = L - (box_support(P->A, P->XA, c) + box_support(P->B, P->XB, c)) / L;
   for (int k = 0; k < 6; ++k) {
-    const sovc_pose *X = k < 3 ? XA : XB;
+    const sovc_pose *X = k < 3 ? P->XA : P->XB;
     const double v[3] = {X->R[k % 3], X->R[3 + k % 3], X->R[6 + k % 3]};
-    const double b = fabs(sovc_dot(v, c)) - box_support(A, XA, v) - box_support(B, XB, v);
+    const double b =
+        fabs(sovc_dot(v, c)) - box_support(P->A, P->XA, v) - box_support(P->B, P->XB, v);
     if (b > best) best = b;
   }
   return best;
@@ -236,12 +235,11 @@ static int check_pair(const sovc_geom *a, const sovc_geom *b, double d, double b
 
 /* Shared driver: check arguments, run Newton from the seed angles, fill
  * result from the final iterate (also on failure) and classify it. */
-static int solve_angles(sovc_result *result, const sovc_shape *A,
-                        const sovc_pose *XA, const sovc_shape *B,
-                        const sovc_pose *XB, const double phiA[2],
-                        const double phiB[2], const sovc_options *options,
-                        sovc_system system, sovc_method method) {
-  if (!result || !A || !XA || !B || !XB || !phiA || !phiB || !options) return SOV_ERR_NULL;
+static int solve_angles(sovc_result *result, const sovc_pair *P, const double phiA[2],
+                        const double phiB[2], const sovc_options *options, sovc_system system,
+                        sovc_method method) {
+  if (!result || !P->A || !P->XA || !P->B || !P->XB || !phiA || !phiB || !options)
+    return SOV_ERR_NULL;
   if (!(options->tolerance > 0.0) || !isfinite(options->tolerance) ||
       options->max_iterations < 0)
     return SOV_ERR_OPTION;
@@ -250,7 +248,7 @@ static int solve_angles(sovc_result *result, const sovc_shape *A,
   sovc_geom a, b;
   int iters = 0;
   double res = 0.0;
-  int status = newton(&a, &b, phi, &iters, &res, A, XA, B, XB, system, options);
+  int status = newton(&a, &b, phi, &iters, &res, P, system, options);
   sovc_result_set(result, a.p, b.p, a.n);
   result->iterations = iters;
   result->residual = res;
@@ -258,22 +256,17 @@ static int solve_angles(sovc_result *result, const sovc_shape *A,
   if (status == SOV_OK && !(sovc_all_finite(result->n, 3) && isfinite(result->d)))
     status = SOV_ERR_NO_CONVERGENCE;
   if (status != SOV_OK) return status;
-  return check_pair(&a, &b, result->d, distance_lower_bound(A, XA, B, XB));
+  return check_pair(&a, &b, result->d, distance_lower_bound(P));
 }
 
 /* Study Eq. 18: undamped 4x4 Newton in the angles from phiA, phiB. */
-int sovc_solve_parametric(sovc_result *result, const sovc_shape *A,
-                          const sovc_pose *XA, const sovc_shape *B,
-                          const sovc_pose *XB, const double phiA[2],
+int sovc_solve_parametric(sovc_result *result, const sovc_pair *P, const double phiA[2],
                           const double phiB[2], const sovc_options *options) {
-  return solve_angles(result, A, XA, B, XB, phiA, phiB, options, param_system,
-                      SOVC_METHOD_PARAMETRIC);
+  return solve_angles(result, P, phiA, phiB, options, param_system, SOVC_METHOD_PARAMETRIC);
 }
 
 /* ntb variant: undamped 4x4 Newton in the angles, implicit-view equations. */
-int sovc_solve_ntb(sovc_result *result, const sovc_shape *A, const sovc_pose *XA,
-                   const sovc_shape *B, const sovc_pose *XB, const double phiA[2],
+int sovc_solve_ntb(sovc_result *result, const sovc_pair *P, const double phiA[2],
                    const double phiB[2], const sovc_options *options) {
-  return solve_angles(result, A, XA, B, XB, phiA, phiB, options, ntb_system,
-                      SOVC_METHOD_NTB);
+  return solve_angles(result, P, phiA, phiB, options, ntb_system, SOVC_METHOD_NTB);
 }

@@ -122,33 +122,29 @@ static double centre_line_exit(const sovc_shape *S, const double x[3], double t)
 
 /* 1 if the point at fraction t of the way from A's centre to B's lies in
  * both. */
-static int centre_line_inside(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                              const sovc_pose *XB, double t) {
+static int centre_line_inside(const sovc_pair *P, double t) {
   double m[3];
-  for (int i = 0; i < 3; ++i) m[i] = XA->p[i] + t * (XB->p[i] - XA->p[i]);
-  return sovc_posed_inside(A, XA, m) && sovc_posed_inside(B, XB, m);
+  for (int i = 0; i < 3; ++i) m[i] = P->XA->p[i] + t * (P->XB->p[i] - P->XA->p[i]);
+  return sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m);
 }
 
 /* A point of the centre line between B's entry and A's exit, estimated once
  * and then once more for tapers, found inside both. */
-static int centre_line_point(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                             const sovc_pose *XB) {
+static int centre_line_point(const sovc_pair *P) {
   double xA[3], xB[3];
-  sovc_to_local(xA, XA, XB->p); /* B's centre in A's frame, and A's in B's */
-  sovc_to_local(xB, XB, XA->p);
-  double exit_A = centre_line_exit(A, xA, 1), exit_B = centre_line_exit(B, xB, 1);
-  if (1 - exit_B < exit_A && centre_line_inside(A, XA, B, XB, 0.5 * (exit_A + 1 - exit_B)))
-    return 1;
-  exit_A = centre_line_exit(A, xA, exit_A);
-  exit_B = centre_line_exit(B, xB, exit_B);
-  return 1 - exit_B < exit_A && centre_line_inside(A, XA, B, XB, 0.5 * (exit_A + 1 - exit_B));
+  sovc_to_local(xA, P->XA, P->XB->p); /* B's centre in A's frame, and A's in B's */
+  sovc_to_local(xB, P->XB, P->XA->p);
+  double exit_A = centre_line_exit(P->A, xA, 1), exit_B = centre_line_exit(P->B, xB, 1);
+  if (1 - exit_B < exit_A && centre_line_inside(P, 0.5 * (exit_A + 1 - exit_B))) return 1;
+  exit_A = centre_line_exit(P->A, xA, exit_A);
+  exit_B = centre_line_exit(P->B, xB, exit_B);
+  return 1 - exit_B < exit_A && centre_line_inside(P, 0.5 * (exit_A + 1 - exit_B));
 }
 
 /* See posed.h. */
-int sovc_centre_line_overlap(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                             const sovc_pose *XB) {
-  return sovc_posed_inside(B, XB, XA->p) || sovc_posed_inside(A, XA, XB->p) ||
-         centre_line_point(A, XA, B, XB);
+int sovc_centre_line_overlap(const sovc_pair *P) {
+  return sovc_posed_inside(P->B, P->XB, P->XA->p) || sovc_posed_inside(P->A, P->XA, P->XB->p) ||
+         centre_line_point(P);
 }
 
 /* S's core segment: centre c, unit world direction u of its longest axis,
@@ -175,26 +171,24 @@ static const double kCoreRounding = 1e-12;
 static double clamp_to(double x, double L) { return fmax(-L, fmin(L, x)); }
 
 /* See posed.h. */
-void sovc_support_seeds(double pA[3], double pB[3], const sovc_shape *A, const sovc_pose *XA,
-                        const sovc_shape *B, const sovc_pose *XB, const double v[3]) {
+void sovc_support_seeds(double pA[3], double pB[3], const sovc_pair *P, const double v[3]) {
   double vl[3], x[3];
   const double mv[3] = {-v[0], -v[1], -v[2]};
-  sovc_rotate_t(vl, XA->R, v);
-  sovc_support_seed(x, A, vl);
-  sovc_to_world(pA, XA, x);
-  sovc_rotate_t(vl, XB->R, mv);
-  sovc_support_seed(x, B, vl);
-  sovc_to_world(pB, XB, x);
+  sovc_rotate_t(vl, P->XA->R, v);
+  sovc_support_seed(x, P->A, vl);
+  sovc_to_world(pA, P->XA, x);
+  sovc_rotate_t(vl, P->XB->R, mv);
+  sovc_support_seed(x, P->B, vl);
+  sovc_to_world(pB, P->XB, x);
 }
 
 /* See posed.h. The nearest points of two segments c + s u (|s| <= L):
  * minimise over s with t free, clamp, then t for that s, and s again when
  * t was clamped (u unit). */
-void sovc_core_direction(double v[3], const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                         const sovc_pose *XB) {
+void sovc_core_direction(double v[3], const sovc_pair *P) {
   double cA[3], uA[3], LA, cB[3], uB[3], LB, r[3];
-  core_segment(cA, uA, &LA, A, XA);
-  core_segment(cB, uB, &LB, B, XB);
+  core_segment(cA, uA, &LA, P->A, P->XA);
+  core_segment(cB, uB, &LB, P->B, P->XB);
   for (int i = 0; i < 3; ++i) r[i] = cA[i] - cB[i];
   const double b = sovc_dot(uA, uB), rA = sovc_dot(uA, r), rB = sovc_dot(uB, r);
   const double den = 1 - b * b; /* 0 for parallel cores: any s is nearest, take 0 */
@@ -210,7 +204,7 @@ void sovc_core_direction(double v[3], const sovc_shape *A, const sovc_pose *XA, 
     size = fmax(size, fabs(r[i]));
   }
   if (gap > kCoreRounding * size) return;
-  for (int i = 0; i < 3; ++i) v[i] = XB->p[i] - XA->p[i];
+  for (int i = 0; i < 3; ++i) v[i] = P->XB->p[i] - P->XA->p[i];
   if (!(sovc_dot(v, v) > 0)) v[0] = v[1] = 0, v[2] = 1;
 }
 

@@ -35,15 +35,13 @@ static void quadtree_descend(double lo[2], double hi[2], int c) {
 /* Study's quadtree seed: at each of 6 levels split both bodies' cells into
  * quadrants, keep the closest of the 16 centre pairs (first on ties) and
  * descend into it; returns the final centres. */
-void sovc_quadtree_seed(double phiA[2], double phiB[2], const sovc_shape *A,
-                        const sovc_pose *XA, const sovc_shape *B,
-                        const sovc_pose *XB) {
+void sovc_quadtree_seed(double phiA[2], double phiB[2], const sovc_pair *P) {
   double loA[2] = {-SOVC_PI, -0.5 * SOVC_PI}, hiA[2] = {SOVC_PI, 0.5 * SOVC_PI};
   double loB[2] = {-SOVC_PI, -0.5 * SOVC_PI}, hiB[2] = {SOVC_PI, 0.5 * SOVC_PI};
   for (int level = 0; level < SOVC_QUADTREE_LEVELS; ++level) {
     double angA[4][2], angB[4][2], pA[4][3], pB[4][3];
-    quadtree_children(angA, pA, loA, hiA, A, XA);
-    quadtree_children(angB, pB, loB, hiB, B, XB);
+    quadtree_children(angA, pA, loA, hiA, P->A, P->XA);
+    quadtree_children(angB, pB, loB, hiB, P->B, P->XB);
     int best_a = 0, best_b = 0;
     double best = -1.0;
     for (int i = 0; i < 4; ++i) {

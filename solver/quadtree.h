@@ -7,8 +7,6 @@
 #include "solver/types.h"
 
 /* Angles phiA[2], phiB[2] of the closest quadtree candidate pair. */
-void sovc_quadtree_seed(double phiA[2], double phiB[2], const sovc_shape *A,
-                        const sovc_pose *XA, const sovc_shape *B,
-                        const sovc_pose *XB);
+void sovc_quadtree_seed(double phiA[2], double phiB[2], const sovc_pair *P);
 
 #endif

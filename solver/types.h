@@ -28,6 +28,14 @@ typedef struct sovc_pose {
   double p[3];
 } sovc_pose;
 
+/* The two posed bodies of a query, A and B. */
+typedef struct sovc_pair {
+  const sovc_shape *A;
+  const sovc_pose *XA;
+  const sovc_shape *B;
+  const sovc_pose *XB;
+} sovc_pair;
+
 /* Methods: the default, then the benchmark study's three schemes. */
 typedef enum sovc_method {
   SOVC_METHOD_AUTO = 0,

@@ -216,7 +216,7 @@ TEST(InnerBall, ProvesAShallowOverlap) {
   sovc_result r;
   ASSERT_EQ(sov_test::Distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
   ASSERT_NEAR(r.d, -0.2, 1e-12);
-  EXPECT_EQ(sovc_inner_balls_certify(&r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
+  EXPECT_EQ(sovc_inner_balls_certify(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), 1e-10), 1);
 }
 
 // Found by an audit of the solver's loops: the ball and cap searches
@@ -237,8 +237,8 @@ TEST(InnerBall, SubnormalAndInfiniteDepthsEndTheSearches) {
     r.n[1] = 1;
     r.pA[1] = r.pB[1] = 1;
     double cap_cos = 0;
-    EXPECT_EQ(sovc_inner_balls_certify(&r, &A, &XA, &A, &XB, 1e-12), 0) << depth;
-    EXPECT_EQ(sovc_proved_cap(&cap_cos, &r, &A, &XA, &A, &XB, 1e-12), 0) << depth;
+    EXPECT_EQ(sovc_inner_balls_certify(&r, sov_test::Pair(&A, &XA, &A, &XB), 1e-12), 0) << depth;
+    EXPECT_EQ(sovc_proved_cap(&cap_cos, &r, sov_test::Pair(&A, &XA, &A, &XB), 1e-12), 0) << depth;
   }
 }
 
@@ -256,7 +256,7 @@ TEST(InnerBall, RefusesACommonNormalPairThatIsNotTheAnswer) {
   tip.d = -2;
   const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {1, 0, 0};
   for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
-  EXPECT_EQ(sovc_inner_balls_certify(&tip, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 0);
+  EXPECT_EQ(sovc_inner_balls_certify(&tip, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), 1e-10), 0);
 }
 
 // The SPEC's objective at world direction v, from the core's support.
@@ -284,7 +284,8 @@ TEST(InnerBall, ProvesCapsAtTheTipsExactlyWhereTheyAreOptima) {
     const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {3 - depth, 0, 0};
     for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
     double cos_cap = NAN;
-    const int proved = sovc_proved_cap(&cos_cap, &tip, &s.A, &s.XA, &s.B, &s.XB, 1e-10);
+    const int proved =
+        sovc_proved_cap(&cos_cap, &tip, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), 1e-10);
     if (depth > 4.0 / 3) {
       EXPECT_EQ(proved, 0) << "depth " << depth;
     }
@@ -325,7 +326,7 @@ TEST(InnerBall, ProvesCapsBetweenElongatedBodiesExactlyWhereTheyAreOptima) {
     const double n[3] = {0, 0, 1}, tA[3] = {0, 0, 1}, tB[3] = {0, 0, 1 - depth};
     for (int i = 0; i < 3; ++i) pair.n[i] = n[i], pair.pA[i] = tA[i], pair.pB[i] = tB[i];
     double cos_cap = NAN;
-    const int proved = sovc_proved_cap(&cos_cap, &pair, &A, &XA, &B, &XB, 1e-10);
+    const int proved = sovc_proved_cap(&cos_cap, &pair, sov_test::Pair(&A, &XA, &B, &XB), 1e-10);
     if (depth > 2) {
       EXPECT_EQ(proved, 0) << "depth " << depth;
     }
@@ -374,12 +375,14 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
       sovc_posed_support(&b, &B, &XB, mv);
       sovc_result r{};
       int have = 0;
-      if (sovc_solve_local(&r, &have, &A, &XA, &B, &XB, v, a.p, b.p, -(a.h + b.h), &cfg, 0,
-                           nullptr) != SOV_OK ||
+      if (sovc_solve_local(&r, &have, sov_test::Pair(&A, &XA, &B, &XB), v, a.p, b.p, -(a.h + b.h),
+                           &cfg, 0, nullptr) != SOV_OK ||
           !(r.d < 0))
         continue;
       double cos_cap;
-      if (!sovc_proved_cap(&cos_cap, &r, &A, &XA, &B, &XB, sovc_value_tolerance(&r))) continue;
+      if (!sovc_proved_cap(&cos_cap, &r, sov_test::Pair(&A, &XA, &B, &XB),
+                           sovc_value_tolerance(&r)))
+        continue;
       ++proved;
       if (r.d < global.d - 1e-6) ++local_only;
       const double theta = std::acos(cos_cap);
@@ -433,7 +436,7 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
     if (sov_test::Distance(&r, &A, &XA, &B, &XB, nullptr, nullptr) != SOV_OK || !(r.d < 0)) continue;
     sovc_cache_ball kept[2];
     int have = 0;
-    if (!sovc_inner_balls_certify_keep(kept, &have, &r, &A, &XA, &B, &XB,
+    if (!sovc_inner_balls_certify_keep(kept, &have, &r, sov_test::Pair(&A, &XA, &B, &XB),
                                        sovc_value_tolerance(&r)) ||
         !have)
       continue;
@@ -449,7 +452,7 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
       sovc_result m;
       if (sov_test::Distance(&m, &A, &XA, &B, &YB, nullptr, nullptr) != SOV_OK || !(m.d < 0)) break;
       const double tol = sovc_value_tolerance(&m);
-      if (!sovc_kept_balls_certify(kept, &m, &A, &XA, &B, &YB, tol)) {
+      if (!sovc_kept_balls_certify(kept, &m, sov_test::Pair(&A, &XA, &B, &YB), tol)) {
         ++refused;
         continue;
       }
@@ -486,16 +489,19 @@ TEST(InnerBall, KeptBallsRefuseAPairFarFromTheirs) {
   ASSERT_EQ(sov_test::Distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
   sovc_cache_ball kept[2];
   int have = 0;
-  ASSERT_EQ(sovc_inner_balls_certify_keep(kept, &have, &r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
+  ASSERT_EQ(sovc_inner_balls_certify_keep(kept, &have, &r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB),
+                                          1e-10),
+            1);
   ASSERT_EQ(have, 1);
-  EXPECT_EQ(sovc_kept_balls_certify(kept, &r, &s.A, &s.XA, &s.B, &s.XB, 1e-10), 1);
+  EXPECT_EQ(sovc_kept_balls_certify(kept, &r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), 1e-10), 1);
   const double tip_centre[3] = {2, 0, 0};
   const EllipsoidAndSphere t(tip_centre);
   sovc_result tip{};
   tip.d = -2;
   const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {1, 0, 0};
   for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
-  EXPECT_EQ(sovc_kept_balls_certify(kept, &tip, &t.A, &t.XA, &t.B, &t.XB, 1e-10), 0);
+  EXPECT_EQ(sovc_kept_balls_certify(kept, &tip, sov_test::Pair(&t.A, &t.XA, &t.B, &t.XB), 1e-10),
+            0);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@ extern "C" {
 #include "solver/parametric.h"
 #include "solver/pose.h"
 #include "solver/quadtree.h"
+#include "solver_api.h"
 }
 
 #include "spec_reference.h"
@@ -226,8 +227,8 @@ TEST(ParametricAngles, PolesAndCentre) {
 
 // ---- study methods -------------------------------------------------------
 
-using Solver = int (*)(sovc_result *, const sovc_shape *, const sovc_pose *, const sovc_shape *,
-                       const sovc_pose *, const double *, const double *, const sovc_options *);
+using Solver = int (*)(sovc_result *, const sovc_pair *, const double *, const double *,
+                       const sovc_options *);
 
 struct Method {
   Solver solve;
@@ -251,8 +252,8 @@ sovc_options Options(int max_iterations = kMaxIterations) {
 int SolveSeeded(sovc_result *r, const Method &m, const sovc_shape &A, const sovc_pose &XA,
                 const sovc_shape &B, const sovc_pose &XB, const sovc_options &o) {
   double phiA[2], phiB[2];
-  sovc_quadtree_seed(phiA, phiB, &A, &XA, &B, &XB);
-  return m.solve(r, &A, &XA, &B, &XB, phiA, phiB, &o);
+  sovc_quadtree_seed(phiA, phiB, sov_test::Pair(&A, &XA, &B, &XB));
+  return m.solve(r, sov_test::Pair(&A, &XA, &B, &XB), phiA, phiB, &o);
 }
 
 // Answer r against the expected d, normal and witness points.
@@ -368,7 +369,7 @@ TEST(ParametricSolve, OverlappingSpheresNearWitnessMatchClosedForm) {
     for (const Method &m : kMethods) {
       SCOPED_TRACE(m.name);
       sovc_result r{};
-      ASSERT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phiA, phiB, &o), SOV_OK);
+      ASSERT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o), SOV_OK);
       ExpectAnswer(r, s.d, s.n, s.pA, s.pB);
     }
   }
@@ -395,7 +396,7 @@ TEST(ParametricSolve, ConcentricSpheresAnswerAnyAntipodalPair) {
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
     sovc_result r{};
-    ASSERT_EQ(m.solve(&r, &A, &XA, &B, &XB, phiA, phiB, &o), SOV_OK);
+    ASSERT_EQ(m.solve(&r, sov_test::Pair(&A, &XA, &B, &XB), phiA, phiB, &o), SOV_OK);
     ExpectAnswer(r, -(A.a[0] + B.a[0]), nw, pA, pB);
   }
 }
@@ -409,7 +410,8 @@ TEST(ParametricSolve, Eq18HoldsOnTheIntersectionCurve) {
   const double phiA[2] = {kPi / 3, 0}, phiB[2] = {2 * kPi / 3, 0};
   const sovc_options o = Options();
   sovc_result r{};
-  EXPECT_EQ(sovc_solve_parametric(&r, &A, &XA, &B, &XB, phiA, phiB, &o), SOV_ERR_SPURIOUS);
+  EXPECT_EQ(sovc_solve_parametric(&r, sov_test::Pair(&A, &XA, &B, &XB), phiA, phiB, &o),
+            SOV_ERR_SPURIOUS);
   EXPECT_EQ(r.iterations, 0);
 }
 
@@ -527,7 +529,7 @@ TEST(ParametricSolve, NewtonConvergesQuadratically) {
   const double kRoundoffFloor = 1e-13;
   const TaperedPair t;
   double phiA[2], phiB[2];
-  sovc_quadtree_seed(phiA, phiB, &t.A, &t.XA, &t.B, &t.XB);
+  sovc_quadtree_seed(phiA, phiB, sov_test::Pair(&t.A, &t.XA, &t.B, &t.XB));
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
     double previous = -1;
@@ -535,7 +537,7 @@ TEST(ParametricSolve, NewtonConvergesQuadratically) {
       sovc_options o = Options(k);
       o.tolerance = 1e-300;
       sovc_result r{};
-      m.solve(&r, &t.A, &t.XA, &t.B, &t.XB, phiA, phiB, &o);
+      m.solve(&r, sov_test::Pair(&t.A, &t.XA, &t.B, &t.XB), phiA, phiB, &o);
       if (previous >= 0 && previous < kAsymptotic) {
         EXPECT_LE(r.residual, kQuadraticFactor * previous * previous + kRoundoffFloor) << k;
       }
@@ -610,7 +612,8 @@ TEST(ParametricSolve, NearSideFarSidePairIsSpurious) {
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
     sovc_result r{};
-    EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phiA, phiB, &o), SOV_ERR_SPURIOUS);
+    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o),
+              SOV_ERR_SPURIOUS);
     EXPECT_NEAR(r.pB[0], 4.0, kWitnessTol);
   }
 }
@@ -624,7 +627,8 @@ TEST(ParametricSolve, FarSidesPairIsSpurious) {
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
     sovc_result r{};
-    EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phiA, phiB, &o), SOV_ERR_SPURIOUS);
+    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o),
+              SOV_ERR_SPURIOUS);
     EXPECT_NEAR(r.d, -5.0, kDistanceTol);
   }
 }
@@ -635,8 +639,10 @@ TEST(ParametricSolve, RejectsNullArguments) {
   const sovc_options o = Options();
   sovc_result r{};
   for (const Method &m : kMethods) {
-    EXPECT_EQ(m.solve(nullptr, &s.A, &s.XA, &s.B, &s.XB, phi, phi, &o), SOV_ERR_NULL);
-    EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phi, phi, nullptr), SOV_ERR_NULL);
+    EXPECT_EQ(m.solve(nullptr, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, &o),
+              SOV_ERR_NULL);
+    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, nullptr),
+              SOV_ERR_NULL);
   }
 }
 
@@ -648,8 +654,10 @@ TEST(ParametricSolve, RejectsBadOptions) {
   bad_cap.max_iterations = -1;
   sovc_result r{};
   for (const Method &m : kMethods) {
-    EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phi, phi, &bad_tol), SOV_ERR_OPTION);
-    EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phi, phi, &bad_cap), SOV_ERR_OPTION);
+    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, &bad_tol),
+              SOV_ERR_OPTION);
+    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, &bad_cap),
+              SOV_ERR_OPTION);
   }
 }
 
@@ -659,7 +667,8 @@ TEST(ParametricSolve, RejectsNonFiniteSeed) {
   const sovc_options o = Options();
   sovc_result r{};
   for (const Method &m : kMethods)
-    EXPECT_EQ(m.solve(&r, &s.A, &s.XA, &s.B, &s.XB, phi, nan_phi, &o), SOV_ERR_NONFINITE);
+    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, nan_phi, &o),
+              SOV_ERR_NONFINITE);
 }
 
 }  // namespace

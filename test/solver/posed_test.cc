@@ -9,6 +9,7 @@ extern "C" {
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/shape.h"
+#include "solver_api.h"
 }
 
 #include "pose_test_util.h"
@@ -53,7 +54,7 @@ TEST(CoreDirection, ParallelNeedlesSideBySideGiveTheAcrossDirection) {
   const sovc_shape needle = Make(0.1, 0.1, 2.0);
   const sovc_pose XA = At(0, 0, 0), XB = At(0.5, 0, 1.5);
   double v[3];
-  sovc_core_direction(v, &needle, &XA, &needle, &XB);
+  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0.5, 0, 0);
 }
 
@@ -64,7 +65,7 @@ TEST(CoreDirection, CrossedNeedlesGiveTheirCommonPerpendicular) {
   const sovc_pose XA = QuarterTurn(1, 0.3, 0, 0);  // core along x
   const sovc_pose XB = QuarterTurn(0, 0, 0.7, 1);  // core along y
   double v[3];
-  sovc_core_direction(v, &needle, &XA, &needle, &XB);
+  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0, 0, 1);
 }
 
@@ -74,7 +75,7 @@ TEST(CoreDirection, CollinearNeedlesGiveTheGapBetweenCoreEnds) {
   const sovc_shape needle = Make(0.1, 0.1, 2.0);
   const sovc_pose XA = At(0, 0, 0), XB = At(0, 0, 10);
   double v[3];
-  sovc_core_direction(v, &needle, &XA, &needle, &XB);
+  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0, 0, 10 - 2 * 1.9);
 }
 
@@ -83,7 +84,7 @@ TEST(CoreDirection, RoundBodiesGiveTheCentreLine) {
   const sovc_shape ball = Make(1, 1, 1), disc = Make(2, 2, 0.5);
   const sovc_pose XA = At(0.2, -0.1, 0.3), XB = At(1.5, 2.5, -0.5);
   double v[3];
-  sovc_core_direction(v, &ball, &XA, &disc, &XB);
+  sovc_core_direction(v, sov_test::Pair(&ball, &XA, &disc, &XB));
   ExpectDirection(v, 1.3, 2.6, -0.8);
 }
 
@@ -94,10 +95,10 @@ TEST(CoreDirection, CrossingCoresFallBackOnTheCentreLineThenOnZ) {
   const sovc_pose XA = QuarterTurn(1, 0, 0, 0);  // core along x through the origin
   const sovc_pose XB = At(0.5, 0, 0.2);          // core along z through (0.5, 0, 0)
   double v[3];
-  sovc_core_direction(v, &needle, &XA, &needle, &XB);
+  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0.5, 0, 0.2);
   const sovc_pose XC = At(0, 0, 0);
-  sovc_core_direction(v, &needle, &XA, &needle, &XC);
+  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XC));
   ExpectDirection(v, 0, 0, 1);
 }
 
@@ -112,8 +113,8 @@ TEST(CoreDirection, FollowsARigidMotionOfBoth) {
     const sovc_pose M = sov_test::RandomPose(rng, 2);
     const sovc_pose movedA = sov_test::Compose(M, XA), movedB = sov_test::Compose(M, XB);
     double v[3], w[3], Rv[3];
-    sovc_core_direction(v, &A, &XA, &B, &XB);
-    sovc_core_direction(w, &A, &movedA, &B, &movedB);
+    sovc_core_direction(v, sov_test::Pair(&A, &XA, &B, &XB));
+    sovc_core_direction(w, sov_test::Pair(&A, &movedA, &B, &movedB));
     sovc_rotate(Rv, M.R, v);
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(w[i], Rv[i], 1e-9) << "pair " << k;
   }

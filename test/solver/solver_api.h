@@ -10,6 +10,19 @@ extern "C" {
 
 namespace sov_test {
 
+// The pair of two posed bodies, for one call (it converts to the pointer
+// the solver's functions take).
+struct PairOf {
+  sovc_pair pair;
+  operator const sovc_pair *() const { return &pair; }
+};
+
+// A and B at their poses.
+inline PairOf Pair(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                   const sovc_pose *XB) {
+  return PairOf{{A, XA, B, XB}};
+}
+
 // Default options, as sov_options_default gives them.
 inline sovc_options DefaultOptions() {
   sovc_options o;
@@ -22,7 +35,7 @@ inline int Distance(sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
                     const sovc_shape *B, const sovc_pose *XB, const sovc_options *options,
                     sovc_cache *cache) {
   const sovc_options defaults = DefaultOptions();
-  return sovc_distance(r, A, XA, B, XB, options ? options : &defaults, cache);
+  return sovc_distance(r, Pair(A, XA, B, XB), options ? options : &defaults, cache);
 }
 
 // sovc_collide likewise.
@@ -30,7 +43,7 @@ inline int Collide(int *colliding, const sovc_shape *A, const sovc_pose *XA,
                    const sovc_shape *B, const sovc_pose *XB, const sovc_options *options,
                    sovc_cache *cache) {
   const sovc_options defaults = DefaultOptions();
-  return sovc_collide(colliding, A, XA, B, XB, options ? options : &defaults, cache);
+  return sovc_collide(colliding, Pair(A, XA, B, XB), options ? options : &defaults, cache);
 }
 
 // F, gradient and Hessian as sov_shape_implicit reports them.
