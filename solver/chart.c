@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "solver/linalg.h"
+#include "solver/newton.h"
 #include "solver/parametric.h"
 #include "solver/pose.h"
 #include "solver/result.h"
@@ -114,11 +115,65 @@ static void jacobian(double J[24], const sovc_pair *P, const double s[4]) {
   }
 }
 
+/* One iterate: both bodies' chart coordinates (the unknowns), the residual,
+ * the points and A's normal there. */
+typedef struct angle_iterate {
+  sovc_newton_iterate head; /* x: A's two coordinates, then B's; merit |r| */
+  double r[6], pA[3], pB[3], nA[3];
+} angle_iterate;
+
+/* The chart's context: the bodies and the tolerance. */
+typedef struct angle_chart {
+  const sovc_pair *P;
+  double tol;
+} angle_chart;
+
+/* Evaluate t at its coordinates, wrapped into range. */
+static double angle_evaluate(void *vc, sovc_newton_iterate *vt, const sovc_newton_iterate *from) {
+  (void)from;
+  const angle_chart *c = vc;
+  angle_iterate *t = (angle_iterate *)vt;
+  wrap(t->head.x);
+  return residual(t->r, t->pA, t->pB, t->nA, c->P, t->head.x);
+}
+
+/* Converged (see converged()). */
+static int angle_test(void *vc, sovc_newton_iterate *vx) {
+  const angle_chart *c = vc;
+  const angle_iterate *x = (const angle_iterate *)vx;
+  return converged(x->r, x->pA, x->pB, c->tol) ? SOVC_NEWTON_DONE : SOVC_NEWTON_GO;
+}
+
+/* The Gauss-Newton step of the central-difference Jacobian. */
+static int angle_step(void *vc, sovc_newton_iterate *vx, double *step, int it, int *iterations) {
+  const angle_chart *c = vc;
+  const angle_iterate *x = (const angle_iterate *)vx;
+  double J[24], b[6];
+  jacobian(J, c->P, x->head.x);
+  for (int i = 0; i < 6; ++i) b[i] = -x->r[i];
+  *iterations = it + 1;
+  if (sovc_least_squares(6, 4, J, b) != SOV_OK) return SOVC_NEWTON_STOP;
+  for (int i = 0; i < 4; ++i) step[i] = b[i];
+  return SOV_OK;
+}
+
 /* Damped Gauss-Newton in the balanced charts. */
 int sovc_solve_chart(sovc_result *res, const sovc_pair *P, const double pA0[3], const double pB0[3],
                      double tol, int max_iterations) {
-  double s[4], x[3], phi1, phi2, r[6], J[24], step[6], ts[4], tr[6];
-  double pA[3], pB[3], nA[3], tpA[3], tpB[3], tnA[3];
+  angle_iterate its[2];
+  angle_chart c = {P, tol};
+  const sovc_newton_chart chart = {.n = 4,
+                                   .max_iterations = max_iterations,
+                                   .halvings = SOVC_CHART_HALVINGS,
+                                   .max_step = INFINITY,
+                                   .finite_merit = 1,
+                                   .final_test = 1,
+                                   .evaluate = angle_evaluate,
+                                   .test = angle_test,
+                                   .step = angle_step,
+                                   .accept = sovc_newton_armijo,
+                                   .stalled = sovc_newton_decreased};
+  double x[3], phi1, phi2, *s = its[0].head.x;
   sovc_to_local(x, P->XA, pA0);
   sovc_param_angles(&phi1, &phi2, P->A, x);
   s[0] = coordinate_of(phi1, blend_power(P->A->eps1));
@@ -127,33 +182,14 @@ int sovc_solve_chart(sovc_result *res, const sovc_pair *P, const double pA0[3], 
   sovc_param_angles(&phi1, &phi2, P->B, x);
   s[2] = coordinate_of(phi1, blend_power(P->B->eps1));
   s[3] = coordinate_of(phi2, blend_power(P->B->eps2));
-  wrap(s);
-  res->iterations = 0;
-  double rn = residual(r, pA, pB, nA, P, s);
-  for (int it = 0; it < max_iterations && isfinite(rn); ++it) {
-    if (converged(r, pA, pB, tol)) break;
-    jacobian(J, P, s);
-    for (int i = 0; i < 6; ++i) step[i] = -r[i];
-    res->iterations = it + 1;
-    if (sovc_least_squares(6, 4, J, step) != SOV_OK) break;
-    double alpha = 1, trn = INFINITY;
-    for (int ls = 0; ls < SOVC_CHART_HALVINGS; ++ls, alpha *= 0.5) {
-      for (int i = 0; i < 4; ++i) ts[i] = s[i] + alpha * step[i];
-      wrap(ts);
-      trn = residual(tr, tpA, tpB, tnA, P, ts);
-      if (trn <= (1 - 1e-4 * alpha) * rn) break;
-    }
-    if (!(trn < rn)) break;
-    memcpy(s, ts, sizeof s);
-    memcpy(r, tr, sizeof r);
-    memcpy(pA, tpA, sizeof pA);
-    memcpy(pB, tpB, sizeof pB);
-    memcpy(nA, tnA, sizeof nA);
-    rn = trn;
-  }
-  res->residual = rn;
-  if (!isfinite(rn) || !converged(r, pA, pB, tol)) return SOV_ERR_NO_CONVERGENCE;
-  sovc_result_set(res, pA, pB, nA);
+  its[0].head.alpha = 0;
+  its[0].head.merit = angle_evaluate(&c, &its[0].head, NULL);
+  sovc_newton_iterate *out;
+  const int st = sovc_newton_run(&out, &res->iterations, &chart, &c, &its[0].head, &its[1].head);
+  const angle_iterate *a = (const angle_iterate *)out;
+  res->residual = a->head.merit;
+  if (st != SOV_OK) return SOV_ERR_NO_CONVERGENCE;
+  sovc_result_set(res, a->pA, a->pB, a->nA);
   res->method = SOVC_METHOD_AUTO;
   return SOV_OK;
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "solver/newton.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/result.h"
@@ -70,13 +71,6 @@ static double gradient_norm(const sovc_support_eval *a, const sovc_support_eval 
   return sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
 }
 
-/* Unit vector of v + s. */
-static void retract(double out[3], const double v[3], const double s[3]) {
-  double w[3] = {v[0] + s[0], v[1] + s[1], v[2] + s[2]};
-  const double n = 1 / sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-  for (int i = 0; i < 3; ++i) out[i] = w[i] * n;
-}
-
 /* Fill result from the supports at unit v: n = v, d = -f. */
 static int answer(sovc_result *res, const sovc_support_eval *a, const sovc_support_eval *b,
                   const double v[3], double f, double gap) {
@@ -91,62 +85,120 @@ static int answer(sovc_result *res, const sovc_support_eval *a, const sovc_suppo
   return SOV_OK;
 }
 
-/* Newton with Armijo backtracking on f. */
+/* One iterate: the direction (the unknowns) with both supports; once
+ * tested, the error bound of its value and the Newton step from it. */
+typedef struct direction_iterate {
+  sovc_newton_iterate head; /* x: unit v; merit f(v) */
+  sovc_support_eval a, b;
+  double gn, err, L, slope, step[3];
+  int have_step;
+} direction_iterate;
+
+/* The chart's context: the bodies, the tolerance, and the gradient's norm
+ * at the last iterate tested. */
+typedef struct direction_chart {
+  const sovc_pair *P;
+  double tol, last_gn;
+} direction_chart;
+
+/* Both supports along t's direction, normalised first (a retraction onto
+ * the sphere), their 1-D searches hinted by from's. */
+static double direction_evaluate(void *vc, sovc_newton_iterate *vt,
+                                 const sovc_newton_iterate *from) {
+  const direction_chart *c = vc;
+  direction_iterate *t = (direction_iterate *)vt;
+  double *v = t->head.x;
+  const double n = 1 / sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  for (int i = 0; i < 3; ++i) v[i] *= n;
+  const direction_iterate *f = (const direction_iterate *)from;
+  t->a.z = f ? f->a.z : NAN;
+  t->b.z = f ? f->b.z : NAN;
+  return objective(&t->a, &t->b, c->P, v);
+}
+
+/* Error in d: for separated bodies |pB - pA| - |d| bounds it (quadratic in
+ * the tangential gradient). For an overlap it does not: the error is about
+ * half the Newton decrement g^T M^-1 g, large near a flat optimum (small
+ * curvature M) even when the gap is tiny. Once the error is small, iterate
+ * on while the gradient still shrinks fast (pointy supports: it does, and
+ * the witnesses become consistent); stop when it stalls (a flat face's
+ * support point is ill-determined, d is not: the witnesses are then
+ * balanced by the caller). */
+static int direction_test(void *vc, sovc_newton_iterate *vx) {
+  direction_chart *c = vc;
+  direction_iterate *x = (direction_iterate *)vx;
+  const double *v = x->head.x, f = x->head.merit;
+  x->gn = gradient_norm(&x->a, &x->b, v);
+  const double gap = sqrt(f * f + x->gn * x->gn) - fabs(f);
+  x->L = sovc_coordinate_size(x->a.p, x->b.p);
+  const double mv[3] = {-v[0], -v[1], -v[2]};
+  x->have_step = sovc_support_derivative(&x->a, c->P->A, c->P->XA, v) &&
+                 sovc_support_derivative(&x->b, c->P->B, c->P->XB, mv) &&
+                 newton_step(x->step, &x->a, &x->b, v, f);
+  x->slope = 0;
+  for (int i = 0; x->have_step && i < 3; ++i) x->slope += x->step[i] * (x->a.p[i] - x->b.p[i]);
+  x->err = f > 0 && x->have_step ? fmax(gap, -0.5 * x->slope) : gap;
+  if (x->err < c->tol * x->L &&
+      (x->gn < c->tol * x->L || x->gn > 0.25 * c->last_gn || !x->have_step))
+    return SOVC_NEWTON_DONE;
+  c->last_gn = x->gn;
+  return SOVC_NEWTON_GO;
+}
+
+/* The step test() formed; none where the curvature gave none. */
+static int direction_step(void *vc, sovc_newton_iterate *vx, double *step, int it,
+                          int *iterations) {
+  (void)vc;
+  const direction_iterate *x = (const direction_iterate *)vx;
+  if (!x->have_step) return SOVC_NEWTON_STOP;
+  *iterations = it + 1;
+  memcpy(step, x->step, sizeof x->step);
+  return SOV_OK;
+}
+
+/* Armijo's decrease of f along the step's slope. */
+static int direction_accept(void *vc, const sovc_newton_iterate *t, const sovc_newton_iterate *vx,
+                            double alpha) {
+  (void)vc;
+  const direction_iterate *x = (const direction_iterate *)vx;
+  return t->merit <= x->head.merit + 1e-4 * alpha * fmin(x->slope, 0);
+}
+
+/* No descent left: converged in d if the error bound says so. */
+static int direction_stalled(void *vc, const sovc_newton_iterate *t,
+                             const sovc_newton_iterate *vx) {
+  const direction_chart *c = vc;
+  const direction_iterate *x = (const direction_iterate *)vx;
+  if (t->merit <= x->head.merit) return SOVC_NEWTON_GO;
+  return x->err < c->tol * x->L ? SOVC_NEWTON_DONE : SOVC_NEWTON_STOP;
+}
+
+/* Newton with Armijo backtracking on f. A tangent step longer than
+ * kMaxTangentStep only turns v further towards the step's own direction;
+ * where the curvature nearly vanishes (edges, corners) Newton's step is 1e6
+ * or more, and halving it down from there cost 20 to 30 support pairs per
+ * iteration. */
 int sovc_solve_direction(sovc_result *res, const sovc_pair *P, const double v0[3], double tol,
                          int max_iterations) {
-  sovc_support_eval a = {.z = NAN}, b = {.z = NAN}, ta, tb;
-  double v[3], step[3], vt[3];
-  retract(v, v0, (const double[3]){0, 0, 0});
-  double f = objective(&a, &b, P, v);
-  res->iterations = 0;
-  double last_gn = INFINITY;
-  for (int it = 0; it < max_iterations; ++it) {
-    /* Error in d: for separated bodies |pB - pA| - |d| bounds it (quadratic
-     * in the tangential gradient). For an overlap it does not: the error is
-     * about half the Newton decrement g^T M^-1 g, large near a flat optimum
-     * (small curvature M) even when the gap is tiny. Once the error is
-     * small, iterate on while the gradient still shrinks fast (pointy
-     * supports: it does, and the witnesses become consistent); stop when it
-     * stalls (a flat face's support point is ill-determined, d is not: the
-     * witnesses are then balanced by the caller). */
-    const double gn = gradient_norm(&a, &b, v);
-    const double gap = sqrt(f * f + gn * gn) - fabs(f);
-    const double L = sovc_coordinate_size(a.p, b.p);
-    const double mv[3] = {-v[0], -v[1], -v[2]};
-    const int have_step = sovc_support_derivative(&a, P->A, P->XA, v) &&
-                          sovc_support_derivative(&b, P->B, P->XB, mv) &&
-                          newton_step(step, &a, &b, v, f);
-    double slope = 0;
-    for (int i = 0; have_step && i < 3; ++i) slope += step[i] * (a.p[i] - b.p[i]);
-    const double err = f > 0 && have_step ? fmax(gap, -0.5 * slope) : gap;
-    if (err < tol * L && (gn < tol * L || gn > 0.25 * last_gn || !have_step))
-      return answer(res, &a, &b, v, f, err);
-    last_gn = gn;
-    if (!have_step) break;
-    res->iterations = it + 1;
-    /* A tangent step longer than kMaxTangentStep only turns v further
-     * towards the step's own direction; where the curvature nearly vanishes
-     * (edges, corners) Newton's step is 1e6 or more, and halving it down
-     * from there cost 20 to 30 support pairs per iteration. */
-    const double step_norm = sqrt(sovc_dot(step, step));
-    double alpha = step_norm > kMaxTangentStep ? kMaxTangentStep / step_norm : 1, ft = INFINITY;
-    for (int ls = 0; ls < 40; ++ls, alpha *= 0.5) {
-      for (int i = 0; i < 3; ++i) vt[i] = alpha * step[i];
-      retract(vt, v, vt);
-      ta.z = a.z;
-      tb.z = b.z;
-      ft = objective(&ta, &tb, P, vt);
-      if (ft <= f + 1e-4 * alpha * fmin(slope, 0)) break;
-    }
-    if (!(ft <= f)) {
-      /* No descent left: converged in d if the error bound says so. */
-      if (err < tol * L) return answer(res, &a, &b, v, f, err);
-      break;
-    }
-    memcpy(v, vt, sizeof v);
-    a = ta;
-    b = tb;
-    f = ft;
-  }
-  return SOV_ERR_NO_CONVERGENCE;
+  direction_iterate its[2];
+  direction_chart c = {P, tol, INFINITY};
+  const sovc_newton_chart chart = {.n = 3,
+                                   .max_iterations = max_iterations,
+                                   .halvings = 40,
+                                   .max_step = kMaxTangentStep,
+                                   .finite_merit = 0,
+                                   .final_test = 0,
+                                   .evaluate = direction_evaluate,
+                                   .test = direction_test,
+                                   .step = direction_step,
+                                   .accept = direction_accept,
+                                   .stalled = direction_stalled};
+  for (int i = 0; i < 3; ++i) its[0].head.x[i] = v0[i] + 0.0; /* a zero step's retraction */
+  its[0].head.alpha = 0;
+  its[0].head.merit = direction_evaluate(&c, &its[0].head, NULL);
+  sovc_newton_iterate *out;
+  const int st = sovc_newton_run(&out, &res->iterations, &chart, &c, &its[0].head, &its[1].head);
+  if (st != SOV_OK) return SOV_ERR_NO_CONVERGENCE;
+  const direction_iterate *x = (const direction_iterate *)out;
+  return answer(res, &x->a, &x->b, x->head.x, x->head.merit, x->err);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "solver/linalg.h"
+#include "solver/newton.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/result.h"
@@ -271,76 +272,131 @@ static void keep_last(sovc_cache_eval last[2], const sovc_implicit_eval *a,
   sovc_posed_to_cache(&last[1], b, XB, p + 3);
 }
 
+/* The position chart's iterate: both points (the unknowns), the residual
+ * and both bodies' evaluations there. */
+typedef struct position_iterate {
+  sovc_newton_iterate head; /* x: pA then pB; merit |r| */
+  double r[6];
+  sovc_implicit_eval a, b;
+  sovc_frame F;
+} position_iterate;
+
+/* The position chart's context: the bodies, the configuration, the
+ * tolerance at the current iterate and the last step (length, and the
+ * residual it started from) for the prediction of the next. */
+typedef struct position_chart {
+  const sovc_pair *P;
+  const sovc_newton_config *cfg;
+  double tol, sn, prev_rn, predicted;
+  double step[6]; /* the last step, where it is taken unevaluated */
+  step_factors factors;
+} position_chart;
+
+/* Evaluate both bodies at t's points. */
+static double position_evaluate(void *vc, sovc_newton_iterate *vt,
+                                const sovc_newton_iterate *from) {
+  (void)from;
+  const position_chart *c = vc;
+  position_iterate *t = (position_iterate *)vt;
+  double *p = t->head.x;
+  return evaluate(t->r, &t->a, &t->b, &t->F, c->P, p, p + 3, c->cfg->normalized);
+}
+
+/* Converged below the tolerance, raised to the coordinates' rounding. */
+static int position_test(void *vc, sovc_newton_iterate *x) {
+  position_chart *c = vc;
+  c->tol = scaled_tolerance(c->cfg->tolerance, x->x, x->x + 3);
+  return x->merit < c->tol ? SOVC_NEWTON_DONE : SOVC_NEWTON_GO;
+}
+
+/* The Newton step from the Jacobian's blocks (or LAPACKE's LU for the
+ * study's scheme); SOVC_NEWTON_FINISHED when the damped chart may take it
+ * as the last one unevaluated. */
+static int position_step(void *vc, sovc_newton_iterate *vx, double *step, int it, int *iterations) {
+  position_chart *c = vc;
+  position_iterate *x = (position_iterate *)vx;
+  const double *p = x->head.x, rn = x->head.merit;
+  sovc_posed_hessian(&x->a, c->P->XA);
+  sovc_posed_hessian(&x->b, c->P->XB);
+  for (int i = 0; i < 6; ++i) step[i] = -x->r[i];
+  *iterations = it + 1;
+  int st;
+  if (c->cfg->lapack) {
+    double J[36];
+    jacobian(J, &x->a, &x->b, &x->F, p, p + 3);
+    st = sovc_solve(6, J, step);
+  } else {
+    jacobian_blocks jb;
+    jacobian_blocks_make(&jb, &x->a, &x->b, &x->F, p, p + 3);
+    st = factor_step(&c->factors, &jb);
+    if (st == SOV_OK) solve_step(&c->factors, step);
+  }
+  if (st != SOV_OK) return st;
+  const double prev_sn = x->head.alpha == 1 ? c->sn : 0;
+  const double sn = norm6(step), predicted = predicted_error(sn, rn, prev_sn, c->prev_rn);
+  c->sn = sn;
+  c->prev_rn = rn;
+  c->predicted = predicted;
+  if (c->cfg->damped && rn <= kUnevaluatedResidual * c->tol &&
+      predicted <= kUnevaluatedShare * c->tol) {
+    memcpy(c->step, step, sizeof c->step);
+    return SOVC_NEWTON_FINISHED;
+  }
+  return SOV_OK;
+}
+
+/* The study's scheme stops where its full step leaves the finite numbers
+ * (the damped chart stops where the line search found no decrease). */
+static int position_stalled(void *vc, const sovc_newton_iterate *t, const sovc_newton_iterate *x) {
+  (void)vc, (void)x;
+  return isfinite(t->merit) ? SOVC_NEWTON_GO : SOVC_NEWTON_STOP;
+}
+
 /* Damped or plain Newton on Eq. 15 (see implicit.h). The damped one (the
  * default method's) takes a final step unevaluated when the model allows. */
 int sovc_solve_implicit_warm(sovc_result *res, const sovc_pair *P, const double pA0[3],
                              const double pB0[3], const sovc_newton_config *cfg,
                              const sovc_cache_eval start[2], sovc_cache_eval last[2]) {
-  /* The current iterate and the line search's trial, swapped on a step. */
-  typedef struct iterate {
-    double p[6], r[6], rn;
-    sovc_implicit_eval a, b;
-    sovc_frame F;
-  } iterate;
-  iterate its[2], *x = &its[0], *t = &its[1];
-  double step[6];
-  step_factors factors;
-  res->iterations = 0;
-  double prev_sn = 0, prev_rn = INFINITY;
+  position_iterate its[2];
+  position_iterate *x = &its[0];
+  position_chart c = {.P = P, .cfg = cfg, .sn = 0, .prev_rn = INFINITY};
+  const sovc_newton_chart chart = {
+      .n = 6,
+      .max_iterations = cfg->max_iterations,
+      .halvings = cfg->damped ? SOVC_POSITION_CHART_HALVINGS : 1,
+      .max_step = INFINITY,
+      .finite_merit = 1,
+      .final_test = 1,
+      .evaluate = position_evaluate,
+      .test = position_test,
+      .step = position_step,
+      .accept = cfg->damped ? sovc_newton_armijo : sovc_newton_full_step,
+      .stalled = cfg->damped ? sovc_newton_decreased : position_stalled};
+  double *p = x->head.x;
+  x->head.alpha = 0;
   if (start) {
-    sovc_posed_from_cache(&x->a, x->p, &start[0], P->XA);
-    sovc_posed_from_cache(&x->b, x->p + 3, &start[1], P->XB);
-    x->rn = frame_residual(x->r, &x->a, &x->b, &x->F, x->p, x->p + 3);
+    sovc_posed_from_cache(&x->a, p, &start[0], P->XA);
+    sovc_posed_from_cache(&x->b, p + 3, &start[1], P->XB);
+    x->head.merit = frame_residual(x->r, &x->a, &x->b, &x->F, p, p + 3);
   } else {
-    memcpy(x->p, pA0, 3 * sizeof(double));
-    memcpy(x->p + 3, pB0, 3 * sizeof(double));
-    x->rn = evaluate(x->r, &x->a, &x->b, &x->F, P, x->p, x->p + 3, cfg->normalized);
+    memcpy(p, pA0, 3 * sizeof(double));
+    memcpy(p + 3, pB0, 3 * sizeof(double));
+    x->head.merit = position_evaluate(&c, &x->head, NULL);
   }
-  for (int it = 0; it < cfg->max_iterations && isfinite(x->rn); ++it) {
-    const double rn = x->rn, tol = scaled_tolerance(cfg->tolerance, x->p, x->p + 3);
-    if (rn < tol) break;
-    sovc_posed_hessian(&x->a, P->XA);
-    sovc_posed_hessian(&x->b, P->XB);
-    for (int i = 0; i < 6; ++i) step[i] = -x->r[i];
-    res->iterations = it + 1;
-    int st;
-    if (cfg->lapack) {
-      double J[36];
-      jacobian(J, &x->a, &x->b, &x->F, x->p, x->p + 3);
-      st = sovc_solve(6, J, step);
-    } else {
-      jacobian_blocks jb;
-      jacobian_blocks_make(&jb, &x->a, &x->b, &x->F, x->p, x->p + 3);
-      st = factor_step(&factors, &jb);
-      if (st == SOV_OK) solve_step(&factors, step);
-    }
-    if (st != SOV_OK) return st;
-    const double sn = norm6(step), predicted = predicted_error(sn, rn, prev_sn, prev_rn);
-    if (cfg->damped && rn <= kUnevaluatedResidual * tol && predicted <= kUnevaluatedShare * tol) {
-      keep_last(last, &x->a, &x->b, P->XA, P->XB, x->p);
-      return finish_unevaluated(res, &x->a, &x->b, x->p, step, predicted);
-    }
-    double alpha = 1;
-    t->rn = INFINITY;
-    for (int ls = 0; ls < (cfg->damped ? SOVC_POSITION_CHART_HALVINGS : 1); ++ls, alpha *= 0.5) {
-      for (int i = 0; i < 6; ++i) t->p[i] = x->p[i] + alpha * step[i];
-      t->rn = evaluate(t->r, &t->a, &t->b, &t->F, P, t->p, t->p + 3, cfg->normalized);
-      if (!cfg->damped || t->rn <= (1 - 1e-4 * alpha) * rn) break;
-    }
-    /* A failed line search means Newton has stalled: stop, unconverged. */
-    if (!isfinite(t->rn) || (cfg->damped && !(t->rn < rn))) break;
-    prev_sn = alpha == 1 ? sn : 0;
-    prev_rn = rn;
-    iterate *swap = x;
-    x = t;
-    t = swap;
+  sovc_newton_iterate *out;
+  const int st = sovc_newton_run(&out, &res->iterations, &chart, &c, &its[0].head, &its[1].head);
+  x = (position_iterate *)out;
+  p = x->head.x;
+  if (st == SOVC_NEWTON_FINISHED) {
+    keep_last(last, &x->a, &x->b, P->XA, P->XB, p);
+    return finish_unevaluated(res, &x->a, &x->b, p, c.step, c.predicted);
   }
-  if (isfinite(x->rn) && x->rn < scaled_tolerance(cfg->tolerance, x->p, x->p + 3)) {
-    keep_last(last, &x->a, &x->b, P->XA, P->XB, x->p);
-    return finish(res, x->a.n, x->b.n, x->p, x->p + 3, x->rn);
+  if (st == SOV_OK) {
+    keep_last(last, &x->a, &x->b, P->XA, P->XB, p);
+    return finish(res, x->a.n, x->b.n, p, p + 3, x->head.merit);
   }
-  res->residual = x->rn;
-  return SOV_ERR_NO_CONVERGENCE;
+  if (st == SOV_ERR_NO_CONVERGENCE) res->residual = x->head.merit;
+  return st;
 }
 
 /* Newton from (pA0, pB0), evaluated there. */

@@ -6,8 +6,10 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "solver/linalg.h"
+#include "solver/newton.h"
 #include "solver/pose.h"
 #include "solver/result.h"
 
@@ -134,24 +136,85 @@ static void ntb_system(double f[4], double J[16], double *res,
   *res = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2] + f[3] * f[3]);
 }
 
-/* Undamped Newton on system from phi[4]; on return a, b hold the geometry at
- * the final phi, *iters the steps taken and *res its stopping norm. OK only
- * when *res < tolerance at that iterate. */
-static int newton(sovc_geom *a, sovc_geom *b, double phi[4], int *iters, double *res,
-                  const sovc_pair *P, sovc_system system, const sovc_options *options) {
-  for (int it = 0;; ++it) {
-    double f[4], J[16];
-    *iters = it;
-    geom_eval(a, P->A, P->XA, phi[0], phi[1]);
-    geom_eval(b, P->B, P->XB, phi[2], phi[3]);
-    system(f, J, res, a, b);
-    if (!isfinite(*res) || !sovc_all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
-    if (*res < options->tolerance) return SOV_OK;
-    if (it >= options->max_iterations || !sovc_all_finite(J, 16)) return SOV_ERR_NO_CONVERGENCE;
-    if (sovc_solve(4, J, f) != SOV_OK) return SOV_ERR_SINGULAR;
-    if (!sovc_all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
-    for (int i = 0; i < 4; ++i) phi[i] -= f[i];
-  }
+/* One iterate: the four angles (the unknowns), both bodies' geometry
+ * there, the residual, its Jacobian and its stopping norm. */
+typedef struct angles_iterate {
+  sovc_newton_iterate head; /* x: phiA then phiB; merit res where finite */
+  sovc_geom a, b;
+  double f[4], J[16], res;
+} angles_iterate;
+
+/* The scheme's context: the bodies, its system and tolerance. */
+typedef struct angles_chart {
+  const sovc_pair *P;
+  sovc_system system;
+  double tol;
+} angles_chart;
+
+/* Geometry, residual and Jacobian at t's angles. */
+static double angles_evaluate(void *vc, sovc_newton_iterate *vt, const sovc_newton_iterate *from) {
+  (void)from;
+  const angles_chart *c = vc;
+  angles_iterate *t = (angles_iterate *)vt;
+  const double *phi = t->head.x;
+  geom_eval(&t->a, c->P->A, c->P->XA, phi[0], phi[1]);
+  geom_eval(&t->b, c->P->B, c->P->XB, phi[2], phi[3]);
+  c->system(t->f, t->J, &t->res, &t->a, &t->b);
+  return isfinite(t->res) && sovc_all_finite(t->f, 4) ? t->res : INFINITY;
+}
+
+/* Converged below the tolerance. */
+static int angles_test(void *vc, sovc_newton_iterate *x) {
+  const angles_chart *c = vc;
+  return x->merit < c->tol ? SOVC_NEWTON_DONE : SOVC_NEWTON_GO;
+}
+
+/* The full Newton step by LAPACKE's LU, as the study solved it. */
+static int angles_step(void *vc, sovc_newton_iterate *vx, double *step, int it, int *iterations) {
+  (void)vc;
+  const angles_iterate *x = (const angles_iterate *)vx;
+  double J[16], f[4];
+  if (!sovc_all_finite(x->J, 16)) return SOV_ERR_NO_CONVERGENCE;
+  memcpy(J, x->J, sizeof J);
+  memcpy(f, x->f, sizeof f);
+  if (sovc_solve(4, J, f) != SOV_OK) return SOV_ERR_SINGULAR;
+  if (!sovc_all_finite(f, 4)) return SOV_ERR_NO_CONVERGENCE;
+  for (int i = 0; i < 4; ++i) step[i] = -f[i];
+  *iterations = it + 1;
+  return SOV_OK;
+}
+
+/* Undamped: move on even to a point that is not finite (the run ends there). */
+static int angles_stalled(void *vc, const sovc_newton_iterate *t, const sovc_newton_iterate *x) {
+  (void)vc, (void)t, (void)x;
+  return SOVC_NEWTON_GO;
+}
+
+/* Undamped Newton on system from phi[4]; *out is the final iterate (its
+ * geometry, its stopping norm), *iters the steps taken. OK only when the
+ * norm is below the tolerance at that iterate. */
+static int newton(const angles_iterate **out, int *iters, angles_iterate its[2],
+                  const double phi[4], const sovc_pair *P, sovc_system system,
+                  const sovc_options *options) {
+  angles_chart c = {P, system, options->tolerance};
+  const sovc_newton_chart chart = {.n = 4,
+                                   .max_iterations = options->max_iterations,
+                                   .halvings = 1,
+                                   .max_step = INFINITY,
+                                   .finite_merit = 1,
+                                   .final_test = 1,
+                                   .evaluate = angles_evaluate,
+                                   .test = angles_test,
+                                   .step = angles_step,
+                                   .accept = sovc_newton_full_step,
+                                   .stalled = angles_stalled};
+  memcpy(its[0].head.x, phi, 4 * sizeof(double));
+  its[0].head.alpha = 0;
+  its[0].head.merit = angles_evaluate(&c, &its[0].head, NULL);
+  sovc_newton_iterate *last;
+  const int st = sovc_newton_run(&last, iters, &chart, &c, &its[0].head, &its[1].head);
+  *out = (const angles_iterate *)last;
+  return st;
 }
 
 /* Radii-of-curvature tensor R (r11, r12, r22) of g in the orthonormal tangent
@@ -245,18 +308,18 @@ static int solve_angles(sovc_result *result, const sovc_pair *P, const double ph
     return SOV_ERR_OPTION;
   double phi[4] = {phiA[0], phiA[1], phiB[0], phiB[1]};
   if (!sovc_all_finite(phi, 4)) return SOV_ERR_NONFINITE;
-  sovc_geom a, b;
+  angles_iterate its[2];
+  const angles_iterate *x;
   int iters = 0;
-  double res = 0.0;
-  int status = newton(&a, &b, phi, &iters, &res, P, system, options);
-  sovc_result_set(result, a.p, b.p, a.n);
+  int status = newton(&x, &iters, its, phi, P, system, options);
+  sovc_result_set(result, x->a.p, x->b.p, x->a.n);
   result->iterations = iters;
-  result->residual = res;
+  result->residual = x->res;
   result->method = method;
   if (status == SOV_OK && !(sovc_all_finite(result->n, 3) && isfinite(result->d)))
     status = SOV_ERR_NO_CONVERGENCE;
   if (status != SOV_OK) return status;
-  return check_pair(&a, &b, result->d, distance_lower_bound(P));
+  return check_pair(&x->a, &x->b, result->d, distance_lower_bound(P));
 }
 
 /* Study Eq. 18: undamped 4x4 Newton in the angles from phiA, phiB. */
