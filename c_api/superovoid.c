@@ -11,6 +11,7 @@
 #include "solver/pose.h"
 #include "solver/shape.h"
 #include "solver/support.h"
+#include "solver/warm.h"
 
 #define SOV_PI 3.14159265358979323846
 
@@ -332,22 +333,14 @@ int sov_cache_set(sov_cache *cache, const sov_pose *XA, const sov_pose *XB,
   if (st == SOV_OK) st = check_pose(XB);
   if (st != SOV_OK) return st;
   if (!sovc_all_finite(pA, 3) || !sovc_all_finite(pB, 3)) return SOV_ERR_NONFINITE;
-  double n[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};
-  const double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-  for (int i = 0; i < 3; ++i) n[i] = nn > 0 ? n[i] / nn : (i == 2);
   const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
-  sovc_cache *c = sovc_cache_of(cache);
-  sovc_to_local(c->pA_local, &xa, pA);
-  sovc_to_local(c->pB_local, &xb, pB);
-  sovc_rotate_t(c->nA_local, xa.R, n);
-  c->valid = 1;
-  c->evaluated = c->certified = 0;
+  sovc_cache_set(sovc_cache_of(cache), &xa, &xb, pA, pB);
   return SOV_OK;
 }
 
 /* Whether the cache holds an answer. */
 int sov_cache_valid(const sov_cache *cache) {
-  return cache && ((const sovc_cache *)(const void *)cache->opaque_)->valid == 1;
+  return cache && sovc_cache_intact((const sovc_cache *)(const void *)cache->opaque_);
 }
 
 /* All query arguments, in order. */

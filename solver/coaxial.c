@@ -10,10 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "solver/auto_method.h"
-#include "solver/global.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
+#include "solver/result.h"
 
 enum {
   kStart = 9,       /* t = 0, pi/8, ..., pi */

@@ -9,12 +9,16 @@
 #include "solver/global.h"
 #include "solver/implicit.h"
 #include "solver/inner_ball.h"
+#include "solver/local.h"
+#include "solver/pair.h"
 #include "solver/parametric.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/quadtree.h"
+#include "solver/result.h"
 #include "solver/shape.h"
 #include "solver/support.h"
+#include "solver/warm.h"
 
 /* World seed points of the study methods (NULL angles when not needed). */
 static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2],
@@ -51,17 +55,6 @@ static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2
   return SOV_OK;
 }
 
-/* Store the answer in each body's frame, with the default method's
- * evaluations for the next query (warm NULL: none). */
-static void cache_store(sovc_cache *cache, const sovc_result *r, const sovc_pair *P,
-                        const sovc_warm *warm) {
-  sovc_to_local(cache->pA_local, P->XA, r->pA);
-  sovc_to_local(cache->pB_local, P->XB, r->pB);
-  sovc_rotate_t(cache->nA_local, P->XA->R, r->n);
-  cache->valid = 1;
-  sovc_warm_store(cache, warm, P->A, P->B);
-}
-
 /* A converged study answer with d <= 0 is one critical point among several:
  * SOV_ERR_SPURIOUS if the global search finds a larger d (d >= 0 answers are
  * certified by their sign, see auto_method.c). */
@@ -76,7 +69,9 @@ static int certify(const sovc_result *res, const sovc_pair *P, const sovc_option
   const sovc_newton_config cfg = sovc_chart_config(opt);
   sovc_result best = *res;
   int have = 1;
-  if (sovc_global_search(&best, &have, P, &cfg) != SOV_OK) return SOV_ERR_NO_CONVERGENCE;
+  sovc_local_polisher polisher;
+  const sovc_search_config search = sovc_local_search_config(&polisher, P, &cfg);
+  if (sovc_global_search(&best, &have, P, &search) != SOV_OK) return SOV_ERR_NO_CONVERGENCE;
   const double L = 1 + fabs(res->d);
   return best.d > res->d + 1e-9 * L ? SOV_ERR_SPURIOUS : SOV_OK;
 }
@@ -106,7 +101,7 @@ static int deliver(int st, const sovc_result *res, const sovc_pair *P, sovc_cach
   if (st == SOV_OK && !(isfinite(res->d) && isfinite(res->pA[0] + res->pA[1] + res->pA[2]) &&
                         isfinite(res->pB[0] + res->pB[1] + res->pB[2])))
     st = SOV_ERR_NO_CONVERGENCE;
-  if (st == SOV_OK && cache) cache_store(cache, res, P, warm);
+  if (st == SOV_OK && cache) sovc_cache_store(cache, res, P, warm);
   return st;
 }
 
@@ -123,6 +118,7 @@ void sovc_options_default(sovc_options *opt) {
 /* Dispatch on options->method. */
 int sovc_distance(sovc_result *res, const sovc_pair *P, const sovc_options *opt,
                   sovc_cache *cache) {
+  if (cache) sovc_cache_admit(cache);
   if (opt->method != SOVC_METHOD_AUTO)
     return deliver(study(res, P, opt, cache), res, P, cache, NULL);
   sovc_warm storage;
@@ -167,6 +163,7 @@ int sovc_collide(int *colliding, const sovc_pair *P, const sovc_options *opt, so
   const double rr = P->A->radius + P->B->radius;
   *colliding = 0;
   if (cc > rr * rr) return SOV_OK;
+  if (cache) sovc_cache_admit(cache);
   if (cache && cache->valid) {
     double n[3];
     sovc_rotate(n, P->XA->R, cache->nA_local);

@@ -9,12 +9,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "solver/auto_method.h"
 #include "solver/coaxial.h"
 #include "solver/inner_ball.h"
+#include "solver/pair.h"
 #include "solver/polytope.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
+#include "solver/result.h"
 #include "solver/shape.h"
 #include "solver/support.h"
 
@@ -45,6 +46,10 @@ typedef struct cap {
  * proved caps, polish starts that led to an optimum and that failed, and
  * the best evaluated direction. */
 typedef struct search {
+  const sovc_pair *pair;
+  const sovc_search_config *cfg;
+  sovc_result *best; /* the best answer so far, if *have */
+  int *have;
   sovc_polytope P;
   cap caps[kMaxCaps];
   double started[kMaxCaps][3], failed[kMaxCaps][3];
@@ -84,15 +89,15 @@ static void add_cap(double (*list)[3], int *m, const double n[3]) {
  * searches started at the heights of nearby support points hA, hB (world;
  * NULL for none); remembers the best direction evaluated and returns the
  * objective -(h_A(v) + h_B(-v)). */
-static double evaluate(search *S, double pA[3], double pB[3], const sovc_pair *P, const double v[3],
-                       const double hA[3], const double hB[3]) {
+static double evaluate(search *S, double pA[3], double pB[3], const double v[3], const double hA[3],
+                       const double hB[3]) {
   sovc_support_eval a = {.z = NAN}, b = {.z = NAN};
   const double mv[3] = {-v[0], -v[1], -v[2]};
   double x[3];
-  if (hA) sovc_to_local(x, P->XA, hA), a.z = x[2] / P->A->a[2];
-  if (hB) sovc_to_local(x, P->XB, hB), b.z = x[2] / P->B->a[2];
-  sovc_posed_support(&a, P->A, P->XA, v);
-  sovc_posed_support(&b, P->B, P->XB, mv);
+  if (hA) sovc_to_local(x, S->pair->XA, hA), a.z = x[2] / S->pair->A->a[2];
+  if (hB) sovc_to_local(x, S->pair->XB, hB), b.z = x[2] / S->pair->B->a[2];
+  sovc_posed_support(&a, S->pair->A, S->pair->XA, v);
+  sovc_posed_support(&b, S->pair->B, S->pair->XB, mv);
   memcpy(pA, a.p, sizeof a.p);
   memcpy(pB, b.p, sizeof b.p);
   const double lb = -(a.h + b.h);
@@ -110,18 +115,18 @@ static double evaluate(search *S, double pA[3], double pB[3], const sovc_pair *P
  * hB (world) instead of the whole search. Returns v . (pA - pB) <= h_D(v):
  * good enough to grow the inner polytope (its vertices need only be points
  * of D), never an objective value. */
-static double evaluate_near(double pA[3], double pB[3], const sovc_pair *P, const double v[3],
+static double evaluate_near(const search *S, double pA[3], double pB[3], const double v[3],
                             const double hA[3], const double hB[3]) {
   double vl[3], x[3], xl[3];
   const double mv[3] = {-v[0], -v[1], -v[2]};
-  sovc_to_local(x, P->XA, hA);
-  sovc_rotate_t(vl, P->XA->R, v);
-  sovc_support_steps(xl, P->A, vl, x[2] / P->A->a[2], 1);
-  sovc_to_world(pA, P->XA, xl);
-  sovc_to_local(x, P->XB, hB);
-  sovc_rotate_t(vl, P->XB->R, mv);
-  sovc_support_steps(xl, P->B, vl, x[2] / P->B->a[2], 1);
-  sovc_to_world(pB, P->XB, xl);
+  sovc_to_local(x, S->pair->XA, hA);
+  sovc_rotate_t(vl, S->pair->XA->R, v);
+  sovc_support_steps(xl, S->pair->A, vl, x[2] / S->pair->A->a[2], 1);
+  sovc_to_world(pA, S->pair->XA, xl);
+  sovc_to_local(x, S->pair->XB, hB);
+  sovc_rotate_t(vl, S->pair->XB->R, mv);
+  sovc_support_steps(xl, S->pair->B, vl, x[2] / S->pair->B->a[2], 1);
+  sovc_to_world(pB, S->pair->XB, xl);
   return v[0] * (pA[0] - pB[0]) + v[1] * (pA[1] - pB[1]) + v[2] * (pA[2] - pB[2]);
 }
 
@@ -175,12 +180,12 @@ static int lowest_face(const search *S, double *bound) {
 
 /* Proves a cap around polished overlap answer r unless r's normal lies in
  * one already. */
-static void prove_cap(search *S, const sovc_result *r, const sovc_pair *P) {
+static void prove_cap(search *S, const sovc_result *r) {
   if (!(r->d < 0) || S->ncaps == kMaxCaps) return;
   for (int k = 0; k < S->ncaps; ++k)
     if (sovc_dot(r->n, S->caps[k].n) > S->caps[k].cos) return;
   cap *c = &S->caps[S->ncaps];
-  if (!sovc_proved_cap(&c->cos, r, P, sovc_value_tolerance(r))) return;
+  if (!sovc_proved_cap(&c->cos, r, S->pair, sovc_value_tolerance(r))) return;
   memcpy(c->n, r->n, sizeof c->n);
   c->sin = sqrt(1 - c->cos * c->cos);
   ++S->ncaps;
@@ -196,34 +201,31 @@ static int expand(search *S, const double pA[3], const double pB[3]) {
  * optimum's basin: they are refined, not polished again) and prove a cap
  * around the optimum; on failure remember v so nearby faces are refined
  * instead of re-polished. */
-static int polish(search *S, sovc_result *best, int *have, const sovc_pair *P, const double v[3],
-                  const double pA[3], const double pB[3], double lb,
-                  const sovc_newton_config *cfg) {
+static int polish(search *S, const double v[3], const double pA[3], const double pB[3], double lb) {
   sovc_result r = {0};
   int got = 0;
-  const int st = sovc_solve_local(&r, &got, P, v, pA, pB, lb, cfg, 0, NULL);
+  const int st = S->cfg->polish(S->cfg->ctx, &r, &got, v, pA, pB, lb);
   if (st != SOV_OK) {
-    best->iterations += r.iterations;
+    S->best->iterations += r.iterations;
     add_cap(S->failed, &S->nfailed, v);
     return st;
   }
-  const double before = *have ? best->d : -INFINITY;
-  sovc_keep_best(best, have, &r);
+  const double before = *S->have ? S->best->d : -INFINITY;
+  sovc_keep_best(S->best, S->have, &r);
   /* A new best overlap answer may be proved global at once by inner balls. */
-  if (best->d > before && best->d < 0 &&
-      sovc_inner_balls_certify(best, P, sovc_value_tolerance(best)))
+  if (S->best->d > before && S->best->d < 0 &&
+      sovc_inner_balls_certify(S->best, S->pair, sovc_value_tolerance(S->best)))
     S->proved = 1;
   add_cap(S->started, &S->nstarted, v);
-  prove_cap(S, &r, P);
+  prove_cap(S, &r);
   return SOV_OK;
 }
 
 /* Keeps r (witnesses balanced) as the best answer when both witnesses lie on
  * their surfaces within the search's bound and the body's dent allowance. */
-static int keep_on_surfaces(const search *S, sovc_result *r, sovc_result *best, int *have,
-                            const sovc_pair *P) {
-  if (!sovc_balanced_on_surfaces(r, P, kBound * S->size)) return 0;
-  sovc_keep_best(best, have, r);
+static int keep_on_surfaces(const search *S, sovc_result *r) {
+  if (!sovc_balanced_on_surfaces(r, S->pair, kBound * S->size)) return 0;
+  sovc_keep_best(S->best, S->have, r);
   return 1;
 }
 
@@ -232,8 +234,8 @@ static int keep_on_surfaces(const search *S, sovc_result *r, sovc_result *best, 
  * pB - pA = d n. Kept only if the slid witness stays on its surface within
  * the bound tolerance or the body's dent (a sharp straight edge, or the
  * hull's bridge across a dent); returns 1 if kept. */
-static int keep_evaluated(search *S, sovc_result *best, int *have, const sovc_pair *P) {
-  sovc_result r = *best;
+static int keep_evaluated(search *S) {
+  sovc_result r = *S->best;
   r.d = S->ub_lb;
   memcpy(r.n, S->ub_v, sizeof r.n);
   memcpy(r.pA, S->ub_pA, sizeof r.pA);
@@ -241,7 +243,7 @@ static int keep_evaluated(search *S, sovc_result *best, int *have, const sovc_pa
   r.residual = 0;
   r.iterations = 0;
   r.method = SOVC_METHOD_AUTO;
-  return keep_on_surfaces(S, &r, best, have, P);
+  return keep_on_surfaces(S, &r);
 }
 
 /* Bodies whose bound closed (the polytope's face f within the bound
@@ -260,17 +262,16 @@ static int keep_evaluated(search *S, sovc_result *best, int *have, const sovc_pa
  * of the closest point. Kept if the witnesses lie on their surfaces
  * (within the bound tolerance or the body's dent) and d is within bound of
  * lb; returns 1 if kept. */
-static int keep_hull_point(search *S, sovc_result *best, int *have, const sovc_pair *P, int f,
-                           const double lam[3], const double n[3], double bound) {
-  sovc_result r = *best;
+static int keep_hull_point(search *S, int f, const double lam[3], const double n[3], double bound) {
+  sovc_result r = *S->best;
   double hA[3] = {0, 0, 0}, hB[3] = {0, 0, 0}, a[3], b[3], mn[3];
   for (int k = 0; k < 3; ++k) {
     vertex_points(a, b, &S->P, S->P.face[f][k]);
     for (int i = 0; i < 3; ++i) hA[i] += lam[k] * a[i], hB[i] += lam[k] * b[i];
   }
   for (int i = 0; i < 3; ++i) r.n[i] = n[i], mn[i] = -n[i];
-  sovc_exit_point(r.pA, P->A, P->XA, hA, r.n);
-  sovc_exit_point(r.pB, P->B, P->XB, hB, mn);
+  sovc_exit_point(r.pA, S->pair->A, S->pair->XA, hA, r.n);
+  sovc_exit_point(r.pB, S->pair->B, S->pair->XB, hB, mn);
   r.d = 0;
   for (int i = 0; i < 3; ++i) r.d += (r.pB[i] - r.pA[i]) * r.n[i];
   /* The surface normals there and the face's normal lie near the optimal
@@ -287,14 +288,14 @@ static int keep_hull_point(search *S, sovc_result *best, int *have, const sovc_p
   memcpy(keep_pB, S->ub_pB, sizeof keep_pB);
   sovc_implicit_eval eA, eB;
   double q[3], pa[3], pb[3];
-  sovc_posed_implicit(&eA, P->A, P->XA, r.pA, 1, SOVC_NO_HESSIAN);
-  sovc_posed_implicit(&eB, P->B, P->XB, r.pB, 1, SOVC_NO_HESSIAN);
-  if (eA.gnorm > 0) evaluate(S, pa, pb, P, eA.n, r.pA, r.pB);
+  sovc_posed_implicit(&eA, S->pair->A, S->pair->XA, r.pA, 1, SOVC_NO_HESSIAN);
+  sovc_posed_implicit(&eB, S->pair->B, S->pair->XB, r.pB, 1, SOVC_NO_HESSIAN);
+  if (eA.gnorm > 0) evaluate(S, pa, pb, eA.n, r.pA, r.pB);
   if (eB.gnorm > 0) {
     for (int i = 0; i < 3; ++i) q[i] = -eB.n[i];
-    evaluate(S, pa, pb, P, q, r.pA, r.pB);
+    evaluate(S, pa, pb, q, r.pA, r.pB);
   }
-  evaluate(S, pa, pb, P, S->P.normal[f], r.pA, r.pB);
+  evaluate(S, pa, pb, S->P.normal[f], r.pA, r.pB);
   if (S->ub_lb > r.d) {
     S->ub_lb = keep_lb;
     memcpy(S->ub_v, keep_v, sizeof S->ub_v);
@@ -313,14 +314,14 @@ static int keep_hull_point(search *S, sovc_result *best, int *have, const sovc_p
   sovc_result aimed = r;
   aimed.d = S->ub_lb;
   memcpy(aimed.n, S->ub_v, sizeof aimed.n);
-  if (keep_on_surfaces(S, &aimed, best, have, P)) return 1;
+  if (keep_on_surfaces(S, &aimed)) return 1;
   /* n itself only where it attains d, within the value tolerance the local
    * answers' support points are held to: elsewhere its witnesses, on the
    * surfaces and d apart, are not the support points along n that the
    * SPEC's answer has (c_api_fuzz: 3.5e-5 short on a 25-unit box-like
    * body). */
-  if (!(evaluate(S, pa, pb, P, r.n, r.pA, r.pB) >= r.d - sovc_value_tolerance(&r))) return 0;
-  return keep_on_surfaces(S, &r, best, have, P);
+  if (!(evaluate(S, pa, pb, r.n, r.pA, r.pB) >= r.d - sovc_value_tolerance(&r))) return 0;
+  return keep_on_surfaces(S, &r);
 }
 
 /* End of the overlap search: every face bound lies above the best
@@ -328,24 +329,22 @@ static int keep_hull_point(search *S, sovc_result *best, int *have, const sovc_p
  * it (unless that failed nearby before); its own value is the answer only
  * if its witnesses, or the hull points where the ray along it leaves the
  * polytope, are sound. */
-static int finish_overlap(search *S, sovc_result *best, int *have, const sovc_pair *P,
-                          const sovc_newton_config *cfg) {
+static int finish_overlap(search *S) {
   const double tol = kBound * S->size;
-  if (*have && S->ub_lb <= best->d + tol) return SOV_OK;
+  if (*S->have && S->ub_lb <= S->best->d + tol) return SOV_OK;
   if (!in_caps(S->failed[0], S->nfailed, S->ub_v, kFailedCap)) {
     double ub_v[3], pA[3], pB[3];
     memcpy(ub_v, S->ub_v, sizeof ub_v);
     memcpy(pA, S->ub_pA, sizeof pA);
     memcpy(pB, S->ub_pB, sizeof pB);
-    polish(S, best, have, P, ub_v, pA, pB, S->ub_lb, cfg);
-    if (S->proved || (*have && S->ub_lb <= best->d + tol)) return SOV_OK;
+    polish(S, ub_v, pA, pB, S->ub_lb);
+    if (S->proved || (*S->have && S->ub_lb <= S->best->d + tol)) return SOV_OK;
   }
-  if (keep_evaluated(S, best, have, P)) return SOV_OK;
+  if (keep_evaluated(S)) return SOV_OK;
   double lam[3], ub_v[3];
   memcpy(ub_v, S->ub_v, sizeof ub_v);
   const int f = sovc_polytope_ray_face(lam, &S->P, ub_v);
-  return f >= 0 && keep_hull_point(S, best, have, P, f, lam, ub_v, tol) ? SOV_OK
-                                                                        : SOV_ERR_NO_CONVERGENCE;
+  return f >= 0 && keep_hull_point(S, f, lam, ub_v, tol) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* Initial polytope from the samples; returns 1 if the hull is solid. Its
@@ -353,11 +352,11 @@ static int finish_overlap(search *S, sovc_result *best, int *have, const sovc_pa
  * they come from the cheap near-support surface points (exact for untapered
  * bodies); exact supports, which also track the best value, are spent only
  * on the faces the search expands. */
-static int start(search *S, const sovc_pair *P) {
+static int start(search *S) {
   double w[kSamples][3], pa[kSamples][3], pb[3], v[3];
   for (int k = 0; k < kSamples; ++k) {
     sample(v, k);
-    sovc_support_seeds(pa[k], pb, P, v);
+    sovc_support_seeds(pa[k], pb, S->pair, v);
     for (int i = 0; i < 3; ++i) w[k][i] = pa[k][i] - pb[i];
   }
   return sovc_polytope_init(&S->P, (const double(*)[3])w, (const double(*)[3])pa,
@@ -368,14 +367,11 @@ static int start(search *S, const sovc_pair *P) {
  * point x nearest the origin towards it (GJK-like: |x| bounds d from above,
  * the best -h_D(v) from below), polishing tight directions, until a polish
  * certifies d >= 0 or the bound closes. */
-static int separated(search *S, sovc_result *best, int *have, const sovc_pair *P,
-                     const sovc_newton_config *cfg) {
+static int separated(search *S) {
   double pA[3], pB[3], x[3] = {0, 0, 0}, xf[3], u[3], lam[3] = {0, 0, 0}, lf[3];
   double nx = INFINITY;
   int fx = -1;
-  if (polish(S, best, have, P, S->ub_v, S->ub_pA, S->ub_pB, S->ub_lb, cfg) == SOV_OK &&
-      best->d >= 0)
-    return SOV_OK;
+  if (polish(S, S->ub_v, S->ub_pA, S->ub_pB, S->ub_lb) == SOV_OK && S->best->d >= 0) return SOV_OK;
   for (int it = 0; it < kBudget; ++it) {
     nx = INFINITY;
     fx = -1;
@@ -388,19 +384,18 @@ static int separated(search *S, sovc_result *best, int *have, const sovc_pair *P
     if (!(nx > 0) || !isfinite(nx)) return SOV_ERR_NO_CONVERGENCE;
     for (int i = 0; i < 3; ++i) u[i] = -x[i] / nx;
     if (nx - S->ub_lb <= kBound * S->size) {
-      const int kept = keep_evaluated(S, best, have, P) ||
-                       keep_hull_point(S, best, have, P, fx, lam, u, kBound * S->size);
+      const int kept = keep_evaluated(S) || keep_hull_point(S, fx, lam, u, kBound * S->size);
       return kept ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
     }
-    const double lb = evaluate(S, pA, pB, P, u, NULL, NULL);
+    const double lb = evaluate(S, pA, pB, u, NULL, NULL);
     if (nx - lb <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, u, kFailedCap) &&
-        polish(S, best, have, P, u, pA, pB, lb, cfg) == SOV_OK && best->d >= 0)
+        polish(S, u, pA, pB, lb) == SOV_OK && S->best->d >= 0)
       return SOV_OK;
     if (expand(S, pA, pB) == 1) continue;
     /* On a sliver face across a flat region the closest point's direction
      * is off by up to 1e-7 (rounding over the sliver) and its support point
      * may add nothing, where the face's normal still grows the polytope. */
-    evaluate(S, pA, pB, P, S->P.normal[fx], pA, pB);
+    evaluate(S, pA, pB, S->P.normal[fx], pA, pB);
     if (expand(S, pA, pB) != 1) break;
   }
   /* The polytope stopped growing short of the relative bound: on nearly
@@ -408,7 +403,7 @@ static int separated(search *S, sovc_result *best, int *have, const sovc_pair *P
    * point and moves it by about gap^2 / (its distance), below rounding. The
    * bracket [lb, d of the closest point's witnesses] still holds; within
    * the caller's tolerance it is an answer. */
-  if (fx >= 0 && keep_hull_point(S, best, have, P, fx, lam, u, cfg->tolerance)) return SOV_OK;
+  if (fx >= 0 && keep_hull_point(S, fx, lam, u, S->cfg->tolerance)) return SOV_OK;
   return SOV_ERR_NO_CONVERGENCE;
 }
 
@@ -419,15 +414,14 @@ static double current(const search *S, const sovc_result *best, int have) {
 
 /* Overlap: expand the face of lowest bound until every bound lies above
  * the best answer; polish tight faces. */
-static int overlap(search *S, sovc_result *best, int *have, const sovc_pair *P,
-                   const sovc_newton_config *cfg) {
+static int overlap(search *S) {
   double pA[3], pB[3], n[3];
   for (int it = 0; it < kBudget; ++it) {
     double bound;
     const int f = lowest_face(S, &bound);
-    const double cur = current(S, best, *have);
+    const double cur = current(S, S->best, *S->have);
     /* Every direction has h_D >= this bound or lies in a proved cap. */
-    if (f < 0 || bound >= -cur - kBound * S->size) return finish_overlap(S, best, have, P, cfg);
+    if (f < 0 || bound >= -cur - kBound * S->size) return finish_overlap(S);
     memcpy(n, S->P.normal[f], sizeof n);
     const double dist = S->P.dist[f];
     double hA[3], hB[3];
@@ -435,17 +429,17 @@ static int overlap(search *S, sovc_result *best, int *have, const sovc_pair *P,
     /* Where even a near-support point lies well above the threshold, the
      * face is neither tight nor better than the best (h_D(n) exceeds its
      * value): it only needs refining, and that point refines it. */
-    if (evaluate_near(pA, pB, P, n, hA, hB) >= -cur + kTight * S->size) {
+    if (evaluate_near(S, pA, pB, n, hA, hB) >= -cur + kTight * S->size) {
       if (expand(S, pA, pB) != 1) break;
       continue;
     }
-    const double lb = evaluate(S, pA, pB, P, n, pA, pB);
-    if (lb > 0) return separated(S, best, have, P, cfg);
+    const double lb = evaluate(S, pA, pB, n, pA, pB);
+    if (lb > 0) return separated(S);
     if (-lb - dist <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, n, kFailedCap) &&
         !in_caps(S->started[0], S->nstarted, n, kStartedCap)) {
-      polish(S, best, have, P, n, pA, pB, lb, cfg);
+      polish(S, n, pA, pB, lb);
       /* A non-negative answer is the SPEC's by its sign. */
-      if (S->proved || (*have && best->d >= 0)) return SOV_OK;
+      if (S->proved || (*S->have && S->best->d >= 0)) return SOV_OK;
       /* The support point refines the face too: once the started list is
        * full, a tight face left as it was would be polished again every
        * round (a needle around a small body, whose optima form a ring). */
@@ -462,21 +456,25 @@ static int overlap(search *S, sovc_result *best, int *have, const sovc_pair *P,
 
 /* Global search (see global.h). */
 int sovc_global_search(sovc_result *best, int *have, const sovc_pair *P,
-                       const sovc_newton_config *cfg) {
+                       const sovc_search_config *cfg) {
   /* A ring of optima (coaxial bodies of revolution) defeats the polytope's
    * bound; one meridian settles them. */
   double axis[3];
   if (sovc_coaxial_axis(axis, P) && sovc_coaxial_search(best, have, P, axis) == SOV_OK)
     return SOV_OK;
   search S;
+  S.pair = P;
+  S.cfg = cfg;
+  S.best = best;
+  S.have = have;
   S.ncaps = S.nstarted = S.nfailed = 0;
   S.proved = 0;
   S.size = P->A->radius + P->B->radius;
   S.ub_lb = -INFINITY;
   if (*have) {
     add_cap(S.started, &S.nstarted, best->n);
-    prove_cap(&S, best, P);
+    prove_cap(&S, best);
   }
-  if (!start(&S, P)) return SOV_ERR_NO_CONVERGENCE;
-  return overlap(&S, best, have, P, cfg);
+  if (!start(&S)) return SOV_ERR_NO_CONVERGENCE;
+  return overlap(&S);
 }

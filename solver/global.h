@@ -4,12 +4,20 @@
 #ifndef SOLVER_GLOBAL_H
 #define SOLVER_GLOBAL_H
 
-#include "solver/implicit.h"
 #include "solver/types.h"
 
-/* Where the global searches' bound closes: within this of the bodies' size
- * (the sum of their radii) above the best answer. */
-#define SOVC_SEARCH_BOUND 1e-11
+/* What the search is handed: a local solve from a direction it found
+ * promising ("polishing" it), and the caller's length tolerance. */
+typedef struct sovc_search_config {
+  /* From unit world direction v with support points pA, pB (of A along v,
+   * of B along -v): an answer with d at least lb (within the value
+   * tolerance) into r, *got = 1; SOV_OK if it found one. r's iterations
+   * count the solve's, found or not. */
+  int (*polish)(const void *ctx, sovc_result *r, int *got, const double v[3], const double pA[3],
+                const double pB[3], double lb);
+  const void *ctx;  /* the polish's */
+  double tolerance; /* the caller's, for the separated search's last resort */
+} sovc_search_config;
 
 /* Improve best (valid if *have) to the SPEC answer. Overlap: branch and
  * bound (EPA) until every polytope face away from a polished optimum lies
@@ -18,6 +26,6 @@
  * meridian of coaxial.h. Returns SOV_OK, or SOV_ERR_NO_CONVERGENCE if the
  * bound could not be closed within the budget. */
 int sovc_global_search(sovc_result *best, int *have, const sovc_pair *P,
-                       const sovc_newton_config *cfg);
+                       const sovc_search_config *cfg);
 
 #endif

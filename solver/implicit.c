@@ -293,8 +293,8 @@ typedef struct position_chart {
 } position_chart;
 
 /* Evaluate both bodies at t's points. */
-static double position_evaluate(void *vc, sovc_newton_iterate *vt,
-                                const sovc_newton_iterate *from) {
+static inline SOVC_HOOK double position_evaluate(void *vc, sovc_newton_iterate *vt,
+                                                 const sovc_newton_iterate *from) {
   (void)from;
   const position_chart *c = vc;
   position_iterate *t = (position_iterate *)vt;
@@ -303,7 +303,7 @@ static double position_evaluate(void *vc, sovc_newton_iterate *vt,
 }
 
 /* Converged below the tolerance, raised to the coordinates' rounding. */
-static int position_test(void *vc, sovc_newton_iterate *x) {
+static inline SOVC_HOOK int position_test(void *vc, sovc_newton_iterate *x) {
   position_chart *c = vc;
   c->tol = scaled_tolerance(c->cfg->tolerance, x->x, x->x + 3);
   return x->merit < c->tol ? SOVC_NEWTON_DONE : SOVC_NEWTON_GO;
@@ -312,7 +312,8 @@ static int position_test(void *vc, sovc_newton_iterate *x) {
 /* The Newton step from the Jacobian's blocks (or LAPACKE's LU for the
  * study's scheme); SOVC_NEWTON_FINISHED when the damped chart may take it
  * as the last one unevaluated. */
-static int position_step(void *vc, sovc_newton_iterate *vx, double *step, int it, int *iterations) {
+static inline SOVC_HOOK int position_step(void *vc, sovc_newton_iterate *vx, double *step, int it,
+                                          int *iterations) {
   position_chart *c = vc;
   position_iterate *x = (position_iterate *)vx;
   const double *p = x->head.x, rn = x->head.merit;
@@ -345,11 +346,20 @@ static int position_step(void *vc, sovc_newton_iterate *vx, double *step, int it
   return SOV_OK;
 }
 
-/* The study's scheme stops where its full step leaves the finite numbers
- * (the damped chart stops where the line search found no decrease). */
-static int position_stalled(void *vc, const sovc_newton_iterate *t, const sovc_newton_iterate *x) {
-  (void)vc, (void)x;
-  return isfinite(t->merit) ? SOVC_NEWTON_GO : SOVC_NEWTON_STOP;
+/* Armijo's decrease of |r| (damped), or every full step (the study's). */
+static inline SOVC_HOOK int position_accept(void *vc, const sovc_newton_iterate *t,
+                                            const sovc_newton_iterate *x, double alpha) {
+  const position_chart *c = vc;
+  return c->cfg->damped ? sovc_newton_armijo(vc, t, x, alpha) : 1;
+}
+
+/* The damped chart stops where the line search found no decrease, the
+ * study's scheme where its full step left the finite numbers. */
+static inline SOVC_HOOK int position_stalled(void *vc, const sovc_newton_iterate *t,
+                                             const sovc_newton_iterate *x) {
+  const position_chart *c = vc;
+  if (!isfinite(t->merit)) return SOVC_NEWTON_STOP;
+  return c->cfg->damped ? sovc_newton_decreased(vc, t, x) : SOVC_NEWTON_GO;
 }
 
 /* Damped or plain Newton on Eq. 15 (see implicit.h). The damped one (the
@@ -360,18 +370,17 @@ int sovc_solve_implicit_warm(sovc_result *res, const sovc_pair *P, const double 
   position_iterate its[2];
   position_iterate *x = &its[0];
   position_chart c = {.P = P, .cfg = cfg, .sn = 0, .prev_rn = INFINITY};
-  const sovc_newton_chart chart = {
-      .n = 6,
-      .max_iterations = cfg->max_iterations,
-      .halvings = cfg->damped ? SOVC_POSITION_CHART_HALVINGS : 1,
-      .max_step = INFINITY,
-      .finite_merit = 1,
-      .final_test = 1,
-      .evaluate = position_evaluate,
-      .test = position_test,
-      .step = position_step,
-      .accept = cfg->damped ? sovc_newton_armijo : sovc_newton_full_step,
-      .stalled = cfg->damped ? sovc_newton_decreased : position_stalled};
+  const sovc_newton_chart chart = {.n = 6,
+                                   .max_iterations = cfg->max_iterations,
+                                   .halvings = cfg->damped ? SOVC_POSITION_CHART_HALVINGS : 1,
+                                   .max_step = INFINITY,
+                                   .finite_merit = 1,
+                                   .final_test = 1,
+                                   .evaluate = position_evaluate,
+                                   .test = position_test,
+                                   .step = position_step,
+                                   .accept = position_accept,
+                                   .stalled = position_stalled};
   double *p = x->head.x;
   x->head.alpha = 0;
   if (start) {

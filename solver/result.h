@@ -1,4 +1,5 @@
-/* Assembling and checking a distance answer from a common-normal pair. */
+/* Distance answers: assembled from a common-normal pair, compared, kept,
+ * and their witnesses balanced onto the surfaces. */
 #ifndef SOLVER_RESULT_H
 #define SOLVER_RESULT_H
 
@@ -20,19 +21,35 @@ static inline double sovc_coordinate_size(const double pA[3], const double pB[3]
   return L;
 }
 
-/* Step halvings a chart's backtracking line search tries before the chart
- * gives up. A Newton step that needs more makes almost no progress (on the
- * stress battery the steps accepted after more halvings moved the iterate
- * by about 1e-4 of the body's size), and the default method does better
- * handing over to its next chart than grinding on. The position chart,
- * the first and cheapest, gets a few more: with 5 it failed on 3 % more
- * pairs, and the stress battery's median rose by 5 %. */
-enum { SOVC_CHART_HALVINGS = 5, SOVC_POSITION_CHART_HALVINGS = 8 };
+/* Where the global searches' bound closes: within this of the bodies' size
+ * (the sum of their radii) above the best answer. */
+#define SOVC_SEARCH_BOUND 1e-11
 
 /* Fill result from world witness points pA, pB and the outward normal nA of
  * A at pA (need not be unit): n = nA / |nA|, d = n . (pB - pA). iterations,
  * residual and method are left to the caller. */
 void sovc_result_set(sovc_result *result, const double pA[3], const double pB[3],
                      const double nA[3]);
+
+/* Tolerance for comparing values of the objective at r's coordinates
+ * (1e-10 of their size). */
+double sovc_value_tolerance(const sovc_result *r);
+
+/* Swap the roles of A and B in an answer: same d, opposite normal. */
+void sovc_result_swap(sovc_result *r);
+
+/* Keep r in best if best is empty or r has a larger d (a larger lower
+ * bound); r's iterations are added to best's either way. */
+void sovc_keep_best(sovc_result *best, int *have, const sovc_result *r);
+
+/* Make pB - pA = d n exact by sliding one witness by the tangential offset
+ * (the one that stays closer to its surface). Offsets within tol are left
+ * alone; returns 1 if a witness moved. */
+int sovc_balance_witnesses(sovc_result *r, const sovc_pair *P, double tol);
+
+/* Balance r's witnesses (offsets of any size) and return 1 if both then lie
+ * on their surfaces within tol, or within the body's dent allowance: the
+ * global searches' test of witnesses they build themselves. */
+int sovc_balanced_on_surfaces(sovc_result *r, const sovc_pair *P, double tol);
 
 #endif

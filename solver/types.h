@@ -93,17 +93,20 @@ typedef struct sovc_cache_ball {
 
 /* Warm-start cache: the previous answer in each body's frame, and the
  * default method's evaluations and inner balls for shapes with the
- * parameters they were computed for. */
+ * parameters they were computed for. The doubles come first, as one run
+ * of words for the checksum (warm.c). */
 typedef struct sovc_cache {
-  int valid;
   double pA_local[3];      /* witness point on A, A's frame */
   double pB_local[3];      /* witness point on B, B's frame */
   double nA_local[3];      /* normal n, A's frame */
-  int evaluated;           /* eval holds F where the answer's solve ended */
   double params[14];       /* A's then B's a1 a2 a3 eps1 eps2 taper_x taper_y */
   sovc_cache_eval eval[2]; /* A, B */
-  int certified;           /* ball holds an overlap answer's inner balls */
   sovc_cache_ball ball[2]; /* A, B */
+  int valid;               /* holds an answer */
+  int evaluated;           /* eval holds F where the answer's solve ended */
+  int certified;           /* ball holds an overlap answer's inner balls */
+  int unused;              /* 0 (no padding: every byte is defined) */
+  unsigned long long check; /* checksum of everything above */
 } sovc_cache;
 
 #endif

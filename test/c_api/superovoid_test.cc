@@ -932,6 +932,52 @@ TEST(SuperovoidDistance, SlidingOverlapIsProvedAgainByTheCachedBalls) {
   EXPECT_LT(reused, 19) << "the witnesses never left the cached balls' reach";
 }
 
+// A cache is the caller's memory: whatever it holds that a query or
+// sov_cache_set did not seal into it is ignored, never trusted. Here the
+// cached evaluations are replaced, key and flags kept, by a consistent lie:
+// both bodies "on their surfaces" at points 5 apart along opposite
+// gradients, which the position chart would take as converged at its start
+// (d = 5); and the whole storage by random bytes. Both queries must give
+// the cold answer.
+TEST(SuperovoidDistance, EditedOrJunkCacheIsIgnored) {
+  Rng rng(43);
+  int edited_pairs = 0;
+  for (int k = 0; k < kRandomPairs; ++k) {
+    const PosedPair pp = RandomPair(rng);
+    const sov_result cold = Solve(pp);
+    sov_cache cache;
+    sov_cache_reset(&cache);
+    Solve(pp, nullptr, &cache);
+    Solve(pp, nullptr, &cache);
+    ASSERT_TRUE(sov_cache_valid(&cache));
+    sovc_cache* c = sovc_cache_of(&cache);
+    if (!c->evaluated) continue;  // answered by a chart that keeps no evaluations
+    ++edited_pairs;
+    const double up[3] = {0, 0, 1}, down[3] = {0, 0, -1};
+    const sov_pose* X[2] = {&pp.XA, &pp.XB};
+    for (int b = 0; b < 2; ++b) {
+      const double w[3] = {pp.XA.p[0] + 50, pp.XA.p[1], pp.XA.p[2] + 5.0 * b};
+      for (int i = 0; i < 3; ++i) {
+        const double d[3] = {w[0] - X[b]->p[0], w[1] - X[b]->p[1], w[2] - X[b]->p[2]};
+        c->eval[b].x[i] = X[b]->R[i] * d[0] + X[b]->R[3 + i] * d[1] + X[b]->R[6 + i] * d[2];
+        const double* g = b ? down : up;
+        c->eval[b].g[i] = X[b]->R[i] * g[0] + X[b]->R[3 + i] * g[1] + X[b]->R[6 + i] * g[2];
+      }
+      c->eval[b].f = 0;
+    }
+    const sov_result edited = Solve(pp, nullptr, &cache);
+    SCOPED_TRACE("random pair " + std::to_string(k));
+    ExpectSameAnswer(edited, cold);
+    EXPECT_EQ(sov_cache_valid(&cache), 1) << "the query's own answer was not sealed";
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(&cache);
+    for (size_t i = 0; i < sizeof cache; ++i)
+      bytes[i] = static_cast<unsigned char>(rng.Uniform(0, 256));
+    EXPECT_EQ(sov_cache_valid(&cache), 0) << "random bytes taken for a cache";
+    ExpectSameAnswer(Solve(pp, nullptr, &cache), cold);
+  }
+  EXPECT_GT(edited_pairs, kRandomPairs / 2) << "too few answers kept evaluations to edit";
+}
+
 // A query that did not end in the position chart's Newton solve (a study
 // method, a cache seeded from points) leaves no evaluations in the cache.
 TEST(SuperovoidDistance, CacheHoldsEvaluationsOnlyFromTheDefaultMethod) {

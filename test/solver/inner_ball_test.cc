@@ -9,11 +9,12 @@
 #include <string>
 
 extern "C" {
-#include "solver_api.h"
-#include "solver/auto_method.h"
 #include "solver/inner_ball.h"
+#include "solver/local.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
+#include "solver/result.h"
+#include "solver_api.h"
 }
 
 #include "spec_reference.h"

@@ -6,6 +6,7 @@
 #include <random>
 
 extern "C" {
+#include "solver/pair.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/shape.h"

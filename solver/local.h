@@ -1,0 +1,47 @@
+/* The default method's local stage: Newton on its charts, one after
+ * another, from one start, until one gives an acceptable answer. */
+#ifndef SOLVER_LOCAL_H
+#define SOLVER_LOCAL_H
+
+#include "solver/global.h"
+#include "solver/implicit.h"
+#include "solver/types.h"
+#include "solver/warm.h"
+
+/* Newton configuration of the default method's charts: the SPEC's F (the
+ * normalised G costs two more transcendentals per evaluation; from the
+ * charts' starts on the surfaces both answer every pair of both batteries),
+ * line search, options->tolerance, at most min(max_iterations, 16) steps
+ * (sovc_solve_local gives the normal chart as many, the charts after it at
+ * most 12), the small LU. */
+sovc_newton_config sovc_chart_config(const sovc_options *options);
+
+/* One local solve from world direction v (nonzero: the first stage passes
+ * sovc_core_direction's, not unit; the normal chart normalises it) with
+ * support points pA, pB: position chart, then the normal chart, the mixed
+ * charts and the angle chart, taking the first that converges to
+ * d >= lb0 (the objective at v; -INFINITY for no bound). Keeps the answer
+ * in best if it is the first or has a larger d; adds iterations.
+ * SOV_ERR_SPURIOUS if every chart ended below lb0. overlap_to_search: the
+ * caller hands unfinished overlaps to the global search; then, when the
+ * position chart fails and the centre line proves the bodies overlap, the
+ * solve stops there (SOV_ERR_NO_CONVERGENCE). warm (NULL for none): the
+ * position chart starts from warm->start if set, and warm->have_last says
+ * whether this solve's answer came from it. */
+int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const double v[3],
+                     const double pA[3], const double pB[3], double lb0,
+                     const sovc_newton_config *cfg, int overlap_to_search, sovc_warm *warm);
+
+/* What the global search's polish needs: the pair and the charts'
+ * configuration. */
+typedef struct sovc_local_polisher {
+  const sovc_pair *P;
+  const sovc_newton_config *cfg;
+} sovc_local_polisher;
+
+/* The global search's configuration on P whose polish is this local stage
+ * (configuration cfg, no warm start); polisher is its storage. */
+sovc_search_config sovc_local_search_config(sovc_local_polisher *polisher, const sovc_pair *P,
+                                            const sovc_newton_config *cfg);
+
+#endif

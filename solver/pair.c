@@ -1,0 +1,112 @@
+/* Starting directions and points of a pair, and its centre-line overlap
+ * test. */
+#include "solver/pair.h"
+
+#include <math.h>
+
+#include "solver/pose.h"
+#include "solver/posed.h"
+#include "solver/shape.h"
+#include "solver/support.h"
+
+/* Nearest points of two core segments closer than this, relative to their
+ * lengths and the distance between the centres, are taken to meet. */
+static const double kCoreRounding = 1e-12;
+
+/* Where the line from S's centre towards world point q leaves S, as a
+ * fraction of the way, from the normalised G at the point x (local) of the
+ * line at fraction t: G of an untapered body is homogeneous of degree 1
+ * about its centre, so the line leaves at t / (G + 1); a tapered body's
+ * exit is approached by repeating this from the last guess. */
+static double centre_line_exit(const sovc_shape *S, const double x[3], double t) {
+  double y[3], g;
+  for (int i = 0; i < 3; ++i) y[i] = t * x[i];
+  sovc_implicit_norm(&g, NULL, NULL, S, y);
+  return t / (g + 1);
+}
+
+/* 1 if the point at fraction t of the way from A's centre to B's lies in
+ * both. */
+static int centre_line_inside(const sovc_pair *P, double t) {
+  double m[3];
+  for (int i = 0; i < 3; ++i) m[i] = P->XA->p[i] + t * (P->XB->p[i] - P->XA->p[i]);
+  return sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m);
+}
+
+/* A point of the centre line between B's entry and A's exit, estimated once
+ * and then once more for tapers, found inside both. */
+static int centre_line_point(const sovc_pair *P) {
+  double xA[3], xB[3];
+  sovc_to_local(xA, P->XA, P->XB->p); /* B's centre in A's frame, and A's in B's */
+  sovc_to_local(xB, P->XB, P->XA->p);
+  double exit_A = centre_line_exit(P->A, xA, 1), exit_B = centre_line_exit(P->B, xB, 1);
+  if (1 - exit_B < exit_A && centre_line_inside(P, 0.5 * (exit_A + 1 - exit_B))) return 1;
+  exit_A = centre_line_exit(P->A, xA, exit_A);
+  exit_B = centre_line_exit(P->B, xB, exit_B);
+  return 1 - exit_B < exit_A && centre_line_inside(P, 0.5 * (exit_A + 1 - exit_B));
+}
+
+/* See pair.h. */
+int sovc_centre_line_overlap(const sovc_pair *P) {
+  return sovc_posed_inside(P->B, P->XB, P->XA->p) || sovc_posed_inside(P->A, P->XA, P->XB->p) ||
+         centre_line_point(P);
+}
+
+/* S's core segment: centre c, unit world direction u of its longest axis,
+ * half-length L = longest semi-axis minus the next longest (0 for a body
+ * as wide as it is long). */
+static void core_segment(double c[3], double u[3], double *L, const sovc_shape *S,
+                         const sovc_pose *X) {
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (S->a[i] > S->a[k]) k = i;
+  const double next = fmax(S->a[(k + 1) % 3], S->a[(k + 2) % 3]);
+  *L = S->a[k] - next;
+  for (int i = 0; i < 3; ++i) {
+    u[i] = X->R[3 * i + k];
+    c[i] = X->p[i];
+  }
+}
+
+/* x clamped to [-L, L]. */
+static double clamp_to(double x, double L) {
+  return fmax(-L, fmin(L, x));
+}
+
+/* See pair.h. */
+void sovc_support_seeds(double pA[3], double pB[3], const sovc_pair *P, const double v[3]) {
+  double vl[3], x[3];
+  const double mv[3] = {-v[0], -v[1], -v[2]};
+  sovc_rotate_t(vl, P->XA->R, v);
+  sovc_support_seed(x, P->A, vl);
+  sovc_to_world(pA, P->XA, x);
+  sovc_rotate_t(vl, P->XB->R, mv);
+  sovc_support_seed(x, P->B, vl);
+  sovc_to_world(pB, P->XB, x);
+}
+
+/* See pair.h. The nearest points of two segments c + s u (|s| <= L):
+ * minimise over s with t free, clamp, then t for that s, and s again when
+ * t was clamped (u unit). */
+void sovc_core_direction(double v[3], const sovc_pair *P) {
+  double cA[3], uA[3], LA, cB[3], uB[3], LB, r[3];
+  core_segment(cA, uA, &LA, P->A, P->XA);
+  core_segment(cB, uB, &LB, P->B, P->XB);
+  for (int i = 0; i < 3; ++i) r[i] = cA[i] - cB[i];
+  const double b = sovc_dot(uA, uB), rA = sovc_dot(uA, r), rB = sovc_dot(uB, r);
+  const double den = 1 - b * b; /* 0 for parallel cores: any s is nearest, take 0 */
+  double s = den > 1e-12 ? clamp_to((b * rB - rA) / den, LA) : 0.0;
+  const double t_free = b * s + rB, t = clamp_to(t_free, LB);
+  if (t != t_free) s = clamp_to(b * t - rA, LA);
+  /* Cores that cross leave only rounding (of the cores' and the centres'
+   * size) in v, not a direction. */
+  double gap = 0, size = LA + LB;
+  for (int i = 0; i < 3; ++i) {
+    v[i] = cB[i] + t * uB[i] - (cA[i] + s * uA[i]);
+    gap = fmax(gap, fabs(v[i]));
+    size = fmax(size, fabs(r[i]));
+  }
+  if (gap > kCoreRounding * size) return;
+  for (int i = 0; i < 3; ++i) v[i] = P->XB->p[i] - P->XA->p[i];
+  if (!(sovc_dot(v, v) > 0)) v[0] = v[1] = 0, v[2] = 1;
+}
