@@ -19,6 +19,7 @@
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/shape.h"
+#include "solver/shape_init.h"
 
 enum { kColumns = 29, kRefColumns = 11, kBisections = 40 };
 

@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "c_api/storage.h"
+#include "solver/bounds.h"
 #include "solver/convexity.h"
 #include "solver/distance.h"
 #include "solver/parametric.h"
 #include "solver/pose.h"
 #include "solver/shape.h"
+#include "solver/shape_init.h"
 #include "solver/support.h"
 #include "solver/warm.h"
 

@@ -10,38 +10,33 @@
 #include <math.h>
 #include <string.h>
 
-#include "solver/chart.h"
-#include "solver/direction.h"
 #include "solver/global.h"
 #include "solver/inner_ball.h"
 #include "solver/local.h"
-#include "solver/mixed.h"
 #include "solver/pair.h"
 #include "solver/pose.h"
-#include "solver/posed.h"
 #include "solver/result.h"
-#include "solver/support.h"
 
 /* First stage: warm or core-segment start, one local solve. */
 static int first_stage(sovc_result *res, int *have, const sovc_pair *P,
                        const sovc_newton_config *cfg, const sovc_cache *cache, const double core[3],
                        int overlap_to_search, sovc_warm *warm) {
-  double pA[3], pB[3], v[3];
-  res->iterations = 0;
-  if (cache && cache->valid) {
-    sovc_to_world(pA, P->XA, cache->pA_local);
-    sovc_to_world(pB, P->XB, cache->pB_local);
-    sovc_rotate(v, P->XA->R, cache->nA_local);
-  } else {
-    if (core)
-      memcpy(v, core, sizeof v);
-    else
-      sovc_core_direction(v, P);
-    sovc_support_seeds(pA, pB, P, v);
-  }
   /* No descent bound on the first solve: a non-negative answer is certified
    * by its sign, anything else goes to the global search. */
-  return sovc_solve_local(res, have, P, v, pA, pB, -INFINITY, cfg, overlap_to_search, warm);
+  sovc_local_start at = {.lb = -INFINITY};
+  res->iterations = 0;
+  if (cache && cache->valid) {
+    sovc_to_world(at.pA, P->XA, cache->pA_local);
+    sovc_to_world(at.pB, P->XB, cache->pB_local);
+    sovc_rotate(at.v, P->XA->R, cache->nA_local);
+  } else {
+    if (core)
+      memcpy(at.v, core, sizeof at.v);
+    else
+      sovc_core_direction(at.v, P);
+    sovc_support_seeds(at.pA, at.pB, P, at.v);
+  }
+  return sovc_solve_local(res, have, P, &at, cfg, overlap_to_search, warm);
 }
 
 /* Local stage only (see auto_method.h). */

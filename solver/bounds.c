@@ -1,4 +1,6 @@
 /* Local bounds and volume of a superovoid (SPEC "Shape"). */
+#include "solver/bounds.h"
+
 #include <math.h>
 
 #include "solver/golden.h"

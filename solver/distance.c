@@ -6,93 +6,12 @@
 #include <stddef.h>
 
 #include "solver/auto_method.h"
-#include "solver/global.h"
-#include "solver/implicit.h"
-#include "solver/inner_ball.h"
-#include "solver/local.h"
 #include "solver/pair.h"
-#include "solver/parametric.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
-#include "solver/quadtree.h"
-#include "solver/result.h"
-#include "solver/shape.h"
+#include "solver/study.h"
 #include "solver/support.h"
 #include "solver/warm.h"
-
-/* World seed points of the study methods (NULL angles when not needed). */
-static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2],
-                       const sovc_pair *P, const sovc_options *opt, const sovc_cache *cache) {
-  double xa[3], xb[3];
-  if (opt->seed == SOVC_SEED_QUADTREE) {
-    sovc_quadtree_seed(phiA, phiB, P);
-    sovc_param_point(xa, NULL, NULL, NULL, NULL, NULL, NULL, P->A, phiA[0], phiA[1]);
-    sovc_param_point(xb, NULL, NULL, NULL, NULL, NULL, NULL, P->B, phiB[0], phiB[1]);
-  } else if (opt->seed == SOVC_SEED_CENTERS) {
-    double c[3] = {P->XB->p[0] - P->XA->p[0], P->XB->p[1] - P->XA->p[1], P->XB->p[2] - P->XA->p[2]};
-    double v[3];
-    if (!(c[0] * c[0] + c[1] * c[1] + c[2] * c[2] > 0)) c[2] = 1;
-    sovc_rotate_t(v, P->XA->R, c);
-    sovc_support(xa, P->A, v, NAN);
-    for (int i = 0; i < 3; ++i) c[i] = -c[i];
-    sovc_rotate_t(v, P->XB->R, c);
-    sovc_support(xb, P->B, v, NAN);
-  } else if (opt->seed == SOVC_SEED_CACHE) {
-    if (!cache || !cache->valid) return SOV_ERR_OPTION;
-    for (int i = 0; i < 3; ++i) {
-      xa[i] = cache->pA_local[i];
-      xb[i] = cache->pB_local[i];
-    }
-  } else {
-    return SOV_ERR_OPTION;
-  }
-  if (opt->seed != SOVC_SEED_QUADTREE) {
-    sovc_param_angles(&phiA[0], &phiA[1], P->A, xa);
-    sovc_param_angles(&phiB[0], &phiB[1], P->B, xb);
-  }
-  sovc_to_world(pA, P->XA, xa);
-  sovc_to_world(pB, P->XB, xb);
-  return SOV_OK;
-}
-
-/* A converged study answer with d <= 0 is one critical point among several:
- * SOV_ERR_SPURIOUS if the global search finds a larger d (d >= 0 answers are
- * certified by their sign, see auto_method.c). */
-static int certify(const sovc_result *res, const sovc_pair *P, const sovc_options *opt) {
-  if (res->d >= 0) return SOV_OK;
-  /* Inner balls prove a converged pair global (its normals agree with the
-   * surfaces'); on a body with a dent that matters the pair may not be a
-   * support pair, which only the search checks. */
-  if (P->A->dent <= SOVC_DENT_NEGLECT && P->B->dent <= SOVC_DENT_NEGLECT &&
-      sovc_inner_balls_certify(res, P, sovc_value_tolerance(res)))
-    return SOV_OK;
-  const sovc_newton_config cfg = sovc_chart_config(opt);
-  sovc_result best = *res;
-  int have = 1;
-  sovc_local_polisher polisher;
-  const sovc_search_config search = sovc_local_search_config(&polisher, P, &cfg);
-  if (sovc_global_search(&best, &have, P, &search) != SOV_OK) return SOV_ERR_NO_CONVERGENCE;
-  const double L = 1 + fabs(res->d);
-  return best.d > res->d + 1e-9 * L ? SOV_ERR_SPURIOUS : SOV_OK;
-}
-
-/* Study method by name with its seed, optionally certified. */
-static int study(sovc_result *res, const sovc_pair *P, const sovc_options *opt,
-                 const sovc_cache *cache) {
-  double pA[3], pB[3], phiA[2], phiB[2];
-  int st = seed_points(pA, pB, phiA, phiB, P, opt, cache);
-  if (st != SOV_OK) return st;
-  if (opt->method == SOVC_METHOD_IMPLICIT) {
-    const sovc_newton_config cfg = {0, 0, opt->tolerance, opt->max_iterations, 1};
-    st = sovc_solve_implicit(res, P, pA, pB, &cfg);
-  } else if (opt->method == SOVC_METHOD_PARAMETRIC) {
-    st = sovc_solve_parametric(res, P, phiA, phiB, opt);
-  } else {
-    st = sovc_solve_ntb(res, P, phiA, phiB, opt);
-  }
-  if (st == SOV_OK && opt->certify) st = certify(res, P, opt);
-  return st;
-}
 
 /* A solver's status for its answer: overflow (centres near 1e300 apart) is
  * a failure, never an answer; an answer goes into the cache. */
@@ -115,15 +34,32 @@ void sovc_options_default(sovc_options *opt) {
   opt->certify = 1;
 }
 
+/* A method: the default one or one of the study's, its warm-start state
+ * (the default's only) given. */
+typedef int (*method_solve)(sovc_result *res, const sovc_pair *P, const sovc_options *opt,
+                            const sovc_cache *cache, sovc_warm *warm);
+
+/* The study's schemes keep nothing for a warm start. */
+static int study_method(sovc_result *res, const sovc_pair *P, const sovc_options *opt,
+                        const sovc_cache *cache, sovc_warm *warm) {
+  (void)warm;
+  return sovc_solve_study(res, P, opt, cache);
+}
+
+/* The methods by sovc_method. */
+static const method_solve kMethods[SOVC_METHOD_COUNT] = {[SOVC_METHOD_AUTO] = sovc_solve_auto,
+                                                         [SOVC_METHOD_IMPLICIT] = study_method,
+                                                         [SOVC_METHOD_PARAMETRIC] = study_method,
+                                                         [SOVC_METHOD_NTB] = study_method};
+
 /* Dispatch on options->method. */
 int sovc_distance(sovc_result *res, const sovc_pair *P, const sovc_options *opt,
                   sovc_cache *cache) {
   if (cache) sovc_cache_admit(cache);
-  if (opt->method != SOVC_METHOD_AUTO)
-    return deliver(study(res, P, opt, cache), res, P, cache, NULL);
   sovc_warm storage;
-  sovc_warm *warm = sovc_warm_init(&storage, cache, P->A, P->B);
-  const int st = sovc_solve_auto(res, P, opt, cache, warm);
+  sovc_warm *warm =
+      opt->method == SOVC_METHOD_AUTO ? sovc_warm_init(&storage, cache, P->A, P->B) : NULL;
+  const int st = kMethods[opt->method](res, P, opt, cache, warm);
   return deliver(st, res, P, cache, warm);
 }
 

@@ -16,7 +16,6 @@
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/result.h"
-#include "solver/shape.h"
 #include "solver/support.h"
 
 enum {

@@ -13,7 +13,6 @@
 #include "solver/mixed.h"
 #include "solver/pair.h"
 #include "solver/pose.h"
-#include "solver/posed.h"
 #include "solver/result.h"
 #include "solver/support.h"
 
@@ -117,25 +116,78 @@ static int acceptable(int st, sovc_result *r, double lb0, const sovc_pair *P, so
   return r->d >= 0 || kept_balls_prove(r, P, warm) || local_maximum(r, P);
 }
 
-/* Position chart, normal chart, mixed charts, then balanced angle chart,
- * until one gives an acceptable answer (lb0 = value at the start
- * direction). The normal chart comes second: of the stress battery's
- * separated pairs that the position chart leaves, it settles 823 of 884
- * (after the mixed charts, 176 of the 209 they left), and a descent
- * method does not stop on saddles. An answer of another chart is polished
- * by the position chart: theirs stop on their own rows (the normal
- * chart's on support maps from a few search steps), which can leave n off
- * by 1e-8 where d is exact. */
-int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const double v[3],
-                     const double pA[3], const double pB[3], double lb0,
+/* Where the fallback charts start: the pair, the direction and support
+ * points of the local stage's start, the tolerance and the iteration caps
+ * (the normal chart's, the others'). */
+typedef struct chart_start {
+  const sovc_pair *P;
+  const sovc_local_start *at;
+  double tolerance;
+  int normal_cap, cap;
+} chart_start;
+
+/* A chart after the position chart: Newton from s into r. */
+typedef int (*fallback_chart)(sovc_result *r, const chart_start *s);
+
+/* The normal chart from the start's direction. */
+static int normal_chart(sovc_result *r, const chart_start *s) {
+  return sovc_solve_direction(r, s->P, s->at->v, s->tolerance, s->normal_cap);
+}
+
+/* A by its surface point, B by its support map. */
+static int mixed_chart_ab(sovc_result *r, const chart_start *s) {
+  return sovc_solve_mixed(r, s->P, s->at->pA, s->tolerance, s->cap);
+}
+
+/* B by its surface point, A by its support map. */
+static int mixed_chart_ba(sovc_result *r, const chart_start *s) {
+  const sovc_pair swapped = {s->P->B, s->P->XB, s->P->A, s->P->XA};
+  const int st = sovc_solve_mixed(r, &swapped, s->at->pB, s->tolerance, s->cap);
+  if (st == SOV_OK) sovc_result_swap(r);
+  return st;
+}
+
+/* The balanced angle charts of both bodies. */
+static int angle_chart(sovc_result *r, const chart_start *s) {
+  return sovc_solve_chart(r, s->P, s->at->pA, s->at->pB, s->tolerance, s->cap);
+}
+
+/* The charts tried after the position chart, in order. The normal chart
+ * comes second: of the stress battery's separated pairs that the position
+ * chart leaves, it settles 823 of 884 (after the mixed charts, 176 of the
+ * 209 they left), and a descent method does not stop on saddles. */
+static const fallback_chart kFallbackCharts[] = {normal_chart, mixed_chart_ab, mixed_chart_ba,
+                                                 angle_chart};
+enum { kFallbackChartCount = sizeof kFallbackCharts / sizeof kFallbackCharts[0] };
+
+/* An answer of another chart polished by the position chart: theirs stop
+ * on their own rows (the normal chart's on support maps from a few search
+ * steps), which can leave n off by 1e-8 where d is exact. A polish that
+ * fails or ends lower leaves the chart's answer. Adds its iterations to
+ * *spent. */
+static void polish_answer(sovc_result *r, int *spent, const sovc_pair *P,
+                          const sovc_newton_config *cfg, sovc_warm *warm) {
+  sovc_result p;
+  sovc_newton_config polish = *cfg;
+  if (polish.max_iterations > kPolishIterations) polish.max_iterations = kPolishIterations;
+  const int pst =
+      sovc_solve_implicit_warm(&p, P, r->pA, r->pB, &polish, NULL, warm ? warm->last : NULL);
+  *spent += p.iterations;
+  const int polished = acceptable(pst, &p, r->d - sovc_value_tolerance(r), P, warm);
+  if (polished) *r = p;
+  if (warm) warm->have_last = polished;
+}
+
+/* The position chart, then (see kFallbackCharts) the others, until one
+ * gives an acceptable answer (see local.h). */
+int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sovc_local_start *at,
                      const sovc_newton_config *cfg, int overlap_to_search, sovc_warm *warm) {
-  const int cap = cfg->max_iterations < kChartIterations ? cfg->max_iterations : kChartIterations;
   sovc_result r;
-  int st = sovc_solve_implicit_warm(&r, P, pA, pB, cfg, warm ? warm->start : NULL,
+  int st = sovc_solve_implicit_warm(&r, P, at->pA, at->pB, cfg, warm ? warm->start : NULL,
                                     warm ? warm->last : NULL);
   int spent = r.iterations;
-  int ok = acceptable(st, &r, lb0, P, warm);
-  const int precise = ok;
+  const int precise = acceptable(st, &r, at->lb, P, warm);
+  int ok = precise;
   if (warm) warm->have_last = precise;
   /* An overlap answer of the slower charts would still go to the search
    * unless inner balls proved it, and on the stress battery they mostly
@@ -145,44 +197,18 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const dou
     best->iterations += spent;
     return SOV_ERR_NO_CONVERGENCE;
   }
-  if (!ok) {
-    st = sovc_solve_direction(&r, P, v, cfg->tolerance, cfg->max_iterations);
+  const int cap = cfg->max_iterations < kChartIterations ? cfg->max_iterations : kChartIterations;
+  const chart_start s = {P, at, cfg->tolerance, cfg->max_iterations, cap};
+  for (int k = 0; !ok && k < kFallbackChartCount; ++k) {
+    st = kFallbackCharts[k](&r, &s);
     spent += r.iterations;
-    ok = acceptable(st, &r, lb0, P, warm);
-  }
-  if (!ok) {
-    st = sovc_solve_mixed(&r, P, pA, cfg->tolerance, cap);
-    spent += r.iterations;
-    ok = acceptable(st, &r, lb0, P, warm);
-  }
-  if (!ok) {
-    const sovc_pair swapped = {P->B, P->XB, P->A, P->XA};
-    st = sovc_solve_mixed(&r, &swapped, pB, cfg->tolerance, cap);
-    spent += r.iterations;
-    if (st == SOV_OK) sovc_result_swap(&r);
-    ok = acceptable(st, &r, lb0, P, warm);
-  }
-  if (!ok) {
-    st = sovc_solve_chart(&r, P, pA, pB, cfg->tolerance, cap);
-    spent += r.iterations;
-    ok = acceptable(st, &r, lb0, P, warm);
+    ok = acceptable(st, &r, at->lb, P, warm);
   }
   if (!ok) {
     best->iterations += spent;
     return st == SOV_OK ? SOV_ERR_SPURIOUS : st;
   }
-  if (!precise) {
-    /* A polish that fails or ends lower leaves the chart's answer. */
-    sovc_result p;
-    sovc_newton_config polish = *cfg;
-    if (polish.max_iterations > kPolishIterations) polish.max_iterations = kPolishIterations;
-    const int pst =
-        sovc_solve_implicit_warm(&p, P, r.pA, r.pB, &polish, NULL, warm ? warm->last : NULL);
-    spent += p.iterations;
-    const int polished = acceptable(pst, &p, r.d - sovc_value_tolerance(&r), P, warm);
-    if (polished) r = p;
-    if (warm) warm->have_last = polished;
-  }
+  if (!precise) polish_answer(&r, &spent, P, cfg, warm);
   r.iterations = spent;
   sovc_keep_best(best, have, &r);
   return SOV_OK;
@@ -198,10 +224,14 @@ sovc_newton_config sovc_chart_config(const sovc_options *opt) {
 
 /* The global search's polish: the local stage from its start, descending
  * from lb, with no warm start. */
-static int polish(const void *ctx, sovc_result *r, int *got, const double v[3], const double pA[3],
-                  const double pB[3], double lb) {
+static int search_polish(const void *ctx, sovc_result *r, int *got, const double v[3],
+                         const double pA[3], const double pB[3], double lb) {
   const sovc_local_polisher *p = ctx;
-  return sovc_solve_local(r, got, p->P, v, pA, pB, lb, p->cfg, 0, NULL);
+  sovc_local_start at = {.lb = lb};
+  memcpy(at.v, v, sizeof at.v);
+  memcpy(at.pA, pA, sizeof at.pA);
+  memcpy(at.pB, pB, sizeof at.pB);
+  return sovc_solve_local(r, got, p->P, &at, p->cfg, 0, NULL);
 }
 
 /* See local.h. */
@@ -209,6 +239,6 @@ sovc_search_config sovc_local_search_config(sovc_local_polisher *polisher, const
                                             const sovc_newton_config *cfg) {
   polisher->P = P;
   polisher->cfg = cfg;
-  const sovc_search_config out = {polish, polisher, cfg->tolerance};
+  const sovc_search_config out = {search_polish, polisher, cfg->tolerance};
   return out;
 }

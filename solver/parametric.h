@@ -1,5 +1,5 @@
 /* Parametric superovoid surface (SPEC Parametric) and the study's parametric
- * common-normal methods (study Eq. 18 and its ntb variant). */
+ * surface angles of a local point. */
 #ifndef SOLVER_PARAMETRIC_H
 #define SOLVER_PARAMETRIC_H
 
@@ -17,14 +17,5 @@ void sovc_param_point(double x[3], double t1[3], double t2[3], double n[3],
  * the centre through local point x (x need not be on the surface). */
 void sovc_param_angles(double *phi1, double *phi2, const sovc_shape *shape,
                        const double x[3]);
-
-/* Study Eq. 18 (4x4 Newton in the angles), from angles phiA[2], phiB[2].
- * Fills result (world frame) and returns a sov_status. */
-int sovc_solve_parametric(sovc_result *result, const sovc_pair *P, const double phiA[2],
-                          const double phiB[2], const sovc_options *options);
-
-/* ntb variant: angle unknowns, implicit normal/tangent/bitangent equations. */
-int sovc_solve_ntb(sovc_result *result, const sovc_pair *P, const double phiA[2],
-                   const double phiB[2], const sovc_options *options);
 
 #endif

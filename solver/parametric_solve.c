@@ -2,7 +2,7 @@
  * study Eq. 18 in the angles (phi1A, phi2A, phi1B, phi2B), and the ntb variant
  * with the same unknowns and implicit normal/tangent/bitangent equations.
  * Both are undamped Newton, as in the study, with analytic Jacobians. */
-#include "solver/parametric.h"
+#include "solver/parametric_solve.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -10,6 +10,7 @@
 
 #include "solver/linalg.h"
 #include "solver/newton.h"
+#include "solver/parametric.h"
 #include "solver/pose.h"
 #include "solver/result.h"
 

@@ -1,5 +1,5 @@
-/* Shape of one superovoid in its local frame: validation, implicit function
- * and bounds. Internal to the solver; the public API is superovoid.h. */
+/* The implicit function of one superovoid in its local frame (SPEC
+ * "Shape"), and the powers every part of the solver raises to. */
 #ifndef SOLVER_SHAPE_H
 #define SOLVER_SHAPE_H
 
@@ -34,14 +34,6 @@ static inline double sovc_spow(double x, double g) {
   return x < 0 ? -sovc_power(-x, g) : (x > 0 ? sovc_power(x, g) : 0.0);
 }
 
-/* Range checks and convexity of params[7] (a1 a2 a3 eps1 eps2 tx ty), then
- * the checks of the derived bounds and reciprocals; fills shape (if not
- * NULL) on success, else explains the refusal in buf (if not NULL). */
-int sovc_shape_init_explain(sovc_shape *shape, char *buf, size_t size, const double params[7]);
-
-/* sovc_shape_init_explain without the explanation. */
-int sovc_shape_init(sovc_shape *shape, const double params[7]);
-
 /* SPEC implicit F at local x, its gradient and row-major Hessian; g or H may
  * be NULL. Outside |z| <= a3 the taper factors are frozen at their z = +-a3
  * values so F stays finite and positive there. */
@@ -63,17 +55,5 @@ int sovc_implicit_checked(double *F, double g[3], double H[9], const sovc_shape 
  * near -1 and the derivatives are zero. */
 void sovc_implicit_norm(double *G, double g[3], double H[9],
                         const sovc_shape *shape, const double x[3]);
-
-/* Local AABB and bounding radius about the local origin (both exact). */
-void sovc_shape_bounds(double lo[3], double hi[3], double *radius,
-                       const sovc_shape *shape);
-
-/* Volume of the body. */
-double sovc_shape_volume(const sovc_shape *shape);
-
-/* Volume and means of the uniform body in its local frame: m = {V, <z>,
- * <x^2>, <y^2>, <z^2>} (<f> = int f dV / V; the other first and second
- * moments vanish by symmetry). */
-void sovc_shape_moments(double m[5], const sovc_shape *shape);
 
 #endif

@@ -8,6 +8,7 @@
 #include <vector>
 
 extern "C" {
+#include "solver/bounds.h"
 #include "solver/shape.h"
 }
 

@@ -11,6 +11,7 @@
 extern "C" {
 #include "solver/coaxial.h"
 #include "solver/pose.h"
+#include "solver/shape_init.h"
 }
 
 namespace {

@@ -9,6 +9,7 @@ extern "C" {
 #include "solver/implicit.h"
 #include "solver/pose.h"
 #include "solver/shape.h"
+#include "solver/shape_init.h"
 #include "solver_api.h"
 }
 

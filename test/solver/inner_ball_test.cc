@@ -4,6 +4,7 @@
 // implicit function sampled over the balls the certificate trusts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -14,6 +15,7 @@ extern "C" {
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/result.h"
+#include "solver/shape_init.h"
 #include "solver_api.h"
 }
 
@@ -376,8 +378,13 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
       sovc_posed_support(&b, &B, &XB, mv);
       sovc_result r{};
       int have = 0;
-      if (sovc_solve_local(&r, &have, sov_test::Pair(&A, &XA, &B, &XB), v, a.p, b.p, -(a.h + b.h),
-                           &cfg, 0, nullptr) != SOV_OK ||
+      sovc_local_start at{};
+      std::copy(v, v + 3, at.v);
+      std::copy(a.p, a.p + 3, at.pA);
+      std::copy(b.p, b.p + 3, at.pB);
+      at.lb = -(a.h + b.h);
+      if (sovc_solve_local(&r, &have, sov_test::Pair(&A, &XA, &B, &XB), &at, &cfg, 0, nullptr) !=
+              SOV_OK ||
           !(r.d < 0))
         continue;
       double cos_cap;

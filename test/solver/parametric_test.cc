@@ -9,6 +9,7 @@
 
 extern "C" {
 #include "solver/parametric.h"
+#include "solver/parametric_solve.h"
 #include "solver/pose.h"
 #include "solver/quadtree.h"
 #include "solver_api.h"

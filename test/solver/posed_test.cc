@@ -10,6 +10,7 @@ extern "C" {
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/shape.h"
+#include "solver/shape_init.h"
 #include "solver_api.h"
 }
 

@@ -8,9 +8,10 @@
 #include <random>
 
 extern "C" {
-#include "solver_api.h"
 #include "solver/posed.h"
 #include "solver/shape.h"
+#include "solver/shape_init.h"
+#include "solver_api.h"
 }
 
 #include "spec_reference.h"

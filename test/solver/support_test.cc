@@ -11,6 +11,7 @@
 
 extern "C" {
 #include "solver/shape.h"
+#include "solver/shape_init.h"
 #include "solver/support.h"
 }
 
