@@ -187,7 +187,12 @@ int sov_shape_point(double x[3], double t1[3], double t2[3], double n[3],
   const int st = check_shape(shape);
   if (st != SOV_OK) return st;
   if (!isfinite(phi1) || !isfinite(phi2)) return SOV_ERR_NONFINITE;
-  sovc_param_point(x, t1, t2, n, NULL, NULL, NULL, sovc_shape_of(shape), phi1, phi2);
+  sovc_surface_point s;
+  sovc_param_point(&s, sovc_shape_of(shape), phi1, phi2);
+  memcpy(x, s.x, sizeof s.x);
+  if (t1) memcpy(t1, s.t1, sizeof s.t1);
+  if (t2) memcpy(t2, s.t2, sizeof s.t2);
+  if (n) memcpy(n, s.n, sizeof s.n);
   return SOV_OK;
 }
 
@@ -235,15 +240,14 @@ int sov_shape_tessellate(double *vertices, size_t vertex_capacity, int *triangle
   const sovc_shape *s = sovc_shape_of(shape);
   const double dlon = 2 * SOV_PI / n_lon, dlat = SOV_PI / n_lat;
   double *v = vertices;
-  sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, s, 0, -SOV_PI / 2);
+  sovc_param_position(v, s, 0, -SOV_PI / 2);
   v += 3;
   for (int i = 1; i < n_lat; ++i) {
     for (int j = 0; j < n_lon; ++j, v += 3) {
-      sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, s, -SOV_PI + dlon * j,
-                       -SOV_PI / 2 + dlat * i);
+      sovc_param_position(v, s, -SOV_PI + dlon * j, -SOV_PI / 2 + dlat * i);
     }
   }
-  sovc_param_point(v, NULL, NULL, NULL, NULL, NULL, NULL, s, 0, SOV_PI / 2);
+  sovc_param_position(v, s, 0, SOV_PI / 2);
   const int north = (int)nv - 1;
   int *t = triangles;
 #define SOV_RING(i, j) (1 + ((i) - 1) * n_lon + ((j) % n_lon))

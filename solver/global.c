@@ -245,6 +245,55 @@ static int keep_evaluated(search *S) {
   return keep_on_surfaces(S, &r);
 }
 
+/* The point sum lam_k (a_k - b_k) of face f's vertices gives points
+ * sum lam_k a_k of A and sum lam_k b_k of B (on the hulls); moved along
+ * unit n onto the surfaces they become r's witnesses, d their offset along
+ * n. */
+static void hull_witnesses(const search *S, sovc_result *r, int f, const double lam[3],
+                           const double n[3]) {
+  double hA[3] = {0, 0, 0}, hB[3] = {0, 0, 0}, a[3], b[3], mn[3];
+  for (int k = 0; k < 3; ++k) {
+    vertex_points(a, b, &S->P, S->P.face[f][k]);
+    for (int i = 0; i < 3; ++i) hA[i] += lam[k] * a[i], hB[i] += lam[k] * b[i];
+  }
+  for (int i = 0; i < 3; ++i) r->n[i] = n[i], mn[i] = -n[i];
+  sovc_exit_point(r->pA, S->pair->A, S->pair->XA, hA, r->n);
+  sovc_exit_point(r->pB, S->pair->B, S->pair->XB, hB, mn);
+  r->d = 0;
+  for (int i = 0; i < 3; ++i) r->d += (r->pB[i] - r->pA[i]) * r->n[i];
+}
+
+/* The surface normals at r's witnesses and face f's normal lie near the
+ * optimal direction even where r's n, off by rounding, evaluates poorly
+ * (the objective is nearly kinked across flat faces): evaluated, they may
+ * raise lb. A value above r's d is dropped: for separated bodies d bounds
+ * every true value from above, so it is a support search that stopped
+ * short on these faces, not a bound; for overlapping ones the closed bound
+ * keeps every true value within the bound of lb anyway. */
+static void raise_bound_near(search *S, const sovc_result *r, int f) {
+  double keep_v[3], keep_pA[3], keep_pB[3];
+  const double keep_lb = S->ub_lb;
+  memcpy(keep_v, S->ub_v, sizeof keep_v);
+  memcpy(keep_pA, S->ub_pA, sizeof keep_pA);
+  memcpy(keep_pB, S->ub_pB, sizeof keep_pB);
+  sovc_implicit_eval eA, eB;
+  double q[3], pa[3], pb[3];
+  sovc_posed_implicit(&eA, S->pair->A, S->pair->XA, r->pA, 1, SOVC_NO_HESSIAN);
+  sovc_posed_implicit(&eB, S->pair->B, S->pair->XB, r->pB, 1, SOVC_NO_HESSIAN);
+  if (eA.gnorm > 0) evaluate(S, pa, pb, eA.n, r->pA, r->pB);
+  if (eB.gnorm > 0) {
+    for (int i = 0; i < 3; ++i) q[i] = -eB.n[i];
+    evaluate(S, pa, pb, q, r->pA, r->pB);
+  }
+  evaluate(S, pa, pb, S->P.normal[f], r->pA, r->pB);
+  if (S->ub_lb > r->d) {
+    S->ub_lb = keep_lb;
+    memcpy(S->ub_v, keep_v, sizeof S->ub_v);
+    memcpy(S->ub_pA, keep_pA, sizeof S->ub_pA);
+    memcpy(S->ub_pB, keep_pB, sizeof S->ub_pB);
+  }
+}
+
 /* Bodies whose bound closed (the polytope's face f within the bound
  * tolerance of lb) but whose best direction's support points are far apart
  * along nearly flat faces, where they slide off the surface, or lie at the
@@ -263,44 +312,8 @@ static int keep_evaluated(search *S) {
  * lb; returns 1 if kept. */
 static int keep_hull_point(search *S, int f, const double lam[3], const double n[3], double bound) {
   sovc_result r = *S->best;
-  double hA[3] = {0, 0, 0}, hB[3] = {0, 0, 0}, a[3], b[3], mn[3];
-  for (int k = 0; k < 3; ++k) {
-    vertex_points(a, b, &S->P, S->P.face[f][k]);
-    for (int i = 0; i < 3; ++i) hA[i] += lam[k] * a[i], hB[i] += lam[k] * b[i];
-  }
-  for (int i = 0; i < 3; ++i) r.n[i] = n[i], mn[i] = -n[i];
-  sovc_exit_point(r.pA, S->pair->A, S->pair->XA, hA, r.n);
-  sovc_exit_point(r.pB, S->pair->B, S->pair->XB, hB, mn);
-  r.d = 0;
-  for (int i = 0; i < 3; ++i) r.d += (r.pB[i] - r.pA[i]) * r.n[i];
-  /* The surface normals there and the face's normal lie near the optimal
-   * direction even where n, off by rounding, evaluates poorly (the
-   * objective is nearly kinked across flat faces): they may raise lb. A
-   * value above d is dropped: for separated bodies d bounds every true
-   * value from above, so it is a support search that stopped short on
-   * these faces, not a bound; for overlapping ones the closed bound keeps
-   * every true value within the bound of lb anyway. */
-  double keep_v[3], keep_pA[3], keep_pB[3];
-  const double keep_lb = S->ub_lb;
-  memcpy(keep_v, S->ub_v, sizeof keep_v);
-  memcpy(keep_pA, S->ub_pA, sizeof keep_pA);
-  memcpy(keep_pB, S->ub_pB, sizeof keep_pB);
-  sovc_implicit_eval eA, eB;
-  double q[3], pa[3], pb[3];
-  sovc_posed_implicit(&eA, S->pair->A, S->pair->XA, r.pA, 1, SOVC_NO_HESSIAN);
-  sovc_posed_implicit(&eB, S->pair->B, S->pair->XB, r.pB, 1, SOVC_NO_HESSIAN);
-  if (eA.gnorm > 0) evaluate(S, pa, pb, eA.n, r.pA, r.pB);
-  if (eB.gnorm > 0) {
-    for (int i = 0; i < 3; ++i) q[i] = -eB.n[i];
-    evaluate(S, pa, pb, q, r.pA, r.pB);
-  }
-  evaluate(S, pa, pb, S->P.normal[f], r.pA, r.pB);
-  if (S->ub_lb > r.d) {
-    S->ub_lb = keep_lb;
-    memcpy(S->ub_v, keep_v, sizeof S->ub_v);
-    memcpy(S->ub_pA, keep_pA, sizeof S->ub_pA);
-    memcpy(S->ub_pB, keep_pB, sizeof S->ub_pB);
-  }
+  hull_witnesses(S, &r, f, lam, n);
+  raise_bound_near(S, &r, f);
   r.residual = 0;
   r.iterations = 0;
   r.method = SOVC_METHOD_AUTO;
@@ -319,6 +332,7 @@ static int keep_hull_point(search *S, int f, const double lam[3], const double n
    * surfaces and d apart, are not the support points along n that the
    * SPEC's answer has (c_api_fuzz: 3.5e-5 short on a 25-unit box-like
    * body). */
+  double pa[3], pb[3];
   if (!(evaluate(S, pa, pb, r.n, r.pA, r.pB) >= r.d - sovc_value_tolerance(&r))) return 0;
   return keep_on_surfaces(S, &r);
 }

@@ -131,25 +131,19 @@ static interval share(interval a, interval b) {
   return iv(isnan(lo) ? 0 : lo, isnan(hi) ? 1 : hi);
 }
 
-/* See inner_ball.h. With U = x / (a1 kx),
- * V = y / (a2 ky), w = z / a3, S = |U|^p + |V|^p (p = 2/eps1, q = 2/eps2,
- * g = eps1/eps2), F = S^g + |w|^q - 1. */
-int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sovc_shape *S, const double lo[3],
-                        const double hi[3]) {
-  const double a1 = S->a[0], a2 = S->a[1], a3 = S->a[2];
-  const double p = 2 / S->eps1, q = 2 / S->eps2, g = S->eps1 / S->eps2;
-  const double tx = S->taper[0], ty = S->taper[1];
-  const interval w = iv(lo[2] / a3, hi[2] / a3);
-  const interval kx = add(iv(1, 1), scale(tx, w)), ky = add(iv(1, 1), scale(ty, w));
-  if (!(kx.lo > 0 && ky.lo > 0)) return 0;
-  const interval U = divide_positive(iv(lo[0], hi[0]), scale(a1, kx));
-  const interval V = divide_positive(iv(lo[1], hi[1]), scale(a2, ky));
-  const coordinate_powers cu = coordinate_powers_of(U, p), cv = coordinate_powers_of(V, p);
-  const interval Sx = add(cu.p0, cv.p0);
-  /* Powers of S at its ends: S^(g-1), S^(g-2) and, for the bounds below,
-   * S^(g-2/p) and S^(g-1/p) (with |U|^p, |V|^p <= S, products such as
-   * S^(g-2) |U|^(2p-2) are at most S^(g-2/p): finite on the z axis when
-   * eps2 <= 1, where the products of independent ranges are not). */
+/* The cross-section's derivatives over a box: f = S^g with
+ * S = |U|^p + |V|^p (U, V the scaled coordinates), p = 2 / eps1,
+ * g = eps1 / eps2; first and second derivatives in U and V. */
+typedef struct section_derivatives {
+  interval fU, fV, fUU, fVV, fUV;
+} section_derivatives;
+
+/* Powers of S at its ends: S^(g-1), S^(g-2) and, for the bounds below,
+ * S^(g-2/p) and S^(g-1/p) (with |U|^p, |V|^p <= S, products such as
+ * S^(g-2) |U|^(2p-2) are at most S^(g-2/p): finite on the z axis when
+ * eps2 <= 1, where the products of independent ranges are not). */
+static void section_powers(interval *Sg1, interval *Sg2, double *bE, double *bu, interval Sx,
+                           double p, double g) {
   double s_g1[2], s_g2[2], s_E[2], s_u[2];
   for (int k = 0; k < 2; ++k) {
     const double t = k ? Sx.hi : Sx.lo;
@@ -165,28 +159,56 @@ int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sovc_shape *S, const
       s_E[k] = sovc_power(0, g - 2 / p);
     }
   }
-  const interval Sg1 = span(s_g1[0], s_g1[1]), Sg2 = span(s_g2[0], s_g2[1]);
-  const double bE = greater(s_E[0], s_E[1]), bu = greater(s_u[0], s_u[1]);
-  const interval b_uu1 = tighten(mul(Sg2, cu.d2), bE), b_vv1 = tighten(mul(Sg2, cv.d2), bE);
+  *Sg1 = span(s_g1[0], s_g1[1]);
+  *Sg2 = span(s_g2[0], s_g2[1]);
+  *bE = greater(s_E[0], s_E[1]);
+  *bu = greater(s_u[0], s_u[1]);
+}
+
+/* The cross-section's derivatives over the box of U and V's powers. */
+static section_derivatives section_derivatives_of(const coordinate_powers *cu,
+                                                  const coordinate_powers *cv, double p, double g) {
+  interval Sg1, Sg2;
+  double bE, bu;
+  section_powers(&Sg1, &Sg2, &bE, &bu, add(cu->p0, cv->p0), p, g);
+  const interval b_uu1 = tighten(mul(Sg2, cu->d2), bE), b_vv1 = tighten(mul(Sg2, cv->d2), bE);
   const double bm2 = p >= 2 ? bE : INFINITY;
-  const interval b_uu2 = tighten(mul(Sg1, cu.m2), bm2), b_vv2 = tighten(mul(Sg1, cv.m2), bm2);
-  const interval b_uv = clamp(mul(Sg2, mul(cu.signed_m1, cv.signed_m1)), bE);
-  const interval fU = scale(g * p, clamp(mul(Sg1, cu.signed_m1), bu));
-  const interval fV = scale(g * p, clamp(mul(Sg1, cv.signed_m1), bu));
+  const interval b_uu2 = tighten(mul(Sg1, cu->m2), bm2), b_vv2 = tighten(mul(Sg1, cv->m2), bm2);
+  const interval b_uv = clamp(mul(Sg2, mul(cu->signed_m1, cv->signed_m1)), bE);
+  section_derivatives f;
+  f.fU = scale(g * p, clamp(mul(Sg1, cu->signed_m1), bu));
+  f.fV = scale(g * p, clamp(mul(Sg1, cv->signed_m1), bu));
   /* f_UU = g (g-1) p^2 S^(g-2) |U|^(2p-2) + g p (p-1) S^(g-1) |U|^(p-2)
    *      = g p S^(g-1) |U|^(p-2) ((p - 1) + p (g - 1) a), a = |U|^p / S:
    * for g < 1 the two terms cancel, which their intervals do not know,
    * while the product's factors are non-negative; a rises with |U| and
    * falls with |V|, so its range is exact from theirs. Both forms enclose
    * f_UU: their intersection is kept. */
-  const interval aU = share(cu.p0, cv.p0), aV = share(cv.p0, cu.p0);
-  const interval fUU =
-      meet(add(scale(g * (g - 1) * p * p, b_uu1), scale(g * p * (p - 1), b_uu2)),
-           scale(g * p, mul(b_uu2, add(iv(p - 1, p - 1), scale(p * (g - 1), aU)))));
-  const interval fVV =
-      meet(add(scale(g * (g - 1) * p * p, b_vv1), scale(g * p * (p - 1), b_vv2)),
-           scale(g * p, mul(b_vv2, add(iv(p - 1, p - 1), scale(p * (g - 1), aV)))));
-  const interval fUV = scale(g * (g - 1) * p * p, b_uv);
+  const interval aU = share(cu->p0, cv->p0), aV = share(cv->p0, cu->p0);
+  f.fUU = meet(add(scale(g * (g - 1) * p * p, b_uu1), scale(g * p * (p - 1), b_uu2)),
+               scale(g * p, mul(b_uu2, add(iv(p - 1, p - 1), scale(p * (g - 1), aU)))));
+  f.fVV = meet(add(scale(g * (g - 1) * p * p, b_vv1), scale(g * p * (p - 1), b_vv2)),
+               scale(g * p, mul(b_vv2, add(iv(p - 1, p - 1), scale(p * (g - 1), aV)))));
+  f.fUV = scale(g * (g - 1) * p * p, b_uv);
+  return f;
+}
+
+/* See inner_ball.h. With U = x / (a1 kx),
+ * V = y / (a2 ky), w = z / a3, S = |U|^p + |V|^p (p = 2/eps1, q = 2/eps2,
+ * g = eps1/eps2), F = S^g + |w|^q - 1. */
+int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sovc_shape *S, const double lo[3],
+                        const double hi[3]) {
+  const double a1 = S->a[0], a2 = S->a[1], a3 = S->a[2];
+  const double p = 2 / S->eps1, q = 2 / S->eps2, g = S->eps1 / S->eps2;
+  const double tx = S->taper[0], ty = S->taper[1];
+  const interval w = iv(lo[2] / a3, hi[2] / a3);
+  const interval kx = add(iv(1, 1), scale(tx, w)), ky = add(iv(1, 1), scale(ty, w));
+  if (!(kx.lo > 0 && ky.lo > 0)) return 0;
+  const interval U = divide_positive(iv(lo[0], hi[0]), scale(a1, kx));
+  const interval V = divide_positive(iv(lo[1], hi[1]), scale(a2, ky));
+  const coordinate_powers cu = coordinate_powers_of(U, p), cv = coordinate_powers_of(V, p);
+  const section_derivatives f = section_derivatives_of(&cu, &cv, p, g);
+  const interval fU = f.fU, fV = f.fV, fUU = f.fUU, fVV = f.fVV, fUV = f.fUV;
   const coordinate_powers cw = coordinate_powers_of(w, q);
   const interval fww = scale(q * (q - 1), cw.m2);
   /* Chain rule through U = x / (a1 kx), V = y / (a2 ky), w = z / a3:

@@ -51,19 +51,24 @@ static void param_normal(double n[3], const sovc_shape *shape, double c1,
   n[2] *= s;
 }
 
-/* Writes v = (a, b, c) when v is not NULL. */
+/* v = (a, b, c). */
 static void set3(double v[3], double a, double b, double c) {
-  if (!v) return;
   v[0] = a;
   v[1] = b;
   v[2] = c;
 }
 
-/* SPEC parametric point, dx/dphi1, dx/dphi2, second derivatives and outward
- * unit normal; every output but x may be NULL. */
-void sovc_param_point(double x[3], double t1[3], double t2[3], double n[3],
-                      double x11[3], double x12[3], double x22[3],
-                      const sovc_shape *shape, double phi1, double phi2) {
+/* See parametric.h. */
+void sovc_param_position(double x[3], const sovc_shape *shape, double phi1, double phi2) {
+  const double c1 = cos(phi1), s1 = sin(phi1), c2 = cos(phi2), s2 = sin(phi2);
+  const double C1 = sovc_spow(c1, shape->eps1), S1 = sovc_spow(s1, shape->eps1);
+  const double C2 = sovc_spow(c2, shape->eps2), S2 = sovc_spow(s2, shape->eps2);
+  const double kx = 1.0 + shape->taper[0] * S2, ky = 1.0 + shape->taper[1] * S2;
+  set3(x, shape->a[0] * C1 * (kx * C2), shape->a[1] * S1 * (ky * C2), shape->a[2] * S2);
+}
+
+/* See parametric.h. */
+void sovc_param_point(sovc_surface_point *p, const sovc_shape *shape, double phi1, double phi2) {
   const double c1 = cos(phi1), s1 = sin(phi1), c2 = cos(phi2), s2 = sin(phi2);
   const double a1 = shape->a[0], a2 = shape->a[1], a3 = shape->a[2];
   const double tx = shape->taper[0], ty = shape->taper[1];
@@ -79,13 +84,13 @@ void sovc_param_point(double x[3], double t1[3], double t2[3], double n[3],
                        kx[2] * C2[0] + 2.0 * kx[1] * C2[1] + kx[0] * C2[2]};
   const double V[3] = {ky[0] * C2[0], ky[1] * C2[0] + ky[0] * C2[1],
                        ky[2] * C2[0] + 2.0 * ky[1] * C2[1] + ky[0] * C2[2]};
-  set3(x, a1 * C1[0] * U[0], a2 * S1[0] * V[0], a3 * S2[0]);
-  set3(t1, a1 * C1[1] * U[0], a2 * S1[1] * V[0], 0.0);
-  set3(t2, a1 * C1[0] * U[1], a2 * S1[0] * V[1], a3 * S2[1]);
-  set3(x11, a1 * C1[2] * U[0], a2 * S1[2] * V[0], 0.0);
-  set3(x12, a1 * C1[1] * U[1], a2 * S1[1] * V[1], 0.0);
-  set3(x22, a1 * C1[0] * U[2], a2 * S1[0] * V[2], a3 * S2[2]);
-  if (n) param_normal(n, shape, c1, s1, c2, s2, kx[0], ky[0]);
+  set3(p->x, a1 * C1[0] * U[0], a2 * S1[0] * V[0], a3 * S2[0]);
+  set3(p->t1, a1 * C1[1] * U[0], a2 * S1[1] * V[0], 0.0);
+  set3(p->t2, a1 * C1[0] * U[1], a2 * S1[0] * V[1], a3 * S2[1]);
+  set3(p->x11, a1 * C1[2] * U[0], a2 * S1[2] * V[0], 0.0);
+  set3(p->x12, a1 * C1[1] * U[1], a2 * S1[1] * V[1], 0.0);
+  set3(p->x22, a1 * C1[0] * U[2], a2 * S1[0] * V[2], a3 * S2[2]);
+  param_normal(p->n, shape, c1, s1, c2, s2, kx[0], ky[0]);
 }
 
 /* 1 if lam * xh is inside or on the body (|z| <= a3 and SPEC F <= 0). */

@@ -5,13 +5,19 @@
 
 #include "solver/types.h"
 
-/* Surface point at (phi1, phi2), tangents dx/dphi1 and dx/dphi2, and the
- * outward unit normal (well defined at the poles too); t1, t2, n may be NULL.
- * Also returns second derivatives d2x/dphi1^2, d2x/dphi1dphi2, d2x/dphi2^2
- * in x11, x12, x22 when non-NULL. */
-void sovc_param_point(double x[3], double t1[3], double t2[3], double n[3],
-                      double x11[3], double x12[3], double x22[3],
-                      const sovc_shape *shape, double phi1, double phi2);
+/* A point of the parametric surface with its angle derivatives. */
+typedef struct sovc_surface_point {
+  double x[3];                   /* the point (local) */
+  double t1[3], t2[3];           /* dx/dphi1, dx/dphi2 */
+  double x11[3], x12[3], x22[3]; /* d2x/dphi1^2, d2x/dphi1dphi2, d2x/dphi2^2 */
+  double n[3];                   /* outward unit normal (well defined at the poles too) */
+} sovc_surface_point;
+
+/* The SPEC's parametric point at (phi1, phi2) alone. */
+void sovc_param_position(double x[3], const sovc_shape *shape, double phi1, double phi2);
+
+/* The point at (phi1, phi2) with its derivatives and normal. */
+void sovc_param_point(sovc_surface_point *p, const sovc_shape *shape, double phi1, double phi2);
 
 /* Angles (phi1, phi2) of the surface point nearest in angle to the ray from
  * the centre through local point x (x need not be on the surface). */

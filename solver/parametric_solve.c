@@ -44,15 +44,15 @@ typedef void (*sovc_system)(double f[4], double J[16], double *res,
 /* World geometry of a posed shape at (phi1, phi2). */
 static void geom_eval(sovc_geom *g, const sovc_shape *shape, const sovc_pose *X,
                       double phi1, double phi2) {
-  double p[3], t1[3], t2[3], n[3], x11[3], x12[3], x22[3];
-  sovc_param_point(p, t1, t2, n, x11, x12, x22, shape, phi1, phi2);
-  sovc_to_world(g->p, X, p);
-  sovc_rotate(g->t[0], X->R, t1);
-  sovc_rotate(g->t[1], X->R, t2);
-  sovc_rotate(g->x[0], X->R, x11);
-  sovc_rotate(g->x[1], X->R, x12);
-  sovc_rotate(g->x[2], X->R, x22);
-  sovc_rotate(g->n, X->R, n);
+  sovc_surface_point s;
+  sovc_param_point(&s, shape, phi1, phi2);
+  sovc_to_world(g->p, X, s.x);
+  sovc_rotate(g->t[0], X->R, s.t1);
+  sovc_rotate(g->t[1], X->R, s.t2);
+  sovc_rotate(g->x[0], X->R, s.x11);
+  sovc_rotate(g->x[1], X->R, s.x12);
+  sovc_rotate(g->x[2], X->R, s.x22);
+  sovc_rotate(g->n, X->R, s.n);
 }
 
 /* dn/dphi1 and dn/dphi2 of the unit normal from the Weingarten equations

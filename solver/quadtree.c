@@ -18,7 +18,7 @@ static void quadtree_children(double ang[4][2], double p[4][3],
     double local[3];
     ang[c][0] = lo[0] + (0.5 * (c % 2) + 0.25) * (hi[0] - lo[0]);
     ang[c][1] = lo[1] + (0.5 * (c / 2) + 0.25) * (hi[1] - lo[1]);
-    sovc_param_point(local, NULL, NULL, NULL, NULL, NULL, NULL, shape, ang[c][0], ang[c][1]);
+    sovc_param_position(local, shape, ang[c][0], ang[c][1]);
     sovc_to_world(p[c], X, local);
   }
 }

@@ -21,8 +21,8 @@ static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2
   double xa[3], xb[3];
   if (opt->seed == SOVC_SEED_QUADTREE) {
     sovc_quadtree_seed(phiA, phiB, P);
-    sovc_param_point(xa, NULL, NULL, NULL, NULL, NULL, NULL, P->A, phiA[0], phiA[1]);
-    sovc_param_point(xb, NULL, NULL, NULL, NULL, NULL, NULL, P->B, phiB[0], phiB[1]);
+    sovc_param_position(xa, P->A, phiA[0], phiA[1]);
+    sovc_param_position(xb, P->B, phiB[0], phiB[1]);
   } else if (opt->seed == SOVC_SEED_CENTERS) {
     double c[3] = {P->XB->p[0] - P->XA->p[0], P->XB->p[1] - P->XA->p[1], P->XB->p[2] - P->XA->p[2]};
     double v[3];

@@ -73,7 +73,7 @@ TEST(ParametricPoint, LiesOnSurface) {
     for (double p1 : kPhi1)
       for (double p2 : kPhi2) {
         double x[3];
-        sovc_param_point(x, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &s, p1, p2);
+        sovc_param_position(x, &s, p1, p2);
         EXPECT_NEAR(SpecF(s, x), 0.0, kSurfaceTol) << p1 << " " << p2;
       }
 }
@@ -82,14 +82,16 @@ TEST(ParametricPoint, TangentsMatchFiniteDifferences) {
   for (const sovc_shape &s : Shapes())
     for (double p1 : kPhi1)
       for (double p2 : kPhi2) {
-        double x[3], t1[3], t2[3], xp[3], xm[3], fd[3];
-        sovc_param_point(x, t1, t2, nullptr, nullptr, nullptr, nullptr, &s, p1, p2);
-        sovc_param_point(xp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &s, p1 + kFdStep, p2);
-        sovc_param_point(xm, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &s, p1 - kFdStep, p2);
+        double xp[3], xm[3], fd[3];
+        sovc_surface_point sp;
+        sovc_param_point(&sp, &s, p1, p2);
+        const double *t1 = sp.t1, *t2 = sp.t2;
+        sovc_param_position(xp, &s, p1 + kFdStep, p2);
+        sovc_param_position(xm, &s, p1 - kFdStep, p2);
         for (int i = 0; i < 3; ++i) fd[i] = (xp[i] - xm[i]) / (2 * kFdStep);
         EXPECT_LT(RelErr(t1, fd), kFdTol) << p1 << " " << p2;
-        sovc_param_point(xp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &s, p1, p2 + kFdStep);
-        sovc_param_point(xm, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &s, p1, p2 - kFdStep);
+        sovc_param_position(xp, &s, p1, p2 + kFdStep);
+        sovc_param_position(xm, &s, p1, p2 - kFdStep);
         for (int i = 0; i < 3; ++i) fd[i] = (xp[i] - xm[i]) / (2 * kFdStep);
         EXPECT_LT(RelErr(t2, fd), kFdTol) << p1 << " " << p2;
       }
@@ -97,19 +99,22 @@ TEST(ParametricPoint, TangentsMatchFiniteDifferences) {
 
 // Central difference of the tangents t1 (k = 0) or t2 (k = 1) along phi_j.
 void TangentFd(double fd[3], const sovc_shape &s, double p1, double p2, int k, int j) {
-  double tp[2][3], tm[2][3], x[3];
+  sovc_surface_point p, m;
   const double h1 = j == 0 ? kFdStep : 0, h2 = j == 1 ? kFdStep : 0;
-  sovc_param_point(x, tp[0], tp[1], nullptr, nullptr, nullptr, nullptr, &s, p1 + h1, p2 + h2);
-  sovc_param_point(x, tm[0], tm[1], nullptr, nullptr, nullptr, nullptr, &s, p1 - h1, p2 - h2);
-  for (int i = 0; i < 3; ++i) fd[i] = (tp[k][i] - tm[k][i]) / (2 * kFdStep);
+  sovc_param_point(&p, &s, p1 + h1, p2 + h2);
+  sovc_param_point(&m, &s, p1 - h1, p2 - h2);
+  const double *tp = k == 0 ? p.t1 : p.t2, *tm = k == 0 ? m.t1 : m.t2;
+  for (int i = 0; i < 3; ++i) fd[i] = (tp[i] - tm[i]) / (2 * kFdStep);
 }
 
 TEST(ParametricPoint, SecondDerivativesMatchFiniteDifferences) {
   for (const sovc_shape &s : Shapes())
     for (double p1 : kPhi1)
       for (double p2 : kPhi2) {
-        double x[3], x11[3], x12[3], x22[3], fd[3];
-        sovc_param_point(x, nullptr, nullptr, nullptr, x11, x12, x22, &s, p1, p2);
+        double fd[3];
+        sovc_surface_point sp;
+        sovc_param_point(&sp, &s, p1, p2);
+        const double *x11 = sp.x11, *x12 = sp.x12, *x22 = sp.x22;
         TangentFd(fd, s, p1, p2, 0, 0);
         EXPECT_LT(RelErr(x11, fd), kFdTol) << p1 << " " << p2;
         TangentFd(fd, s, p1, p2, 0, 1);
@@ -123,8 +128,10 @@ TEST(ParametricPoint, SecondDerivativesMatchFiniteDifferences) {
 
 // n is a unit vector along grad F, and stepping along it leaves the body.
 void ExpectOutwardGradientNormal(const sovc_shape &s, double p1, double p2) {
-  double x[3], n[3], g[3];
-  sovc_param_point(x, nullptr, nullptr, n, nullptr, nullptr, nullptr, &s, p1, p2);
+  double g[3];
+  sovc_surface_point sp;
+  sovc_param_point(&sp, &s, p1, p2);
+  const double *x = sp.x, *n = sp.n;
   EXPECT_NEAR(Norm(n), 1.0, kUnitTol);
   SpecGrad(g, s, x);
   const double gn = Norm(g);
@@ -156,9 +163,9 @@ TEST(ParametricPoint, NormalTendsToTheAxisAtPoles) {
       for (double p1 : kPhi1) {
         double previous = 2.0;
         for (double delta : {1e-2, 1e-4, 1e-8, 1e-12}) {
-          double x[3], n[3];
-          sovc_param_point(x, nullptr, nullptr, n, nullptr, nullptr, nullptr, &s, p1,
-                           sign * (kPi / 2 - delta));
+          sovc_surface_point sp;
+          sovc_param_point(&sp, &s, p1, sign * (kPi / 2 - delta));
+          const double *n = sp.n;
           const double off[3] = {n[0], n[1], n[2] - sign};
           EXPECT_LT(Norm(off), previous) << p1 << " " << delta;
           previous = Norm(off);
@@ -175,10 +182,10 @@ TEST(ParametricPoint, FiniteOnAxesEquatorAndPoles) {
   for (const sovc_shape &s : extremes)
     for (double p1 : p1s)
       for (double p2 : p2s) {
-        double v[7][3];
-        sovc_param_point(v[0], v[1], v[2], v[3], v[4], v[5], v[6], &s, p1, p2);
-        for (auto &row : v)
-          for (double c : row) EXPECT_TRUE(std::isfinite(c)) << p1 << " " << p2;
+        sovc_surface_point sp;
+        sovc_param_point(&sp, &s, p1, p2);
+        for (const double *row : {sp.x, sp.t1, sp.t2, sp.x11, sp.x12, sp.x22, sp.n})
+          for (int i = 0; i < 3; ++i) EXPECT_TRUE(std::isfinite(row[i])) << p1 << " " << p2;
       }
 }
 
@@ -190,7 +197,7 @@ TEST(ParametricAngles, RoundTripParamPoint) {
     for (double p1 : kPhi1)
       for (double p2 : kPhi2) {
         double x[3], q1, q2;
-        sovc_param_point(x, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &s, p1, p2);
+        sovc_param_position(x, &s, p1, p2);
         sovc_param_angles(&q1, &q2, &s, x);
         EXPECT_NEAR(WrapDiff(q1, p1), 0.0, kAngleTol) << p1 << " " << p2;
         EXPECT_NEAR(q2, p2, kAngleTol) << p1 << " " << p2;
@@ -205,7 +212,7 @@ TEST(ParametricAngles, SameAnglesAlongTheRay) {
       for (double p2 : kPhi2)
         for (double scale : {0.3, 2.7}) {
           double x[3], q1, q2;
-          sovc_param_point(x, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &s, p1, p2);
+          sovc_param_position(x, &s, p1, p2);
           for (double &c : x) c *= scale;
           sovc_param_angles(&q1, &q2, &s, x);
           EXPECT_NEAR(WrapDiff(q1, p1), 0.0, kAngleTol) << p1 << " " << p2 << " " << scale;
@@ -383,7 +390,7 @@ TEST(ParametricSolve, ConcentricSpheresAnswerAnyAntipodalPair) {
   const sovc_shape B = MakeShape(0.4, 0.4, 0.4, 1, 1, 0, 0);
   const sovc_pose XA = PoseQ(0.9, 0.1, -0.3, 0.2, 0.5, -1, 2), XB = PoseQ(1, 0, 0, 0, 0.5, -1, 2);
   double n[3], pA[3], pB[3], phiA[2], phiB[2];
-  sovc_param_point(n, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &A, 0.3, 0.2);
+  sovc_param_position(n, &A, 0.3, 0.2);
   for (int i = 0; i < 3; ++i) n[i] /= A.a[0];
   double nw[3];
   sovc_rotate(nw, XA.R, n);

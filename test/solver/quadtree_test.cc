@@ -32,7 +32,7 @@ constexpr double kCentreTol = 1e-9;  // seed angles are exact cell centres
 // World surface point of a posed shape at the given angles.
 void WorldPoint(double w[3], const sovc_shape &s, const sovc_pose &X, const double phi[2]) {
   double l[3];
-  sovc_param_point(l, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &s, phi[0], phi[1]);
+  sovc_param_position(l, &s, phi[0], phi[1]);
   sovc_to_world(w, &X, l);
 }
 
