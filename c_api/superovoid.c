@@ -2,12 +2,14 @@
 #include "superovoid/superovoid.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "c_api/storage.h"
 #include "solver/bounds.h"
 #include "solver/convexity.h"
 #include "solver/distance.h"
+#include "solver/global.h"
 #include "solver/parametric.h"
 #include "solver/pose.h"
 #include "solver/shape.h"
@@ -110,15 +112,27 @@ static int check_pose(const sov_pose *X) {
   return sovc_check_rotation(X->R);
 }
 
+/* Alignment of the search's work memory within the caller's bytes. */
+enum { kWorkAlign = 16 };
+
+/* The caller's work memory from its first kWorkAlign-aligned byte (NULL:
+ * none). */
+static void *aligned_work(void *work) {
+  if (!work) return NULL;
+  const uintptr_t a = (uintptr_t)work;
+  return (unsigned char *)work + (kWorkAlign - a % kWorkAlign) % kWorkAlign;
+}
+
 /* Options as the solver receives them (validated by check_options). */
 static sovc_options options_from_public(const sov_options *o) {
   const sovc_options out = {(sovc_method)o->method, (sovc_seed)o->seed, o->tolerance,
-                            o->max_iterations, o->certify};
+                            o->max_iterations,      o->certify,         aligned_work(o->work)};
   return out;
 }
 
-/* Options in range. */
+/* Options in range, work memory (if any) large enough. */
 static int check_options(const sov_options *o) {
+  if (o->work && o->work_size < sov_work_size()) return SOV_ERR_BUFFER;
   if ((int)o->method < 0 || o->method >= SOV_METHOD_COUNT) return SOV_ERR_OPTION;
   if ((int)o->seed < 0 || o->seed > SOV_SEED_CACHE) return SOV_ERR_OPTION;
   if (!(o->tolerance > 0) || !isfinite(o->tolerance)) return SOV_ERR_OPTION;
@@ -324,6 +338,13 @@ void sov_options_default(sov_options *options) {
   options->tolerance = d.tolerance;
   options->max_iterations = d.max_iterations;
   options->certify = d.certify;
+  options->work = NULL;
+  options->work_size = 0;
+}
+
+/* The search's bytes and room to align them. */
+size_t sov_work_size(void) {
+  return sovc_search_work_size() + kWorkAlign;
 }
 
 /* Forget the cached answer. */

@@ -103,7 +103,7 @@ int sovc_solve_auto_finish(sovc_result *res, int have, const sovc_pair *P, const
   const int final = have && (res->d >= 0 || overlap_proved(res, P, warm));
   if (!final) {
     sovc_local_polisher polisher;
-    const sovc_search_config search = sovc_local_search_config(&polisher, P, &cfg);
+    const sovc_search_config search = sovc_local_search_config(&polisher, P, &cfg, opt->work);
     st = sovc_global_search(res, &have, P, &search);
     if (warm) warm->have_last = 0;
   }

@@ -256,32 +256,42 @@ static int edge_witnesses(sovc_result *r, const meridian *M, double t, double to
 }
 
 /* See coaxial.h. */
-int sovc_coaxial_search(sovc_result *best, int *have, const sovc_pair *P, const double axis[3]) {
-  meridian M = {.P = P, .n = 0};
+size_t sovc_coaxial_work_size(void) {
+  return sizeof(meridian);
+}
+
+_Static_assert(sizeof(meridian) <= SOVC_COAXIAL_WORK_BYTES, "SOVC_COAXIAL_WORK_BYTES too small");
+
+/* See coaxial.h. */
+int sovc_coaxial_search(sovc_result *best, int *have, const sovc_pair *P, const double axis[3],
+                        void *work) {
+  meridian *M = work;
+  memset(M, 0, sizeof *M);
+  M->P = P;
   sovc_frame fr;
   sovc_frame_make(&fr, axis);
-  memcpy(M.u, axis, sizeof M.u);
-  memcpy(M.e, fr.t, sizeof M.e);
+  memcpy(M->u, axis, sizeof M->u);
+  memcpy(M->e, fr.t, sizeof M->e);
   const double tol = SOVC_SEARCH_BOUND * (P->A->radius + P->B->radius);
   for (int k = 0; k < kStart; ++k)
-    if (!insert(&M, SOVC_PI * k / (kStart - 1))) return SOV_ERR_NO_CONVERGENCE;
+    if (!insert(M, SOVC_PI * k / (kStart - 1))) return SOV_ERR_NO_CONVERGENCE;
   for (;;) {
     int where = 0;
-    for (int i = 1; i + 1 < M.n; ++i)
-      if (M.low[i] < M.low[where]) where = i;
+    for (int i = 1; i + 1 < M->n; ++i)
+      if (M->low[i] < M->low[where]) where = i;
     /* Every direction has h_D above the least bound, within tol of the
      * best h seen. */
-    if (M.low[where] >= M.h[lowest(&M)] - tol) break;
-    const double lo = M.t[where], hi = M.t[where + 1], margin = kSplitMargin * (hi - lo);
-    double t = M.at[where];
+    if (M->low[where] >= M->h[lowest(M)] - tol) break;
+    const double lo = M->t[where], hi = M->t[where + 1], margin = kSplitMargin * (hi - lo);
+    double t = M->at[where];
     if (!(t > lo + margin && t < hi - margin)) t = 0.5 * (lo + hi);
-    if (!(t > lo && t < hi) || !insert(&M, t)) return SOV_ERR_NO_CONVERGENCE;
+    if (!(t > lo && t < hi) || !insert(M, t)) return SOV_ERR_NO_CONVERGENCE;
   }
-  const int k = lowest(&M);
+  const int k = lowest(M);
   sovc_result r = {0};
   r.method = SOVC_METHOD_AUTO;
-  const double t = polish(&M, k, tol);
-  if (!support_witnesses(&r, &M, t, M.h[k], tol) && !edge_witnesses(&r, &M, t, tol))
+  const double t = polish(M, k, tol);
+  if (!support_witnesses(&r, M, t, M->h[k], tol) && !edge_witnesses(&r, M, t, tol))
     return SOV_ERR_NO_CONVERGENCE;
   sovc_keep_best(best, have, &r);
   return SOV_OK;

@@ -6,7 +6,12 @@
 #ifndef SOLVER_COAXIAL_H
 #define SOLVER_COAXIAL_H
 
+#include <stddef.h>
+
 #include "solver/types.h"
+
+/* Room for the coaxial search's meridian (checked in coaxial.c). */
+#define SOVC_COAXIAL_WORK_BYTES 13312
 
 /* 1 if A and B are bodies of revolution (eps1 = 1, a1 = a2, equal tapers;
  * a sphere about any axis) about one line, to rounding of the poses; then
@@ -19,6 +24,11 @@ int sovc_coaxial_axis(double axis[3], const sovc_pair *P);
  * Keeps the answer in best as sovc_keep_best does. SOV_OK when the bound
  * closed within 1e-11 of the bodies' size and the witnesses lie on their
  * surfaces; SOV_ERR_NO_CONVERGENCE otherwise (best untouched). */
-int sovc_coaxial_search(sovc_result *best, int *have, const sovc_pair *P, const double axis[3]);
+int sovc_coaxial_search(sovc_result *best, int *have, const sovc_pair *P, const double axis[3],
+                        void *work);
+
+/* Bytes of work memory (double-aligned) the coaxial search uses: at most
+ * SOVC_COAXIAL_WORK_BYTES. */
+size_t sovc_coaxial_work_size(void);
 
 #endif

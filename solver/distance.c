@@ -32,6 +32,7 @@ void sovc_options_default(sovc_options *opt) {
   opt->tolerance = 1e-11;
   opt->max_iterations = 50;
   opt->certify = 1;
+  opt->work = NULL;
 }
 
 /* A method: the default one or one of the study's, its warm-start state

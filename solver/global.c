@@ -468,26 +468,51 @@ static int overlap(search *S) {
 }
 
 /* Global search (see global.h). */
-int sovc_global_search(sovc_result *best, int *have, const sovc_pair *P,
-                       const sovc_search_config *cfg) {
+size_t sovc_search_work_size(void) {
+  const size_t coaxial = sovc_coaxial_work_size();
+  return sizeof(search) > coaxial ? sizeof(search) : coaxial;
+}
+
+/* The search in work memory (see sovc_global_search). */
+static int search_in(void *work, sovc_result *best, int *have, const sovc_pair *P,
+                     const sovc_search_config *cfg) {
   /* A ring of optima (coaxial bodies of revolution) defeats the polytope's
    * bound; one meridian settles them. */
   double axis[3];
-  if (sovc_coaxial_axis(axis, P) && sovc_coaxial_search(best, have, P, axis) == SOV_OK)
+  if (sovc_coaxial_axis(axis, P) && sovc_coaxial_search(best, have, P, axis, work) == SOV_OK)
     return SOV_OK;
-  search S;
-  S.pair = P;
-  S.cfg = cfg;
-  S.best = best;
-  S.have = have;
-  S.ncaps = S.nstarted = S.nfailed = 0;
-  S.proved = 0;
-  S.size = P->A->radius + P->B->radius;
-  S.ub_lb = -INFINITY;
+  search *S = work;
+  S->pair = P;
+  S->cfg = cfg;
+  S->best = best;
+  S->have = have;
+  S->ncaps = S->nstarted = S->nfailed = 0;
+  S->proved = 0;
+  S->size = P->A->radius + P->B->radius;
+  S->ub_lb = -INFINITY;
   if (*have) {
-    add_cap(S.started, &S.nstarted, best->n);
-    prove_cap(&S, best);
+    add_cap(S->started, &S->nstarted, best->n);
+    prove_cap(S, best);
   }
-  if (!start(&S)) return SOV_ERR_NO_CONVERGENCE;
-  return overlap(&S);
+  if (!start(S)) return SOV_ERR_NO_CONVERGENCE;
+  return overlap(S);
+}
+
+/* The search with its work memory on this frame, for callers that gave
+ * none: a frame of its own, so that queries that never search do not
+ * reserve it. */
+static int search_on_stack(sovc_result *best, int *have, const sovc_pair *P,
+                           const sovc_search_config *cfg) {
+  union {
+    search S;
+    unsigned char coaxial[SOVC_COAXIAL_WORK_BYTES];
+  } work;
+  return search_in(&work, best, have, P, cfg);
+}
+
+/* See global.h. */
+int sovc_global_search(sovc_result *best, int *have, const sovc_pair *P,
+                       const sovc_search_config *cfg) {
+  if (cfg->work) return search_in(cfg->work, best, have, P, cfg);
+  return search_on_stack(best, have, P, cfg);
 }

@@ -4,6 +4,8 @@
 #ifndef SOLVER_GLOBAL_H
 #define SOLVER_GLOBAL_H
 
+#include <stddef.h>
+
 #include "solver/types.h"
 
 /* What the search is handed: a local solve from a direction it found
@@ -17,7 +19,13 @@ typedef struct sovc_search_config {
                 const double pB[3], double lb);
   const void *ctx;  /* the polish's */
   double tolerance; /* the caller's, for the separated search's last resort */
+  void *work;       /* sovc_search_work_size() bytes, double-aligned, or NULL: the
+                       search then takes them from the stack */
 } sovc_search_config;
+
+/* Bytes of work memory the search uses (its polytope and bounds, or the
+ * coaxial search's meridian). */
+size_t sovc_search_work_size(void);
 
 /* Improve best (valid if *have) to the SPEC answer. Overlap: branch and
  * bound (EPA) until every polytope face away from a polished optimum lies

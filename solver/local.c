@@ -236,9 +236,9 @@ static int search_polish(const void *ctx, sovc_result *r, int *got, const double
 
 /* See local.h. */
 sovc_search_config sovc_local_search_config(sovc_local_polisher *polisher, const sovc_pair *P,
-                                            const sovc_newton_config *cfg) {
+                                            const sovc_newton_config *cfg, void *work) {
   polisher->P = P;
   polisher->cfg = cfg;
-  const sovc_search_config out = {search_polish, polisher, cfg->tolerance};
+  const sovc_search_config out = {search_polish, polisher, cfg->tolerance, work};
   return out;
 }

@@ -45,8 +45,9 @@ typedef struct sovc_local_polisher {
 } sovc_local_polisher;
 
 /* The global search's configuration on P whose polish is this local stage
- * (configuration cfg, no warm start); polisher is its storage. */
+ * (configuration cfg, no warm start), in work memory work (NULL: on the
+ * stack); polisher is its storage. */
 sovc_search_config sovc_local_search_config(sovc_local_polisher *polisher, const sovc_pair *P,
-                                            const sovc_newton_config *cfg);
+                                            const sovc_newton_config *cfg, void *work);
 
 #endif

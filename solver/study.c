@@ -65,7 +65,7 @@ static int certify(const sovc_result *res, const sovc_pair *P, const sovc_option
   sovc_result best = *res;
   int have = 1;
   sovc_local_polisher polisher;
-  const sovc_search_config search = sovc_local_search_config(&polisher, P, &cfg);
+  const sovc_search_config search = sovc_local_search_config(&polisher, P, &cfg, opt->work);
   if (sovc_global_search(&best, &have, P, &search) != SOV_OK) return SOV_ERR_NO_CONVERGENCE;
   const double L = 1 + fabs(res->d);
   return best.d > res->d + 1e-9 * L ? SOV_ERR_SPURIOUS : SOV_OK;

@@ -59,6 +59,8 @@ typedef struct sovc_options {
   double tolerance;   /* residual tolerance, length units */
   int max_iterations; /* Newton iteration cap per solve */
   int certify;        /* study methods: check overlap answers globally */
+  void *work;         /* the global search's work memory (sovc_search_work_size()
+                         bytes, double-aligned), or NULL for the stack */
 } sovc_options;
 
 /* An answer: d, unit n from A to B, witnesses with pB - pA = d n. */

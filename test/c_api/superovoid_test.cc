@@ -680,6 +680,54 @@ TEST(SuperovoidErrors, TooSmallBufferIsRejected) {
   for (size_t i = 8; i < sizeof buf; ++i) EXPECT_EQ(buf[i], 'x') << "overrun at " << i;
 }
 
+TEST(SuperovoidErrors, TooSmallWorkMemoryIsRejected) {
+  const double near[3] = {0.5, 0, 0};
+  const sov_shape s = MakeShape(kValid);
+  const sov_pose XA = QuatPose(kIdentityQuat, kOrigin), XB = QuatPose(kIdentityQuat, near);
+  std::vector<unsigned char> work(sov_work_size() - 1);
+  sov_options o;
+  sov_options_default(&o);
+  o.work = work.data();
+  o.work_size = work.size();
+  sov_result r;
+  int c;
+  EXPECT_EQ(sov_distance(&r, &s, &XA, &s, &XB, &o, nullptr), SOV_ERR_BUFFER);
+  EXPECT_EQ(sov_collide(&c, &s, &XA, &s, &XB, &o, nullptr), SOV_ERR_BUFFER);
+}
+
+// The caller's work memory, at any alignment, gives the answers of the
+// stack's, bit for bit: every pair of both subsets, the default method
+// and a certified study method (whose certificate runs the search too).
+TEST(SuperovoidDistance, WorkMemoryGivesTheStacksAnswers) {
+  std::vector<unsigned char> work(sov_work_size() + 7);
+  for (const char* name : {"/paper_subset.csv", "/stress_subset.csv"}) {
+    const sov_test::Battery b = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
+    ASSERT_TRUE(b.error.empty()) << b.error;
+    for (sov_method m : {SOV_METHOD_AUTO, SOV_METHOD_IMPLICIT}) {
+      sov_options plain, given;
+      sov_options_default(&plain);
+      plain.method = m;
+      given = plain;
+      for (size_t i = 0; i < b.pairs.size(); ++i) {
+        PosedPair pp;
+        ASSERT_EQ(sov_test::MakePosedPair(&pp, b.pairs[i]), SOV_OK);
+        given.work = work.data() + i % 8;
+        given.work_size = sov_work_size();
+        sov_result r1, r2;
+        const int st1 = sov_distance(&r1, &pp.A, &pp.XA, &pp.B, &pp.XB, &plain, nullptr);
+        const int st2 = sov_distance(&r2, &pp.A, &pp.XA, &pp.B, &pp.XB, &given, nullptr);
+        SCOPED_TRACE(std::string(name) + " row " + std::to_string(i));
+        ASSERT_EQ(st1, st2);
+        if (st1 != SOV_OK) continue;
+        EXPECT_EQ(std::memcmp(&r1.d, &r2.d, sizeof r1.d), 0);
+        EXPECT_EQ(std::memcmp(r1.n, r2.n, sizeof r1.n), 0);
+        EXPECT_EQ(std::memcmp(r1.pA, r2.pA, sizeof r1.pA), 0);
+        EXPECT_EQ(std::memcmp(r1.pB, r2.pB, sizeof r1.pB), 0);
+      }
+    }
+  }
+}
+
 // ------------------------------------------------------------ closed forms
 
 TEST(SuperovoidDistance, SpheresMatchClosedForm) {

@@ -1,0 +1,115 @@
+// The stack a query needs (superovoid.h, sov_distance): measured on a
+// thread whose own stack is painted first, over the committed battery
+// subsets (their overlaps include pairs the global search decides), with
+// and without the caller's work memory.
+#include <gtest/gtest.h>
+#include <pthread.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../battery_check.h"
+#include "superovoid/superovoid.h"
+
+namespace {
+
+// The thread's stack, painted with kPaint.
+constexpr size_t kStackBytes = 512 * 1024;
+constexpr unsigned char kPaint = 0xa5;
+
+// Bounds superovoid.h states for the stack of one query (measured in a
+// Release build: 23.5 KB with work memory, 98 KB without, where the global
+// search's sov_work_size() bytes come on top).
+constexpr size_t kStackWithWork = 32 * 1024;
+constexpr size_t kStackWithoutWork = 112 * 1024;
+
+// What the thread runs: every pair of the subsets, distance and collide.
+struct Job {
+  std::vector<sov_test::PosedPair> pairs;
+  sov_options options;
+  int failures = 0;
+};
+
+// Runs the job's queries.
+void* RunQueries(void* arg) {
+  Job* job = static_cast<Job*>(arg);
+  for (const sov_test::PosedPair& pp : job->pairs) {
+    sov_result r;
+    int colliding = 0;
+    job->failures +=
+        sov_distance(&r, &pp.A, &pp.XA, &pp.B, &pp.XB, &job->options, nullptr) != SOV_OK;
+    job->failures +=
+        sov_collide(&colliding, &pp.A, &pp.XA, &pp.B, &pp.XB, &job->options, nullptr) != SOV_OK;
+  }
+  return nullptr;
+}
+
+// The pairs of both committed subsets.
+std::vector<sov_test::PosedPair> SubsetPairs() {
+  std::vector<sov_test::PosedPair> out;
+  for (const char* name : {"/paper_subset.csv", "/stress_subset.csv"}) {
+    const sov_test::Battery b = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
+    EXPECT_TRUE(b.error.empty()) << b.error;
+    for (const sov_test::Pair& p : b.pairs) {
+      sov_test::PosedPair pp;
+      if (sov_test::MakePosedPair(&pp, p) == SOV_OK) out.push_back(pp);
+    }
+  }
+  return out;
+}
+
+// Bytes of the painted stack the job's thread touched.
+size_t StackUsed(Job* job) {
+  std::vector<unsigned char> stack(kStackBytes + 4096);
+  unsigned char* base = stack.data() + (4096 - reinterpret_cast<uintptr_t>(stack.data()) % 4096);
+  std::memset(base, kPaint, kStackBytes);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  EXPECT_EQ(pthread_attr_setstack(&attr, base, kStackBytes), 0);
+  pthread_t thread;
+  EXPECT_EQ(pthread_create(&thread, &attr, RunQueries, job), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  size_t untouched = 0;
+  while (untouched < kStackBytes && base[untouched] == kPaint) ++untouched;
+  return kStackBytes - untouched;
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;  // instrumented frames are several times larger
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+TEST(HardeningStack, QueriesStayWithinTheDocumentedStack) {
+  Job with_work, without_work;
+  with_work.pairs = without_work.pairs = SubsetPairs();
+  ASSERT_FALSE(with_work.pairs.empty());
+  sov_options_default(&with_work.options);
+  sov_options_default(&without_work.options);
+  std::vector<unsigned char> work(sov_work_size());
+  with_work.options.work = work.data();
+  with_work.options.work_size = work.size();
+  const size_t used_with = StackUsed(&with_work), used_without = StackUsed(&without_work);
+  std::printf(
+      "[ stack    ] %zu pairs: %zu bytes of stack with work memory, %zu without "
+      "(sov_work_size %zu)\n",
+      with_work.pairs.size(), used_with, used_without, sov_work_size());
+  EXPECT_EQ(with_work.failures, 0);
+  EXPECT_EQ(without_work.failures, 0);
+  // The global search ran: without work memory its bytes are on the stack.
+  EXPECT_GT(used_without, used_with + sov_work_size() / 2);
+  if (kSanitized) GTEST_SKIP() << "sanitized build: frames are not the release build's";
+  EXPECT_LE(used_with, kStackWithWork);
+  EXPECT_LE(used_without, kStackWithoutWork);
+}
+
+}  // namespace
