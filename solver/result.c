@@ -21,17 +21,6 @@ void sovc_result_set(sovc_result *result, const double pA[3], const double pB[3]
   result->d = d;
 }
 
-/* Keep r in best if it is the first or a larger lower bound. */
-void sovc_keep_best(sovc_result *best, int *have, const sovc_result *r) {
-  best->iterations += r->iterations;
-  if (!*have || r->d > best->d) {
-    const int its = best->iterations;
-    *best = *r;
-    best->iterations = its;
-    *have = 1;
-  }
-}
-
 /* Swap the roles of A and B in an answer: same d, opposite normal. */
 void sovc_result_swap(sovc_result *r) {
   for (int i = 0; i < 3; ++i) {
@@ -69,7 +58,3 @@ int sovc_balanced_on_surfaces(sovc_result *r, const sovc_pair *P, double tol) {
          sovc_off_surface(P->B, P->XB, r->pB) <= tol + P->B->dent * P->B->radius;
 }
 
-/* See result.h. */
-double sovc_value_tolerance(const sovc_result *r) {
-  return 1e-10 * sovc_coordinate_size(r->pA, r->pB);
-}

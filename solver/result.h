@@ -33,14 +33,24 @@ void sovc_result_set(sovc_result *result, const double pA[3], const double pB[3]
 
 /* Tolerance for comparing values of the objective at r's coordinates
  * (1e-10 of their size). */
-double sovc_value_tolerance(const sovc_result *r);
+static inline double sovc_value_tolerance(const sovc_result *r) {
+  return 1e-10 * sovc_coordinate_size(r->pA, r->pB);
+}
 
 /* Swap the roles of A and B in an answer: same d, opposite normal. */
 void sovc_result_swap(sovc_result *r);
 
 /* Keep r in best if best is empty or r has a larger d (a larger lower
  * bound); r's iterations are added to best's either way. */
-void sovc_keep_best(sovc_result *best, int *have, const sovc_result *r);
+static inline void sovc_keep_best(sovc_result *best, int *have, const sovc_result *r) {
+  best->iterations += r->iterations;
+  if (!*have || r->d > best->d) {
+    const int its = best->iterations;
+    *best = *r;
+    best->iterations = its;
+    *have = 1;
+  }
+}
 
 /* Make pB - pA = d n exact by sliding one witness by the tangential offset
  * (the one that stays closer to its surface). Offsets within tol are left
