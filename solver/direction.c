@@ -99,6 +99,8 @@ typedef struct direction_iterate {
 typedef struct direction_chart {
   const sovc_pair *P;
   double tol, last_gn;
+  double radius;   /* trust radius: the first trial step's longest length */
+  double step_len; /* the length of the last step tried */
 } direction_chart;
 
 /* Both supports along t's direction, normalised first (a retraction onto
@@ -148,11 +150,15 @@ static int direction_test(void *vc, sovc_newton_iterate *vx) {
 /* The step test() formed; none where the curvature gave none. */
 static int direction_step(void *vc, sovc_newton_iterate *vx, double *step, int it,
                           int *iterations) {
-  (void)vc;
-  const direction_iterate *x = (const direction_iterate *)vx;
+  direction_chart *c = vc;
+  direction_iterate *x = (direction_iterate *)vx;
   if (!x->have_step) return SOVC_NEWTON_STOP;
   *iterations = it + 1;
-  memcpy(step, x->step, sizeof x->step);
+  const double len = sqrt(sovc_dot(x->step, x->step));
+  const double s = len > c->radius ? c->radius / len : 1;
+  for (int i = 0; i < 3; ++i) step[i] = s * x->step[i];
+  x->slope *= s;
+  c->step_len = s * len;
   return SOV_OK;
 }
 
@@ -167,9 +173,15 @@ static int direction_accept(void *vc, const sovc_newton_iterate *t, const sovc_n
 /* No descent left: converged in d if the error bound says so. */
 static int direction_stalled(void *vc, const sovc_newton_iterate *t,
                              const sovc_newton_iterate *vx) {
-  const direction_chart *c = vc;
+  direction_chart *c = vc;
   const direction_iterate *x = (const direction_iterate *)vx;
-  if (t->merit <= x->head.merit) return SOVC_NEWTON_GO;
+  if (t->merit <= x->head.merit) {
+    /* Trust the length that worked: grow it after a full step, shrink it
+     * to what the line search took otherwise. */
+    const double taken = t->alpha * c->step_len;
+    c->radius = t->alpha == 1 ? fmin(kMaxTangentStep, fmax(c->radius, 2 * taken)) : taken;
+    return SOVC_NEWTON_GO;
+  }
   return x->err < c->tol * x->L ? SOVC_NEWTON_DONE : SOVC_NEWTON_STOP;
 }
 
@@ -181,11 +193,11 @@ static int direction_stalled(void *vc, const sovc_newton_iterate *t,
 int sovc_solve_direction(sovc_result *res, const sovc_pair *P, const double v0[3], double tol,
                          int max_iterations) {
   direction_iterate its[2];
-  direction_chart c = {P, tol, INFINITY};
+  direction_chart c = {P, tol, INFINITY, kMaxTangentStep, 0};
   const sovc_newton_chart chart = {.n = 3,
                                    .max_iterations = max_iterations,
                                    .halvings = 40,
-                                   .max_step = kMaxTangentStep,
+                                   .max_step = INFINITY,
                                    .finite_merit = 0,
                                    .final_test = 0,
                                    .evaluate = direction_evaluate,

@@ -92,6 +92,10 @@ static int kept_balls_prove(const sovc_result *r, const sovc_pair *P, sovc_warm 
   return 1;
 }
 
+/* acceptable()'s verdict on an answer rejected only because a dented
+ * body's witness is not its support point (its hull lies further out). */
+enum { kOffHull = -1 };
+
 /* Balance a chart's answer's witnesses and accept it if it converged, did
  * not end uphill of its start (maximising the objective from v must not
  * finish below its value at v: else it reached a saddle or another basin's
@@ -104,12 +108,12 @@ static int kept_balls_prove(const sovc_result *r, const sovc_pair *P, sovc_warm 
  * points (SPEC); inside a tolerated dent they need not be. Dents within
  * SOVC_DENT_NEGLECT are skipped: the support search neglects them too, so
  * it would only find the witness's own local maximum from the witness's
- * height. */
+ * height. Returns 1 (accepted), 0, or kOffHull. */
 static int acceptable(int st, sovc_result *r, double lb0, const sovc_pair *P, sovc_warm *warm) {
   if (st != SOV_OK) return 0;
   const double tol = sovc_value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
-  if (fabs(support_gap(r, P)) > tol) return 0;
+  if (fabs(support_gap(r, P)) > tol) return kOffHull;
   if (sovc_balance_witnesses(r, P, tol) &&
       !(sovc_off_surface(P->A, P->XA, r->pA) <= tol && sovc_off_surface(P->B, P->XB, r->pB) <= tol))
     return 0;
@@ -173,7 +177,7 @@ static void polish_answer(sovc_result *r, int *spent, const sovc_pair *P,
   const int pst =
       sovc_solve_implicit_warm(&p, P, r->pA, r->pB, &polish, NULL, warm ? warm->last : NULL);
   *spent += p.iterations;
-  const int polished = acceptable(pst, &p, r->d - sovc_value_tolerance(r), P, warm);
+  const int polished = acceptable(pst, &p, r->d - sovc_value_tolerance(r), P, warm) == 1;
   if (polished) *r = p;
   if (warm) warm->have_last = polished;
 }
@@ -186,9 +190,19 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sov
   int st = sovc_solve_implicit_warm(&r, P, at->pA, at->pB, cfg, warm ? warm->start : NULL,
                                     warm ? warm->last : NULL);
   int spent = r.iterations;
-  const int precise = acceptable(st, &r, at->lb, P, warm);
+  const int verdict = acceptable(st, &r, at->lb, P, warm);
+  const int precise = verdict == 1;
   int ok = precise;
   if (warm) warm->have_last = precise;
+  /* The surfaces' common-normal pair the position chart found lies in a
+   * dent, inside the hull: the SPEC's answer is on the hull's bridge across
+   * it, where the support map jumps and every other chart creeps (the
+   * fitted UR5 links of issue 29: 16 halved normal-chart steps, then the
+   * mixed and angle charts, 3.7 ms). The polytope search settles it. */
+  if (verdict == kOffHull) {
+    best->iterations += spent;
+    return SOV_ERR_NO_CONVERGENCE;
+  }
   /* An overlap answer of the slower charts would still go to the search
    * unless inner balls proved it, and on the stress battery they mostly
    * do not (1 in 8); the search's polytope seeds the charts better than
@@ -202,7 +216,7 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sov
   for (int k = 0; !ok && k < kFallbackChartCount; ++k) {
     st = kFallbackCharts[k](&r, &s);
     spent += r.iterations;
-    ok = acceptable(st, &r, at->lb, P, warm);
+    ok = acceptable(st, &r, at->lb, P, warm) == 1;
   }
   if (!ok) {
     best->iterations += spent;

@@ -158,11 +158,10 @@ static inline __attribute__((always_inline)) int sovc_newton_run(sovc_newton_ite
     if (st == SOVC_NEWTON_FINISHED) return *out = x, st;
     if (st == SOVC_NEWTON_STOP) break;
     if (st != SOV_OK) return *out = x, st;
-    const double alpha = sovc_newton_line_search(c, ctx, t, x, step);
+    t->alpha = sovc_newton_line_search(c, ctx, t, x, step);
     const int next = c->stalled(ctx, t, x);
     if (next == SOVC_NEWTON_DONE) return *out = x, SOV_OK;
     if (next == SOVC_NEWTON_STOP) break;
-    t->alpha = alpha;
     sovc_newton_iterate *swap = x;
     x = t;
     t = swap;
