@@ -8,16 +8,42 @@
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/result.h"
+#include "solver/support.h"
+
+/* sovc_refine_direction stops once its seed objective's error bound is
+ * below this (relative to the coordinates), or once its Newton step would
+ * turn v by less than kRefineAngle (radians): the exact charts polish. */
+static const double kRefineTolerance = 1e-6, kRefineAngle = 0.1;
+/* ... and halves a step at most this often: seed points are a start. */
+enum { kRefineHalvings = 8 };
 
 /* Longest tangent step tried first (radians, to first order). */
 static const double kMaxTangentStep = 1;
 
-/* f(v) = h_A(v) + h_B(-v) with both support evaluations. */
+/* The seed surface point of S in world direction v (sovc_support_seed:
+ * the untapered body's support point carried through the taper) and v . p:
+ * exact without tapers, close with them, and a closed form either way. */
+static void seed_support(sovc_support_eval *e, const sovc_shape *S, const sovc_pose *X,
+                         const double v[3]) {
+  double vl[3], xl[3];
+  sovc_rotate_t(vl, X->R, v);
+  sovc_support_seed(xl, S, vl);
+  sovc_to_world(e->p, X, xl);
+  e->h = sovc_dot(v, e->p);
+}
+
+/* f(v) = h_A(v) + h_B(-v) with both support evaluations (seed points where
+ * cheap). */
 static double objective(sovc_support_eval *a, sovc_support_eval *b, const sovc_pair *P,
-                        const double v[3]) {
+                        const double v[3], int cheap) {
   const double mv[3] = {-v[0], -v[1], -v[2]};
-  sovc_posed_support(a, P->A, P->XA, v);
-  sovc_posed_support(b, P->B, P->XB, mv);
+  if (cheap) {
+    seed_support(a, P->A, P->XA, v);
+    seed_support(b, P->B, P->XB, mv);
+  } else {
+    sovc_posed_support(a, P->A, P->XA, v);
+    sovc_posed_support(b, P->B, P->XB, mv);
+  }
   return a->h + b->h;
 }
 
@@ -101,6 +127,8 @@ typedef struct direction_chart {
   double tol, last_gn;
   double radius;   /* trust radius: the first trial step's longest length */
   double step_len; /* the length of the last step tried */
+  int cheap;         /* seed points instead of exact supports (a start, not an answer) */
+  double stop_angle; /* cheap: done once the Newton step turns v by less */
 } direction_chart;
 
 /* Both supports along t's direction, normalised first (a retraction onto
@@ -115,7 +143,7 @@ static double direction_evaluate(void *vc, sovc_newton_iterate *vt,
   const direction_iterate *f = (const direction_iterate *)from;
   t->a.z = f ? f->a.z : NAN;
   t->b.z = f ? f->b.z : NAN;
-  return objective(&t->a, &t->b, c->P, v);
+  return objective(&t->a, &t->b, c->P, v, c->cheap);
 }
 
 /* Error in d: for separated bodies |pB - pA| - |d| bounds it (quadratic in
@@ -140,6 +168,8 @@ static int direction_test(void *vc, sovc_newton_iterate *vx) {
   x->slope = 0;
   for (int i = 0; x->have_step && i < 3; ++i) x->slope += x->step[i] * (x->a.p[i] - x->b.p[i]);
   x->err = f > 0 && x->have_step ? fmax(gap, -0.5 * x->slope) : gap;
+  if (c->cheap && x->have_step && sovc_dot(x->step, x->step) < c->stop_angle * c->stop_angle)
+    return SOVC_NEWTON_DONE;
   if (x->err < c->tol * x->L &&
       (x->gn < c->tol * x->L || x->gn > 0.25 * c->last_gn || !x->have_step))
     return SOVC_NEWTON_DONE;
@@ -193,7 +223,7 @@ static int direction_stalled(void *vc, const sovc_newton_iterate *t,
 int sovc_solve_direction(sovc_result *res, const sovc_pair *P, const double v0[3], double tol,
                          int max_iterations) {
   direction_iterate its[2];
-  direction_chart c = {P, tol, INFINITY, kMaxTangentStep, 0};
+  direction_chart c = {P, tol, INFINITY, kMaxTangentStep, 0, 0, 0};
   const sovc_newton_chart chart = {.n = 3,
                                    .max_iterations = max_iterations,
                                    .halvings = 40,
@@ -213,4 +243,28 @@ int sovc_solve_direction(sovc_result *res, const sovc_pair *P, const double v0[3
   if (st != SOV_OK) return SOV_ERR_NO_CONVERGENCE;
   const direction_iterate *x = (const direction_iterate *)out;
   return answer(res, &x->a, &x->b, x->head.x, x->head.merit, x->err);
+}
+
+/* See direction.h. */
+void sovc_refine_direction(double v[3], const sovc_pair *P, int max_iterations) {
+  direction_iterate its[2];
+  direction_chart c = {P, kRefineTolerance, INFINITY, kMaxTangentStep, 0, 1, kRefineAngle};
+  const sovc_newton_chart chart = {.n = 3,
+                                   .max_iterations = max_iterations,
+                                   .halvings = kRefineHalvings,
+                                   .max_step = INFINITY,
+                                   .finite_merit = 1,
+                                   .final_test = 0,
+                                   .evaluate = direction_evaluate,
+                                   .test = direction_test,
+                                   .step = direction_step,
+                                   .accept = direction_accept,
+                                   .stalled = direction_stalled};
+  for (int i = 0; i < 3; ++i) its[0].head.x[i] = v[i];
+  its[0].head.alpha = 0;
+  its[0].head.merit = direction_evaluate(&c, &its[0].head, NULL);
+  sovc_newton_iterate *out;
+  int iterations;
+  sovc_newton_run(&out, &iterations, &chart, &c, &its[0].head, &its[1].head);
+  if (sovc_all_finite(out->x, 3)) memcpy(v, out->x, 3 * sizeof(double));
 }

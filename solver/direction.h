@@ -14,6 +14,13 @@
 int sovc_solve_direction(sovc_result *result, const sovc_pair *P, const double v0[3],
                          double tolerance, int max_iterations);
 
+/* Refine world direction v (nonzero; unit on return) from A towards B by at
+ * most max_iterations steps of this chart on the bodies' seed surface
+ * points (sovc_support_seed: exact for untapered bodies, close for tapered
+ * ones, in closed form) instead of exact supports: a start for the exact
+ * charts, not an answer. */
+void sovc_refine_direction(double v[3], const sovc_pair *P, int max_iterations);
+
 /* Hessian of f(v) = h_A(v) + h_B(-v) on the unit sphere at v, in the tangent
  * frame fr of v: (D_A + D_B - f I) restricted to the tangent plane, with
  * a, b the supports along v and -v carrying their derivatives D and f their

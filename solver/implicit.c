@@ -288,6 +288,8 @@ typedef struct position_chart {
   const sovc_pair *P;
   const sovc_newton_config *cfg;
   double tol, sn, prev_rn, predicted;
+  int far;        /* the first step exceeded cfg->max_first_step */
+  int first;      /* the step being searched is the first */
   double step[6]; /* the last step, where it is taken unevaluated */
   step_factors factors;
 } position_chart;
@@ -338,6 +340,11 @@ static inline SOVC_HOOK int position_step(void *vc, sovc_newton_iterate *vx, dou
   c->sn = sn;
   c->prev_rn = rn;
   c->predicted = predicted;
+  if (it == 0 && c->cfg->max_first_step > 0 && sn > c->cfg->max_first_step) {
+    c->far = 1;
+    return SOVC_NEWTON_STOP;
+  }
+  c->first = it == 0;
   if (c->cfg->damped && rn <= kUnevaluatedResidual * c->tol &&
       predicted <= kUnevaluatedShare * c->tol) {
     memcpy(c->step, step, sizeof c->step);
@@ -357,7 +364,12 @@ static inline SOVC_HOOK int position_accept(void *vc, const sovc_newton_iterate 
  * study's scheme where its full step left the finite numbers. */
 static inline SOVC_HOOK int position_stalled(void *vc, const sovc_newton_iterate *t,
                                              const sovc_newton_iterate *x) {
-  const position_chart *c = vc;
+  position_chart *c = vc;
+  if (c->first && c->cfg->max_first_step > 0 &&
+      !(t->alpha == 1 && isfinite(t->merit) && t->merit < x->merit)) {
+    c->far = 1;
+    return SOVC_NEWTON_STOP;
+  }
   if (!isfinite(t->merit)) return SOVC_NEWTON_STOP;
   return c->cfg->damped ? sovc_newton_decreased(vc, t, x) : SOVC_NEWTON_GO;
 }
@@ -405,7 +417,7 @@ int sovc_solve_implicit_warm(sovc_result *res, const sovc_pair *P, const double 
     return finish(res, x->a.n, x->b.n, p, p + 3, x->head.merit);
   }
   if (st == SOV_ERR_NO_CONVERGENCE) res->residual = x->head.merit;
-  return st;
+  return c.far ? SOVC_FAR_START : st;
 }
 
 /* Newton from (pA0, pB0), evaluated there. */

@@ -15,7 +15,14 @@ typedef struct sovc_newton_config {
   int max_iterations;
   int lapack;         /* 1: solve with LAPACKE (the study's scheme); 0: the
                          small fixed-size LU of the default method */
+  double max_first_step; /* > 0: a first Newton step longer than this ends
+                            the solve with SOVC_FAR_START (its start lies
+                            outside the basin); 0: no such test */
 } sovc_newton_config;
+
+/* sovc_solve_implicit_warm's answer where the first step exceeded
+ * max_first_step (not a sov_status: no answer, nothing wrong). */
+enum { SOVC_FAR_START = 1 };
 
 /* Residual r[6] of Eq. 15 at world points pA, pB and, if J is not NULL, its
  * analytic Jacobian (column-major, columns pA then pB). Returns |r|, or

@@ -13,8 +13,15 @@
 #include "solver/mixed.h"
 #include "solver/pair.h"
 #include "solver/pose.h"
+#include "solver/posed.h"
 #include "solver/result.h"
 #include "solver/support.h"
+
+/* A position chart's first step longer than this share of the smaller
+ * body's radius marks a start outside its basin; the direction is then
+ * refined by at most kRefineIterations seed-point normal-chart steps. */
+static const double kFarStart = 0.5;
+enum { kRefineIterations = 6 };
 
 /* Newton steps of the position chart polishing another chart's answer
  * (it starts at the solution: one or two steps converge). */
@@ -120,6 +127,19 @@ static int acceptable(int st, sovc_result *r, double lb0, const sovc_pair *P, so
   return r->d >= 0 || kept_balls_prove(r, P, warm) || local_maximum(r, P);
 }
 
+/* 1 if both of r's witnesses lie on their surfaces within the value
+ * tolerance (or a dented body's allowance). acceptable() checks this only
+ * for witnesses that balancing moved: the position chart's residual holds
+ * both bodies' F at 0, while a fallback chart's stopping rule need not
+ * (the angle chart's parametric points of a tapered near-diamond, eps1 =
+ * 2 - 1e-9, where its blend power is 1e9, came out at the body's centre
+ * with a "converged" residual). */
+static int on_surfaces(const sovc_result *r, const sovc_pair *P) {
+  const double tol = sovc_value_tolerance(r);
+  return sovc_off_surface(P->A, P->XA, r->pA) <= tol + P->A->dent * P->A->radius &&
+         sovc_off_surface(P->B, P->XB, r->pB) <= tol + P->B->dent * P->B->radius;
+}
+
 /* Where the fallback charts start: the pair, the direction and support
  * points of the local stage's start, the tolerance and the iteration caps
  * (the normal chart's, the others'). */
@@ -182,14 +202,40 @@ static void polish_answer(sovc_result *r, int *spent, const sovc_pair *P,
   if (warm) warm->have_last = polished;
 }
 
+/* The position chart from at, unless its first Newton step would move a
+ * witness by more than kFarStart of the smaller body's radius: that start
+ * lies outside its basin (near contact the core direction is 22 degrees
+ * off the normal at the median, and the chart then spent 8 halved steps
+ * on its first one), so the direction is refined on seed points first
+ * (sovc_refine_direction) and *at points to that start. Warm starts from a
+ * cache's evaluations run as they are. Adds iterations to *spent. */
+static int position_chart(sovc_result *r, int *spent, const sovc_pair *P,
+                          const sovc_local_start **at, sovc_local_start *refined,
+                          const sovc_newton_config *cfg, sovc_warm *warm) {
+  const sovc_cache_eval *start = warm ? warm->start : NULL;
+  sovc_cache_eval *last = warm ? warm->last : NULL;
+  sovc_newton_config first = *cfg;
+  if (!start) first.max_first_step = kFarStart * fmin(P->A->radius, P->B->radius);
+  int st = sovc_solve_implicit_warm(r, P, (*at)->pA, (*at)->pB, &first, start, last);
+  *spent += r->iterations;
+  if (st != SOVC_FAR_START) return st;
+  *refined = **at;
+  sovc_refine_direction(refined->v, P, kRefineIterations);
+  sovc_support_seeds(refined->pA, refined->pB, P, refined->v);
+  *at = refined;
+  st = sovc_solve_implicit_warm(r, P, refined->pA, refined->pB, cfg, NULL, last);
+  *spent += r->iterations;
+  return st;
+}
+
 /* The position chart, then (see kFallbackCharts) the others, until one
  * gives an acceptable answer (see local.h). */
 int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sovc_local_start *at,
                      const sovc_newton_config *cfg, int overlap_to_search, sovc_warm *warm) {
   sovc_result r;
-  int st = sovc_solve_implicit_warm(&r, P, at->pA, at->pB, cfg, warm ? warm->start : NULL,
-                                    warm ? warm->last : NULL);
-  int spent = r.iterations;
+  sovc_local_start refined;
+  int spent = 0;
+  int st = position_chart(&r, &spent, P, &at, &refined, cfg, warm);
   const int verdict = acceptable(st, &r, at->lb, P, warm);
   const int precise = verdict == 1;
   int ok = precise;
@@ -216,7 +262,7 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sov
   for (int k = 0; !ok && k < kFallbackChartCount; ++k) {
     st = kFallbackCharts[k](&r, &s);
     spent += r.iterations;
-    ok = acceptable(st, &r, at->lb, P, warm) == 1;
+    ok = acceptable(st, &r, at->lb, P, warm) == 1 && on_surfaces(&r, P);
   }
   if (!ok) {
     best->iterations += spent;
@@ -232,7 +278,7 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sov
 sovc_newton_config sovc_chart_config(const sovc_options *opt) {
   const int cap = opt->max_iterations < kPositionChartIterations ? opt->max_iterations
                                                                  : kPositionChartIterations;
-  const sovc_newton_config cfg = {0, 1, opt->tolerance, cap, 0};
+  const sovc_newton_config cfg = {0, 1, opt->tolerance, cap, 0, 0};
   return cfg;
 }
 
