@@ -20,7 +20,8 @@ set(SOV_PROGRAM_RUNPATH "$ORIGIN/${SOV_BIN_TO_LIB}")
 # side); <macro> defined while it is built; INCLUDE_DIR (relative to the
 # calling folder) as its public headers, installed under include/; install
 # rules into the export set <set>, which is installed too. CXX marks a C++17
-# layer.
+# layer: it also gets the C++ headers all layers share (cxx/include:
+# sov::Error).
 function(sov_library target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "CXX"
     "EXPORT_NAME;EXPORT_SET;INCLUDE_DIR;BUILDING_DEFINE" "")
@@ -52,6 +53,7 @@ function(sov_library target)
   endif()
   if(ARG_CXX)
     target_compile_features(${target} PUBLIC cxx_std_17)
+    list(APPEND include_dirs ${PROJECT_SOURCE_DIR}/cxx/include)
   endif()
   foreach(dir IN LISTS include_dirs)
     target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${dir}>)

@@ -19,7 +19,7 @@
 #include <fcl/narrowphase/gjk_solver_type.h>
 #include <superovoid/superovoid.h>
 
-#include "superovoid/fcl/error.h"
+#include "superovoid/error.h"
 #include "superovoid/fcl/superovoid.h"
 
 namespace sov {

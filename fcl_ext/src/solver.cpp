@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "superovoid/fcl/error.h"
+#include "superovoid/error.h"
 
 namespace sov {
 namespace detail {

@@ -51,7 +51,9 @@ void expectError(const Error& e, int status, const std::string& path, int line,
   EXPECT_EQ(e.status(), status) << what;
   EXPECT_EQ(e.where().source, path) << what;
   EXPECT_EQ(e.where().line, line) << what;
-  const std::string prefix = line > 0 ? path + ":" + std::to_string(line) + ": " : path + ": ";
+  const std::string prefix = path.empty() ? ""
+                             : line > 0    ? path + ":" + std::to_string(line) + ": "
+                                           : path + ": ";
   EXPECT_EQ(what.rfind(prefix, 0), 0u) << what;
   for (const std::string& t : texts) EXPECT_NE(what.find(t), std::string::npos) << what;
 }

@@ -1,13 +1,12 @@
 // The C entry points of superovoid/scene.h: thin wrappers around
-// sov::urdf::Scene that turn every exception into a status and a message.
+// sov::urdf::Scene that turn every exception into a status and a message
+// (sov::guardedCall).
 #include <superovoid/fcl.h>
 
 #include <array>
 #include <cstring>
-#include <exception>
 #include <filesystem>
 #include <memory>
-#include <new>
 #include <optional>
 #include <set>
 #include <string>
@@ -30,43 +29,16 @@ struct sov_scene {
 
 namespace {
 
-// Copies the NUL-terminated message into err (truncated, NUL-terminated)
-// when there is room. Allocates nothing, so the catch handlers can use it.
+// Copies message into err (truncated, NUL-terminated) when there is room.
 void writeMessage(char* err, size_t err_size, const char* message) noexcept {
-  if (!err || err_size == 0) return;
-  size_t n = 0;
-  while (n + 1 < err_size && message[n] != '\0') {
-    err[n] = message[n];
-    ++n;
-  }
-  err[n] = '\0';
+  sov::copyMessage(err, err_size, message);
 }
 
 // Runs body (returning a status), clears err on success, and maps every
-// exception to its status and message.
+// exception to its status and message (sov::guardedCall).
 template <typename Body>
 int guarded(char* err, size_t err_size, Body body) noexcept {
-  try {
-    const int status = body();
-    if (status == SOV_OK) writeMessage(err, err_size, "");
-    return status;
-  } catch (const sov::urdf::SceneError& e) {
-    writeMessage(err, err_size, e.what());
-    return e.status();
-  } catch (const sov::urdf::Error& e) {
-    writeMessage(err, err_size, e.what());
-    return e.status();
-  } catch (const sov::Error& e) {
-    writeMessage(err, err_size, e.what());
-    return e.status();
-  } catch (const std::bad_alloc&) {
-    writeMessage(err, err_size, "out of memory");
-  } catch (const std::exception& e) {
-    writeMessage(err, err_size, e.what());
-  } catch (...) {
-    writeMessage(err, err_size, "unknown exception");
-  }
-  return SOV_URDF_ERR_INTERNAL;
+  return sov::guardedCall(err, err_size, SOV_URDF_ERR_INTERNAL, body);
 }
 
 // SOV_ERR_NULL with a message.

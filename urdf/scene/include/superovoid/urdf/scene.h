@@ -36,19 +36,20 @@ namespace urdf {
 
 // A rejected scene input: an unknown or unsupported joint, a position outside
 // a joint's limits, an unknown link, a geometry that cannot be built (mesh
-// file). name() is the joint or link the message names; status() is
-// SOV_SCENE_ERR_JOINT, SOV_SCENE_ERR_LINK or SOV_SCENE_ERR_GEOMETRY
-// (superovoid/scene.h).
-class SOV_SCENE_API SceneError : public std::runtime_error {
+// file). A sov::urdf::Error (superovoid/error.h has the hierarchy): status()
+// is SOV_SCENE_ERR_JOINT, SOV_SCENE_ERR_LINK or SOV_SCENE_ERR_GEOMETRY
+// (superovoid/scene.h); name() is the joint or link at fault; where() the
+// document and line that define it, when known (what() then begins with
+// "<file>:<line>: ").
+class SOV_SCENE_API SceneError : public Error {
  public:
   SceneError(int status, const std::string& name, const std::string& message);
-  // The status code.
-  int status() const noexcept { return status_; }
+  SceneError(int status, const std::string& name, const Location& where,
+             const std::string& message);
   // The joint or link at fault.
   const std::string& name() const noexcept { return name_; }
 
  private:
-  int status_;
   std::string name_;
 };
 
