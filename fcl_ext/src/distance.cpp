@@ -11,6 +11,21 @@
 #include "solver.h"
 
 namespace sov {
+namespace detail {
+namespace {
+
+// True for a mesh with an oriented tree and an fcl::Sphere, either order:
+// pairs the layer answers itself (distanceMeshSphere) instead of FCL.
+bool isMeshSpherePair(const fcl::CollisionGeometry<double>* o1,
+                      const fcl::CollisionGeometry<double>* o2) {
+  const auto sphere = [](const fcl::CollisionGeometry<double>* g) {
+    return g->getObjectType() == fcl::OT_GEOM && g->getNodeType() == fcl::GEOM_SPHERE;
+  };
+  return (isOrientedMesh(o1) && sphere(o2)) || (sphere(o1) && isOrientedMesh(o2));
+}
+
+}  // namespace
+}  // namespace detail
 
 double distance(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<double>& tf1,
                 const fcl::CollisionGeometry<double>* o2, const fcl::Transform3<double>& tf2,
@@ -19,7 +34,14 @@ double distance(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<
   detail::checkNotNull(o1, o2);
   const Superovoid* s1 = detail::asSuperovoid(o1);
   const Superovoid* s2 = detail::asSuperovoid(o2);
-  if (!s1 && !s2) return fcl::distance(o1, tf1, o2, tf2, request, result);
+  if (!s1 && !s2) {
+    if (detail::isMeshSpherePair(o1, o2)) {
+      detail::checkSolver(request.gjk_solver_type);
+      detail::Solver solver;
+      return detail::distanceMeshSphere(o1, tf1, o2, tf2, solver, request, result);
+    }
+    return fcl::distance(o1, tf1, o2, tf2, detail::forwardedRequest(o1, o2, request), result);
+  }
   detail::checkSolver(request.gjk_solver_type);
   detail::checkCoordinates(tf1);
   detail::checkCoordinates(tf2);
@@ -45,9 +67,11 @@ double distance(const fcl::CollisionObject<double>* o1, const fcl::CollisionObje
                 const fcl::DistanceRequest<double>& request,
                 fcl::DistanceResult<double>& result) {
   if (!o1 || !o2) throwIfError(SOV_ERR_NULL, "sov::distance: null collision object");
-  if (!detail::asSuperovoid(o1->collisionGeometry().get()) &&
-      !detail::asSuperovoid(o2->collisionGeometry().get())) {
-    return fcl::distance(o1, o2, request, result);
+  const fcl::CollisionGeometry<double>* g1 = o1->collisionGeometry().get();
+  const fcl::CollisionGeometry<double>* g2 = o2->collisionGeometry().get();
+  if (g1 && g2 && !detail::asSuperovoid(g1) && !detail::asSuperovoid(g2) &&
+      !detail::isMeshSpherePair(g1, g2)) {
+    return fcl::distance(o1, o2, detail::forwardedRequest(g1, g2, request), result);
   }
   return distance(o1->collisionGeometry().get(), o1->getTransform(),
                   o2->collisionGeometry().get(), o2->getTransform(), request, result);

@@ -74,6 +74,16 @@ void checkFinite(const std::vector<fcl::ContactPoint<double>>* contacts);
 // libccd's MPR missed, and its EPA gave no contact either.
 [[noreturn]] void missedContact();
 
+// Distance from a posed sphere to the triangle P1 P2 P3 (world), closed
+// form: the triangle's closest point to the centre (Ericson, Real-Time
+// Collision Detection, 5.1.5). p1 on the sphere, p2 on the triangle, world
+// frame. When they intersect, dist = -1 (FCL's convention for triangles),
+// both points the triangle's point nearest the centre, and false. (FCL 0.7's
+// own leaves dist unset then, and its points in the bodies' local frames.)
+bool sphereTriangleDistance(const fcl::Sphere<double>& s, const Transform& tf, const Vector& P1,
+                            const Vector& P2, const Vector& P3, double* dist, Vector* p1,
+                            Vector* p2);
+
 template <class T>
 constexpr bool kIsPlaneLike =
     std::is_same_v<T, fcl::Plane<double>> || std::is_same_v<T, fcl::Halfspace<double>>;
@@ -214,11 +224,15 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
   }
 
   // Distance from a shape to a triangle: libccd's GJK, as in the base
-  // (-1 when they intersect: no penetration depth).
+  // (-1 when they intersect: no penetration depth); a sphere's in closed
+  // form (sphereTriangleDistance).
   template <class T>
   bool shapeTriangleDistance(const T& s, const Transform& tf, const Vector& P1,
                              const Vector& P2, const Vector& P3, double* dist = nullptr,
                              Vector* p1 = nullptr, Vector* p2 = nullptr) const {
+    if constexpr (std::is_same_v<T, fcl::Sphere<double>>) {
+      return sphereTriangleDistance(s, tf, P1, P2, P3, dist, p1, p2);
+    }
     double d = 0;
     const bool ok = Base::shapeTriangleDistance(s, tf, P1, P2, P3, &d, p1, p2);
     checkFinite(d, p1, p2);
@@ -231,6 +245,9 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
                              const Vector& P2, const Vector& P3, const Transform& tf2,
                              double* dist = nullptr, Vector* p1 = nullptr,
                              Vector* p2 = nullptr) const {
+    if constexpr (std::is_same_v<T, fcl::Sphere<double>>) {
+      return sphereTriangleDistance(s, tf1, tf2 * P1, tf2 * P2, tf2 * P3, dist, p1, p2);
+    }
     double d = 0;
     const bool ok = Base::shapeTriangleDistance(s, tf1, P1, P2, P3, tf2, &d, p1, p2);
     checkFinite(d, p1, p2);

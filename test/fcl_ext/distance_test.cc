@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <initializer_list>
+#include <limits>
 #include <memory>
+#include <vector>
 
 #include <fcl/geometry/shape/triangle_p.h>
 #include <fcl/narrowphase/distance.h>
@@ -167,6 +170,101 @@ TEST(FclDistance, ForwardedPairsAreBitIdentical) {
         EXPECT_EQ(ours.nearest_points[1], theirs.nearest_points[1]);
       }
     }
+  }
+}
+
+// Pairs FCL answers itself with a mesh never reach FCL's signed-distance
+// workaround (distance-inl.h:177 asserts there, and aborts the process when
+// the pair's collision query finds no contact of positive depth): a signed
+// request gets FCL's unsigned answer, bit for bit, whatever the pose.
+TEST(FclDistance, MeshPairsGetFclsUnsignedAnswer) {
+  const sov::Superovoid body(0.3, 0.2, 0.4, 0.6, 0.8, 0.2, 0.2);
+  const auto mesh = sov_test::meshModel<fcl::OBBRSS<double>>(sov_test::tessellate(body, 12, 24));
+  const fcl::Box<double> box(0.2, 0.3, 0.25);
+  const fcl::Cylinder<double> cylinder(0.1, 0.3);
+  int overlapping = 0;
+  for (const fcl::CollisionGeometry<double>* other :
+       std::initializer_list<const fcl::CollisionGeometry<double>*>{&box, &cylinder}) {
+    for (const Transform& tb : sov_test::randomPoses(300, 0.5, 31)) {
+      for (bool mesh_first : {true, false}) {
+        const fcl::CollisionGeometry<double>& a = mesh_first ? *mesh : *other;
+        const fcl::CollisionGeometry<double>& b = mesh_first ? *other : *mesh;
+        fcl::DistanceResult<double> ours, theirs;
+        const double d1 = dist(a, Transform::Identity(), b, tb, true, true, &ours);
+        const double d2 = dist(a, Transform::Identity(), b, tb, false, false, &theirs);
+        // (FCL leaves the nearest points of some of these pairs unset.)
+        EXPECT_EQ(std::memcmp(&d1, &d2, sizeof d1), 0);
+        EXPECT_EQ(ours.b1, theirs.b1);
+        EXPECT_EQ(ours.b2, theirs.b2);
+        overlapping += d2 < 0;
+      }
+    }
+  }
+  EXPECT_GT(overlapping, 100);
+}
+
+// Mesh vs fcl::Sphere is answered by the layer in closed form: FCL 0.7's
+// sphere-triangle distance leaves the distance unset when they intersect
+// (an uninitialised value, which with signed distance requested sends FCL
+// into its workaround and its assertion: the UR5 report's abort) and its
+// nearest points in local frames. The answer: the smallest distance from the
+// centre to a triangle minus the radius, -1 once a triangle is within the
+// radius, both argument orders; nearest points in the world frame, on the
+// sphere and on the mesh.
+TEST(FclDistance, MeshVsSphereIsTheClosedForm) {
+  const sov::Superovoid body(0.3, 0.2, 0.4, 0.6, 0.8, 0.2, 0.2);
+  const sov_test::Tessellation t = sov_test::tessellate(body, 12, 24);
+  const fcl::Transform3<double> tm = pose(Vector(0.1, -0.2, 0.05), 0.7, Vector(1, 2, 3));
+  std::vector<Vector> world;
+  for (const Vector& v : t.vertices) world.push_back(tm * v);
+  const fcl::Sphere<double> sphere(0.15);
+  int apart = 0, overlapping = 0;
+  for (const auto& mesh : {std::static_pointer_cast<fcl::CollisionGeometry<double>>(
+                              sov_test::meshModel<fcl::OBBRSS<double>>(t)),
+                          std::static_pointer_cast<fcl::CollisionGeometry<double>>(
+                              sov_test::meshModel<fcl::RSS<double>>(t)),
+                          std::static_pointer_cast<fcl::CollisionGeometry<double>>(
+                              sov_test::meshModel<fcl::kIOS<double>>(t))}) {
+    for (const Transform& ts : sov_test::randomPoses(100, 0.6, 32)) {
+      double nearest = std::numeric_limits<double>::infinity();
+      for (const fcl::Triangle& tri : t.triangles) {
+        nearest = std::min(nearest, sov_test::pointTriangleDistance(
+                                        ts.translation(), world[tri[0]], world[tri[1]],
+                                        world[tri[2]]));
+      }
+      const double expected = nearest > sphere.radius ? nearest - sphere.radius : -1.0;
+      for (bool mesh_first : {true, false}) {
+        fcl::DistanceResult<double> r;
+        const double d = mesh_first ? dist(*mesh, tm, sphere, ts, true, true, &r)
+                                    : dist(sphere, ts, *mesh, tm, true, true, &r);
+        EXPECT_NEAR(d, expected, kExactTolerance);
+        if (expected < 0) continue;
+        const Vector on_sphere = r.nearest_points[mesh_first ? 1 : 0];
+        const Vector on_mesh = r.nearest_points[mesh_first ? 0 : 1];
+        EXPECT_NEAR((on_sphere - ts.translation()).norm(), sphere.radius, kExactTolerance);
+        EXPECT_NEAR((on_mesh - on_sphere).norm(), d, kExactTolerance);
+        EXPECT_NEAR((on_mesh - ts.translation()).norm(), nearest, kExactTolerance);
+      }
+      (expected < 0 ? overlapping : apart)++;
+    }
+  }
+  EXPECT_GT(apart, 30);
+  EXPECT_GT(overlapping, 30);
+}
+
+// GST_INDEP pairs of two primitives also run FCL's workaround after an
+// overlap: they get FCL's unsigned answer too.
+TEST(FclDistance, IndependentSolverPairsGetFclsUnsignedAnswer) {
+  const fcl::Box<double> box(0.6, 0.8, 0.5);
+  const fcl::Sphere<double> sphere(0.3);
+  for (const Transform& tb : sov_test::randomPoses(20, 0.5, 7)) {
+    fcl::DistanceRequest<double> request(true, true);
+    request.gjk_solver_type = fcl::GST_INDEP;
+    fcl::DistanceResult<double> ours, theirs;
+    const double d1 = sov::distance(&box, Transform::Identity(), &sphere, tb, request, ours);
+    request.enable_signed_distance = false;
+    const double d2 = fcl::distance(&box, Transform::Identity(), &sphere, tb, request, theirs);
+    EXPECT_EQ(std::memcmp(&d1, &d2, sizeof d1), 0);
   }
 }
 

@@ -133,17 +133,44 @@ struct SceneAccess {
     return colliding != 0;
   }
 
-  // Signed distance between two FCL objects through sov::distance.
+  // True when FCL has no signed distance for the pair: a triangle mesh or
+  // an octree is in it (FCL has no penetration depth for them, and asking
+  // for one can abort the process: see fcl_ext/README.md).
+  static bool unsignedPair(const fcl::CollisionObject<double>* a,
+                           const fcl::CollisionObject<double>* b) {
+    return a->getObjectType() != fcl::OT_GEOM || b->getObjectType() != fcl::OT_GEOM;
+  }
+
+  // Distance between two FCL objects through sov::distance: signed for two
+  // shapes; for a pair with a mesh or octree FCL's unsigned distance, 0
+  // when they touch or overlap, with a point of contact as both witnesses.
   static double objectDistance(Scene& s, const fcl::CollisionObject<double>* a,
                                const fcl::CollisionObject<double>* b, Eigen::Vector3d& pa,
                                Eigen::Vector3d& pb) {
-    fcl::DistanceRequest<double> request(true, true);
+    const bool no_sign = unsignedPair(a, b);
+    fcl::DistanceRequest<double> request(true, !no_sign);
     request.distance_tolerance = s.options_.gjk_tolerance;
     fcl::DistanceResult<double> result;
+    result.nearest_points[0] = result.nearest_points[1] = Eigen::Vector3d::Zero();
     const double d = sov::distance(a, b, request, result);
     pa = result.nearest_points[0];
     pb = result.nearest_points[1];
-    return d;
+    if (!no_sign || d > 0) return d;
+    pa = pb = contactPoint(a, b);
+    return 0;
+  }
+
+  // A point where a and b touch: FCL's first contact, or the centre of the
+  // overlap of their bounding boxes when FCL's collision test finds none
+  // (a graze that its distance saw and its collision did not).
+  static Eigen::Vector3d contactPoint(const fcl::CollisionObject<double>* a,
+                                      const fcl::CollisionObject<double>* b) {
+    fcl::CollisionRequest<double> request(1, true);
+    fcl::CollisionResult<double> result;
+    if (sov::collide(a, b, request, result) > 0) return result.getContact(0).pos;
+    const Eigen::Vector3d lo = a->getAABB().min_.cwiseMax(b->getAABB().min_);
+    const Eigen::Vector3d hi = a->getAABB().max_.cwiseMin(b->getAABB().max_);
+    return 0.5 * (lo + hi);
   }
 
   // True when a and b touch.

@@ -60,9 +60,9 @@ typedef struct sov_scene_distance {
   size_t collision1;              /* its <collision> index in the link */
   char link2[SOV_URDF_NAME_SIZE]; /* link of the second geometry */
   size_t collision2;
-  double distance; /* signed: < 0 overlap; an overlapping pair with a mesh
-                      has no depth (FCL: -1 mesh vs shape, 0 mesh vs mesh);
-                      +infinity when every pair is allowed */
+  double distance; /* signed: < 0 overlap; a pair with a mesh has no depth:
+                      0 when they touch or overlap, p1 = p2 a point of
+                      contact; +infinity when every pair is allowed */
   double p1[3];    /* witness point on the first geometry (root frame) */
   double p2[3];    /* and on the second */
 } sov_scene_distance;

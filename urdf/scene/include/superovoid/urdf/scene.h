@@ -153,9 +153,11 @@ class SOV_SCENE_API Scene {
   // The smallest signed distance over the geometry pairs of links that may
   // not collide, with its pair and witness points. Overlaps are exact
   // (-depth) for superovoid, sphere pairs; EPA's for GJK pairs; FCL's for
-  // primitive pairs; without depth for pairs with a mesh (FCL's -1 for mesh
-  // vs shape, 0 for mesh vs mesh). distance is +infinity if every pair is
-  // allowed.
+  // primitive pairs. A pair with a mesh (or an octree) has no depth: its
+  // distance is the unsigned one, 0 when they touch or overlap, with one
+  // point of contact as both witnesses (FCL has no penetration depth for
+  // meshes, and asking it for one can abort the process). distance is
+  // +infinity if every pair is allowed.
   PairDistance minSelfDistance();
 
   // True when any link geometry touches an environment object; pairs gets
