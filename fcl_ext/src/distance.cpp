@@ -24,6 +24,30 @@ bool isMeshSpherePair(const fcl::CollisionGeometry<double>* o1,
   return (isOrientedMesh(o1) && sphere(o2)) || (sphere(o1) && isOrientedMesh(o2));
 }
 
+// fcl::distance of a pair FCL answers itself, with forwardedRequest's
+// request; a signed request finer than kMinEpaTolerance first asks FCL for
+// the unsigned distance at that tolerance, and only an overlapping pair for
+// the signed one at kMinEpaTolerance (FCL's EPA aborts below about 1e-7).
+double forwardDistance(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
+                       const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
+                       const fcl::DistanceRequest<double>& request,
+                       fcl::DistanceResult<double>& result) {
+  fcl::DistanceRequest<double> r = forwardedRequest(o1, o2, request);
+  if (!r.enable_signed_distance || r.distance_tolerance >= kMinEpaTolerance) {
+    return fcl::distance(o1, tf1, o2, tf2, r, result);
+  }
+  r.enable_signed_distance = false;
+  fcl::DistanceResult<double> apart = result;
+  const double d = fcl::distance(o1, tf1, o2, tf2, r, apart);
+  if (d >= 0) {
+    result = apart;
+    return d;
+  }
+  r.enable_signed_distance = true;
+  r.distance_tolerance = kMinEpaTolerance;
+  return fcl::distance(o1, tf1, o2, tf2, r, result);
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -40,7 +64,7 @@ double distance(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<
       detail::Solver solver;
       return detail::distanceMeshSphere(o1, tf1, o2, tf2, solver, request, result);
     }
-    return fcl::distance(o1, tf1, o2, tf2, detail::forwardedRequest(o1, o2, request), result);
+    return detail::forwardDistance(o1, tf1, o2, tf2, request, result);
   }
   detail::checkSolver(request.gjk_solver_type);
   detail::checkCoordinates(tf1);
@@ -69,12 +93,7 @@ double distance(const fcl::CollisionObject<double>* o1, const fcl::CollisionObje
   if (!o1 || !o2) throwIfError(SOV_ERR_NULL, "sov::distance: null collision object");
   const fcl::CollisionGeometry<double>* g1 = o1->collisionGeometry().get();
   const fcl::CollisionGeometry<double>* g2 = o2->collisionGeometry().get();
-  if (g1 && g2 && !detail::asSuperovoid(g1) && !detail::asSuperovoid(g2) &&
-      !detail::isMeshSpherePair(g1, g2)) {
-    return fcl::distance(o1, o2, detail::forwardedRequest(g1, g2, request), result);
-  }
-  return distance(o1->collisionGeometry().get(), o1->getTransform(),
-                  o2->collisionGeometry().get(), o2->getTransform(), request, result);
+  return distance(g1, o1->getTransform(), g2, o2->getTransform(), request, result);
 }
 
 }  // namespace sov
