@@ -216,7 +216,8 @@ TEST(SovQuery, ShapeExportLiesOnThePosedSurface) {
         runQuery("--shape '" + join(params, 7) + "' --pose '" + join(p, 3) + " " + join(q, 4) +
                  "' --export '" + file + "' --resolution '10 20'");
     ASSERT_EQ(run.status, 0) << run.err;
-    const sov::urdf::TriangleMesh mesh = sov::urdf::loadMesh(file);
+    const sov::urdf::TriangleMesh mesh =
+        std::string(ext) == ".obj" ? sov_test::readObj(file) : sov::urdf::loadMesh(file);
     std::size_t nv = 0, nt = 0;
     ASSERT_EQ(sov_shape_tessellation_size(&nv, &nt, 10, 20), SOV_OK);
     EXPECT_EQ(mesh.vertices.size(), nv) << ext;
@@ -260,7 +261,7 @@ TEST(SovQuery, UrdfExportIsThePosedModel) {
   const sov_test::ToolRun run = runQuery("--urdf '" + examplePath("hand.urdf") + "' --joints '" +
                                          joints + "' --export '" + file + "' --resolution '6 12'");
   ASSERT_EQ(run.status, 0) << run.err;
-  const sov::urdf::TriangleMesh mesh = sov::urdf::loadMesh(file);
+  const sov::urdf::TriangleMesh mesh = sov_test::readObj(file);
 
   // The expected pose of every geometry, from kinematics and the URDF.
   const sov::urdf::Model m = sov::urdf::parseFile(examplePath("hand.urdf"));
@@ -320,7 +321,7 @@ TEST(SovQuery, UrdfExportIncludesMeshLinks) {
   const sov_test::ToolRun run =
       runQuery("--urdf '" + twin + "' --joints 'index_proximal=0.7' --export '" + file + "'");
   ASSERT_EQ(run.status, 0) << run.err;
-  const sov::urdf::TriangleMesh mesh = sov::urdf::loadMesh(file);
+  const sov::urdf::TriangleMesh mesh = sov_test::readObj(file);
   const sov::urdf::Model m = sov::urdf::parseFile(examplePath("hand.urdf"));
   const sov::urdf::LinkPoses poses =
       sov::urdf::forwardKinematics(*m.urdf, {{"index_proximal", 0.7}});

@@ -135,11 +135,9 @@ TEST(SceneMesh, MeshFileErrorsNameTheLinkAndFile) {
   options.mesh_directory = dataPath("");
   expectMeshError(sceneError(oneMesh("meshes/none.stl"), options),
                   {"meshes/none.stl", "cannot read the file"});
-  expectMeshError(sceneError(oneMesh("meshes/cube.dae"), options),
-                  {"COLLADA (.dae) meshes are not supported"});
-  const std::string bad = ::testing::TempDir() + "sov_scene_bad.obj";
-  std::ofstream(bad) << "v 0 0 0\nv 1 0 0\nf 1 2 3\n";
-  expectMeshError(sceneError(oneMesh(bad), options), {bad + ":3: vertex index 3 is out of range"});
+  const std::string bad = ::testing::TempDir() + "sov_scene_bad.stl";
+  std::ofstream(bad) << "abc";
+  expectMeshError(sceneError(oneMesh(bad), options), {bad + ": assimp cannot read the mesh: "});
 }
 
 // Random positions of the mesh arm's independent joints within their limits.

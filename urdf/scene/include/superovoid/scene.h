@@ -1,5 +1,5 @@
 /* C API of the robot collision scene (libsuperovoid_scene): a URDF model
- * with superovoid and ordinary (box, sphere, cylinder, STL/OBJ mesh)
+ * with superovoid and ordinary (box, sphere, cylinder, mesh: STL, OBJ, COLLADA...)
  * collision geometry, its joints, and self-collision and minimum
  * self-distance queries. The C++ API is superovoid/urdf/scene.h.
  *

@@ -1,6 +1,6 @@
 // A robot collision scene: forward kinematics of a parsed URDF model and an
 // FCL broadphase world of every link's collision geometry (superovoids from
-// sov::urdf::Model's table, boxes, spheres, cylinders and STL/OBJ meshes from
+// sov::urdf::Model's table, boxes, spheres, cylinders and meshes (assimp) from
 // urdfdom), with self-collision, minimum self-distance and queries against
 // environment objects (FCL objects, OctoMap octrees among them). Library
 // superovoid::scene (needs superovoid::urdf and superovoid::fcl). C API:
@@ -113,7 +113,7 @@ class SOV_SCENE_API Scene {
   // Builds the world from model: every <collision> of every link, at joint
   // positions 0 (or the nearest limit, as in forwardKinematics). Adjacent
   // links (parent and child of a joint) are allowed to collide (not
-  // checked). <mesh> collisions are read with loadMesh (STL, OBJ; the URDF
+  // checked). <mesh> collisions are read with loadMesh (assimp; the URDF
   // scale applied) into OBBRSS trees, one per (file, scale); the filename is
   // a path (relative ones against options.mesh_directory), a file:// URI or
   // a package://name/path URI (name looked up in options.package_paths).
