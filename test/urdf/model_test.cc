@@ -102,6 +102,40 @@ TEST(UrdfModel, LinesPointAtTheElements) {
   }
 }
 
+// The model's table of element lines (for messages of the layers above):
+// every <link>, <joint> and <collision>, with the source name.
+TEST(UrdfModel, ElementLinesForMessages) {
+  const std::string path = dataPath("mini_hand.urdf");
+  const std::string xml = readText(path);
+  const Model m = sov::urdf::parseFile(path);
+  EXPECT_EQ(m.source, path);
+  std::vector<std::string> lines{""};
+  for (std::size_t at = 0, next; at < xml.size(); at = next + 1) {
+    next = xml.find('\n', at);
+    if (next == std::string::npos) next = xml.size();
+    lines.push_back(xml.substr(at, next - at));
+  }
+  EXPECT_EQ(m.link_lines.size(), m.urdf->links_.size());
+  for (const auto& [name, line] : m.link_lines) {
+    ASSERT_LT(static_cast<std::size_t>(line), lines.size());
+    EXPECT_NE(lines[line].find("<link name=\"" + name + "\""), std::string::npos) << lines[line];
+  }
+  EXPECT_EQ(m.joint_lines.size(), m.urdf->joints_.size());
+  for (const auto& [name, line] : m.joint_lines) {
+    EXPECT_NE(lines[line].find("<joint name=\"" + name + "\""), std::string::npos) << lines[line];
+  }
+  std::size_t collisions = 0;
+  for (const auto& [name, link] : m.urdf->links_) collisions += link->collision_array.size();
+  EXPECT_EQ(m.collision_lines.size(), collisions);
+  for (const auto& [key, line] : m.collision_lines) {
+    EXPECT_NE(lines[line].find("<collision"), std::string::npos) << lines[line];
+    EXPECT_GT(line, m.link_lines.at(key.first));
+  }
+  for (const Superovoid& s : m.superovoids) {
+    EXPECT_LT(m.collision_lines.at({s.link, s.index}), s.line);  // the element is inside
+  }
+}
+
 TEST(UrdfModel, FindByLinkAndCollision) {
   const Model m = sov::urdf::parseFile(dataPath("mini_hand.urdf"));
   ASSERT_NE(m.find("palm", "palm_pad"), nullptr);

@@ -408,7 +408,11 @@ Scene::Scene(const std::string& urdf_path, const SceneOptions& options)
     : Scene(parseFile(urdf_path), withFolderOf(urdf_path, options)) {}
 
 Scene::Scene(const Model& model, const SceneOptions& options)
-    : model_(model.urdf), options_(options) {
+    : model_(model.urdf),
+      source_(model.source),
+      link_lines_(model.link_lines),
+      joint_lines_(model.joint_lines),
+      options_(options) {
   if (!model_) throw SceneError(SOV_SCENE_ERR_LINK, "", "the model holds no urdfdom model");
   for (const auto& [name, joint] : model_->joints_) {
     if (joint && joint->type != ::urdf::Joint::FIXED && !joint->mimic) {
@@ -437,10 +441,16 @@ Scene::Scene(const Model& model, const SceneOptions& options)
         g->local.translation() = Eigen::Vector3d(s->xyz[0], s->xyz[1], s->xyz[2]);
         shape = g->superovoid;
       } else {
-        if (!c.geometry) {
-          throw SceneError(SOV_SCENE_ERR_GEOMETRY, name, collisionName(name, i) + ": no geometry");
+        const auto line = model.collision_lines.find({name, i});
+        try {
+          if (!c.geometry) {
+            throw SceneError(SOV_SCENE_ERR_GEOMETRY, name,
+                             collisionName(name, i) + ": no geometry");
+          }
+          shape = shapeOf(*c.geometry, name, i, meshes);
+        } catch (const SceneError& e) {
+          throw located(e, line == model.collision_lines.end() ? 0 : line->second);
         }
-        shape = shapeOf(*c.geometry, name, i, meshes);
         g->local = originOf(c.origin);
       }
       g->object = std::make_unique<fcl::CollisionObject<double>>(shape);
@@ -451,7 +461,11 @@ Scene::Scene(const Model& model, const SceneOptions& options)
   for (const auto& [name, joint] : model_->joints_) {
     if (joint) allowCollision(joint->parent_link_name, joint->child_link_name);
   }
-  updatePoses(forwardKinematics(*model_, q_));
+  try {
+    updatePoses(forwardKinematics(*model_, q_));
+  } catch (const SceneError& e) {
+    throw located(e);
+  }
   for (auto& g : geometries_) manager_.registerObject(g->object.get());
   manager_.setup();
   // An OcTree environment object reaches the callbacks whole (sov::distance
@@ -474,7 +488,12 @@ void Scene::updatePoses(const LinkPoses& poses) {
 void Scene::setJointPositions(const JointPositions& q) {
   JointPositions next = q_;
   for (const auto& [name, value] : q) next[name] = value;
-  LinkPoses poses = forwardKinematics(*model_, next);
+  LinkPoses poses;
+  try {
+    poses = forwardKinematics(*model_, next);
+  } catch (const SceneError& e) {
+    throw located(e);
+  }
   q_ = std::move(next);
   updatePoses(poses);
   manager_.update();
@@ -483,9 +502,22 @@ void Scene::setJointPositions(const JointPositions& q) {
 std::size_t Scene::linkIndex(const std::string& link) const {
   auto it = link_index_.find(link);
   if (it == link_index_.end()) {
-    throw SceneError(SOV_SCENE_ERR_LINK, link, "link '" + link + "' is not a link of the model");
+    throw located(
+        SceneError(SOV_SCENE_ERR_LINK, link, "link '" + link + "' is not a link of the model"), 0);
   }
   return it->second;
+}
+
+SceneError Scene::located(const SceneError& e, int line) const {
+  if (!e.where().source.empty()) return e;
+  const std::string link = e.status() == SOV_SCENE_ERR_JOINT ? "" : e.name();
+  return SceneError(e.status(), e.name(), Location{source_, line, link, ""}, e.what());
+}
+
+SceneError Scene::located(const SceneError& e) const {
+  const auto& lines = e.status() == SOV_SCENE_ERR_JOINT ? joint_lines_ : link_lines_;
+  const auto it = lines.find(e.name());
+  return located(e, it == lines.end() ? 0 : it->second);
 }
 
 const Eigen::Isometry3d& Scene::linkPose(const std::string& link) const {

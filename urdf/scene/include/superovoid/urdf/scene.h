@@ -200,11 +200,20 @@ class SOV_SCENE_API Scene {
   struct Geometry;
 
  private:
+  // Moves the objects to the link poses.
   void updatePoses(const LinkPoses& poses);
+  // True when the links (indices) may collide without being checked.
   bool allowedIndex(std::size_t link1, std::size_t link2) const;
+  // The index of a link; throws SceneError if unknown.
   std::size_t linkIndex(const std::string& link) const;
+  // e placed in the scene's document at line (or, without one, at the line
+  // of the joint or link it names), unless it has a place already.
+  SceneError located(const SceneError& e, int line) const;
+  SceneError located(const SceneError& e) const;
 
   ::urdf::ModelInterfaceSharedPtr model_;
+  std::string source_;  // the document's source name and element lines (Model)
+  std::map<std::string, int> link_lines_, joint_lines_;
   SceneOptions options_;
   JointPositions q_;
   std::vector<std::string> links_;
