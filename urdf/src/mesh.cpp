@@ -98,7 +98,9 @@ void checkReadable(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) {
     fail(SOV_URDF_ERR_IO, path, 0, "cannot read the file: no such regular file");
   }
-  if (!std::ifstream(path, std::ios::binary)) fail(SOV_URDF_ERR_IO, path, 0, "cannot read the file");
+  if (!std::ifstream(path, std::ios::binary)) {
+    fail(SOV_URDF_ERR_IO, path, 0, "cannot read the file");
+  }
 }
 
 // A facet normal for STL: the unit normal of the counter-clockwise triangle,

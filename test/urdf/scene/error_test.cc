@@ -34,13 +34,12 @@ TEST(ErrorHierarchy, EveryLayerThrowsSovError) {
   // The FCL layer (libsuperovoid_fcl): an invalid shape.
   EXPECT_EQ(caughtStatus([] { sov::Superovoid(1, 1, 1, 2.5, 1); }, &what), SOV_ERR_EXPONENT);
   // The URDF layer (libsuperovoid_urdf): malformed XML, named by source.
-  EXPECT_EQ(caughtStatus([] { sov::urdf::parse("<robot", "bad.urdf"); }, &what),
-            SOV_URDF_ERR_XML);
+  EXPECT_EQ(caughtStatus([] { sov::urdf::parse("<robot", "bad.urdf"); }, &what), SOV_URDF_ERR_XML);
   EXPECT_EQ(what.rfind("bad.urdf:", 0), 0u) << what;
   // The scene (libsuperovoid_scene): an unknown joint, also a urdf::Error.
   sov::urdf::Scene scene(sov_test::dataPath("toy_finger.urdf"));
-  EXPECT_EQ(caughtStatus([&] { scene.setJointPositions({{"no_such_joint", 0}}); }, &what),
-            SOV_SCENE_ERR_JOINT);
+  const auto unknown_joint = [&] { scene.setJointPositions({{"no_such_joint", 0}}); };
+  EXPECT_EQ(caughtStatus(unknown_joint, &what), SOV_SCENE_ERR_JOINT);
   try {
     scene.setJointPositions({{"no_such_joint", 0}});
     ADD_FAILURE() << "no error";
@@ -65,24 +64,24 @@ TEST(ErrorHierarchy, GuardedCallMapsEveryExceptionToAStatus) {
   EXPECT_EQ(sov::guardedCall(err, sizeof err, kInternal, [] { return SOV_OK; }), SOV_OK);
   EXPECT_STREQ(err, "");
   EXPECT_EQ(sov::guardedCall(err, sizeof err, kInternal,
-                             [] () -> int { throw sov::Error(-42, "a sov error message"); }),
+                             []() -> int { throw sov::Error(-42, "a sov error message"); }),
             -42);
   EXPECT_STREQ(err, "a sov error mes");  // truncated to err_size - 1, terminated
-  EXPECT_EQ(sov::guardedCall(err, sizeof err, kInternal, [] () -> int { throw std::bad_alloc(); }),
+  EXPECT_EQ(sov::guardedCall(err, sizeof err, kInternal, []() -> int { throw std::bad_alloc(); }),
             kInternal);
   EXPECT_STREQ(err, "out of memory");
   EXPECT_EQ(sov::guardedCall(err, sizeof err, kInternal,
-                             [] () -> int { throw std::runtime_error("other"); }),
+                             []() -> int { throw std::runtime_error("other"); }),
             kInternal);
   EXPECT_STREQ(err, "other");
-  EXPECT_EQ(sov::guardedCall(err, sizeof err, kInternal, [] () -> int { throw 3; }), kInternal);
+  EXPECT_EQ(sov::guardedCall(err, sizeof err, kInternal, []() -> int { throw 3; }), kInternal);
   EXPECT_STREQ(err, "unknown excepti");
   // A status returned without an exception is passed through, err untouched.
   std::strcpy(err, "kept");
   EXPECT_EQ(sov::guardedCall(err, sizeof err, kInternal, [] { return SOV_ERR_BUFFER; }),
             SOV_ERR_BUFFER);
   EXPECT_STREQ(err, "kept");
-  EXPECT_EQ(sov::guardedCall(nullptr, 0, kInternal, [] () -> int { throw 3; }), kInternal);
+  EXPECT_EQ(sov::guardedCall(nullptr, 0, kInternal, []() -> int { throw 3; }), kInternal);
 }
 
 }  // namespace

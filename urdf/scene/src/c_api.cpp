@@ -79,6 +79,14 @@ int copyDistance(sov_scene_distance* out, const sov::urdf::PairDistance& d, char
   return SOV_OK;
 }
 
+// Writes r into *out (out may be NULL).
+void copyReport(sov_scene_srdf_report* out, const sov::urdf::SrdfReport& r) noexcept {
+  if (!out) return;
+  out->disabled = r.disabled;
+  out->enabled = r.enabled;
+  out->skipped = r.skipped.size();
+}
+
 // Creates *out from a parsed model.
 int create(sov_scene** out, const sov::urdf::Model& model, const sov::urdf::SceneOptions& options) {
   auto s = std::make_unique<sov_scene>();
@@ -99,6 +107,8 @@ const char* sov_scene_status_string(int status) {
       return "a link name is not a link of the model";
     case SOV_SCENE_ERR_GEOMETRY:
       return "a collision geometry could not be built";
+    case SOV_SCENE_ERR_SRDF:
+      return "an SRDF has no <robot> or a collision entry without its links";
     default:
       return sov_urdf_status_string(status);
   }
@@ -181,6 +191,24 @@ int sov_scene_allow_collision(sov_scene* scene, const char* link1, const char* l
     } else {
       scene->scene->disallowCollision(link1, link2);
     }
+    return SOV_OK;
+  });
+}
+
+int sov_scene_load_srdf(sov_scene_srdf_report* report, sov_scene* scene, const char* path,
+                        char* err, size_t err_size) {
+  if (!scene || !path) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    copyReport(report, scene->scene->loadSrdf(path));
+    return SOV_OK;
+  });
+}
+
+int sov_scene_load_srdf_string(sov_scene_srdf_report* report, sov_scene* scene, const char* xml,
+                               const char* source_name, char* err, size_t err_size) {
+  if (!scene || !xml) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    copyReport(report, scene->scene->loadSrdfString(xml, source_name ? source_name : "<string>"));
     return SOV_OK;
   });
 }

@@ -44,10 +44,12 @@ typedef enum sov_scene_status {
                                    or planar joint, a zero axis */
   SOV_SCENE_ERR_LINK = -202,    /* a link name that is not a link of the
                                    model */
-  SOV_SCENE_ERR_GEOMETRY = -203 /* a collision geometry could not be built:
+  SOV_SCENE_ERR_GEOMETRY = -203, /* a collision geometry could not be built:
                                    mesh file unreadable, malformed or in an
                                    unsupported format, unknown package://
                                    package or URI scheme, no geometry */
+  SOV_SCENE_ERR_SRDF = -204     /* an SRDF has no <robot>, or a collision
+                                   entry lacks a link attribute */
 } sov_scene_status;
 
 /* A scene: opaque; create with sov_scene_create_*, free with
@@ -109,6 +111,30 @@ SOV_SCENE_API int sov_scene_self_collision(int *colliding, size_t *pair_count, s
  * links. */
 SOV_SCENE_API int sov_scene_allow_collision(sov_scene *scene, const char *link1, const char *link2,
                                             int allowed, char *err, size_t err_size);
+
+/* What loading an SRDF changed (sov::urdf::SrdfReport). */
+typedef struct sov_scene_srdf_report {
+  size_t disabled; /* <disable_collisions> pairs, and the pairs of each
+                      <disable_default_collisions> link, now allowed */
+  size_t enabled;  /* <enable_collisions> pairs now checked */
+  size_t skipped;  /* entries naming a link the model does not have (skipped,
+                      as srdfdom and MoveIt skip them) */
+} sov_scene_srdf_report;
+
+/* Applies the collision entries of the SRDF (MoveIt's semantic robot
+ * description) at path: <disable_default_collisions link>, then
+ * <disable_collisions link1 link2>, then <enable_collisions link1 link2>;
+ * everything else in it is ignored. report may be NULL. Errors name the SRDF
+ * and the line: SOV_URDF_ERR_IO (unreadable), SOV_URDF_ERR_XML (not
+ * well-formed), SOV_SCENE_ERR_SRDF; on failure the scene is unchanged. */
+SOV_SCENE_API int sov_scene_load_srdf(sov_scene_srdf_report *report, sov_scene *scene,
+                                      const char *path, char *err, size_t err_size);
+
+/* As sov_scene_load_srdf, for SRDF text; source_name names it in messages
+ * (NULL: "<string>"). */
+SOV_SCENE_API int sov_scene_load_srdf_string(sov_scene_srdf_report *report, sov_scene *scene,
+                                             const char *xml, const char *source_name,
+                                             char *err, size_t err_size);
 
 /* The environment as count superovoid obstacles: shapes[k] (from
  * sov_shape_init) at poses[k] (root frame; R a rotation within 1e-6). */

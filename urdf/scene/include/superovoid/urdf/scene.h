@@ -89,6 +89,16 @@ struct PairDistance {
   Eigen::Vector3d p2 = Eigen::Vector3d::Zero();  // and on the second (root frame)
 };
 
+// What Scene::loadSrdf changed.
+struct SrdfReport {
+  std::size_t disabled = 0;  // <disable_collisions> pairs, and the pairs of each
+                             // <disable_default_collisions> link, now allowed
+  std::size_t enabled = 0;   // <enable_collisions> pairs now checked
+  // Entries naming a link the model does not have, skipped as srdfdom and
+  // MoveIt skip them: "<srdf>:<line>: link '<name>'" each.
+  std::vector<std::string> skipped;
+};
+
 // Scene options.
 struct SceneOptions {
   // Superovoid-superovoid self pairs start from the previous answer of the
@@ -145,6 +155,21 @@ class SOV_SCENE_API Scene {
   void allowCollision(const std::string& link1, const std::string& link2);
   void disallowCollision(const std::string& link1, const std::string& link2);
   bool isCollisionAllowed(const std::string& link1, const std::string& link2) const;
+
+  // Applies the collision entries of an SRDF (MoveIt's semantic robot
+  // description; read with tinyxml2, as srdfdom is not in Debian):
+  // <disable_default_collisions link> allows the link with every other, then
+  // <disable_collisions link1 link2> allows the pair, then
+  // <enable_collisions link1 link2> checks it again (MoveIt's order: the
+  // specific entries override the defaults, enabling last). Groups, states
+  // and the rest are ignored. Entries naming links the model does not have
+  // are skipped and listed in the report. Throws sov::urdf::Error naming the
+  // SRDF and line: SOV_URDF_ERR_IO (unreadable), SOV_URDF_ERR_XML (not
+  // well-formed), SOV_SCENE_ERR_SRDF (no <robot>, a missing link attribute);
+  // on error the scene is unchanged.
+  SrdfReport loadSrdf(const std::string& srdf_path);
+  // loadSrdf for SRDF text, named source in messages.
+  SrdfReport loadSrdfString(const std::string& xml, const std::string& source = "<string>");
 
   // True when two geometries of links that may not collide touch (signed
   // distance <= 0). If pairs is given, every such link pair (each once, link
