@@ -14,25 +14,36 @@ namespace sov {
 namespace detail {
 namespace {
 
+// True when g is an fcl::Sphere.
+bool isSphere(const fcl::CollisionGeometry<double>* g) {
+  return g->getObjectType() == fcl::OT_GEOM && g->getNodeType() == fcl::GEOM_SPHERE;
+}
+
 // True for a mesh with an oriented tree and an fcl::Sphere, either order:
 // pairs the layer answers itself (distanceMeshSphere) instead of FCL.
 bool isMeshSpherePair(const fcl::CollisionGeometry<double>* o1,
                       const fcl::CollisionGeometry<double>* o2) {
-  const auto sphere = [](const fcl::CollisionGeometry<double>* g) {
-    return g->getObjectType() == fcl::OT_GEOM && g->getNodeType() == fcl::GEOM_SPHERE;
-  };
-  return (isOrientedMesh(o1) && sphere(o2)) || (sphere(o1) && isOrientedMesh(o2));
+  return (isOrientedMesh(o1) && isSphere(o2)) || (isSphere(o1) && isOrientedMesh(o2));
 }
 
 // fcl::distance of a pair FCL answers itself, with forwardedRequest's
-// request; a signed request finer than kMinEpaTolerance first asks FCL for
-// the unsigned distance at that tolerance, and only an overlapping pair for
-// the signed one at kMinEpaTolerance (FCL's EPA aborts below about 1e-7).
+// request. Signed distance of two spheres is the closed form (FCL's EPA
+// never returns on concentric ones); a signed request finer than
+// kMinEpaTolerance first asks FCL for the unsigned distance at that
+// tolerance, and only an overlapping pair for the signed one at
+// kMinEpaTolerance (FCL's EPA aborts below about 1e-7).
 double forwardDistance(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
                        const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
                        const fcl::DistanceRequest<double>& request,
                        fcl::DistanceResult<double>& result) {
   fcl::DistanceRequest<double> r = forwardedRequest(o1, o2, request);
+  if (r.enable_signed_distance && isSphere(o1) && isSphere(o2)) {
+    const Witness w = sphereDistance(static_cast<const fcl::Sphere<double>&>(*o1), tf1,
+                                     static_cast<const fcl::Sphere<double>&>(*o2), tf2);
+    result.update(w.d, o1, o2, fcl::DistanceResult<double>::NONE,
+                  fcl::DistanceResult<double>::NONE, w.pA, w.pB);
+    return w.d;
+  }
   if (!r.enable_signed_distance || r.distance_tolerance >= kMinEpaTolerance) {
     return fcl::distance(o1, tf1, o2, tf2, r, result);
   }

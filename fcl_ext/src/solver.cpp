@@ -120,6 +120,18 @@ void checkFinite(const std::vector<fcl::ContactPoint<double>>* contacts) {
                   sov_status_string(SOV_ERR_NO_CONVERGENCE));
 }
 
+Witness sphereDistance(const fcl::Sphere<double>& a, const Transform& tfA,
+                       const fcl::Sphere<double>& b, const Transform& tfB) {
+  const Vector c = tfB.translation() - tfA.translation();
+  const double length = c.norm();
+  Witness w;
+  w.n = length > 0 ? Vector(c / length) : Vector::UnitZ();
+  w.d = length - a.radius - b.radius;
+  w.pA = tfA.translation() + a.radius * w.n;
+  w.pB = tfB.translation() - b.radius * w.n;
+  return w;
+}
+
 namespace {
 
 // The point of triangle abc closest to p (Ericson, Real-Time Collision

@@ -63,6 +63,12 @@ Witness halfspaceDistance(const sov_shape& A, const Transform& tfA,
 Witness planeDistance(const sov_shape& A, const Transform& tfA,
                       const fcl::Plane<double>& p, const Transform& tfP);
 
+// Exact signed distance between two posed fcl::Spheres, closed form: the
+// centres' distance minus the radii, n along the centre line (+z for
+// concentric spheres, where every direction is the answer).
+Witness sphereDistance(const fcl::Sphere<double>& a, const Transform& tfA,
+                       const fcl::Sphere<double>& b, const Transform& tfB);
+
 // The same answer seen from the other body: n reversed, witnesses swapped.
 Witness swapped(const Witness& w);
 

@@ -6,11 +6,16 @@
 #include <superovoid/urdf/scene.h>
 
 #include <filesystem>
+#include <limits>
 #include <set>
 #include <string>
 #include <utility>
 
 #include "scene_test_util.h"
+
+extern "C" int sov_test_scene_srdf_contacts_from_c(size_t* count, const char* path,
+                                                   const char* srdf, double margin, char* err,
+                                                   size_t err_size);
 
 namespace {
 
@@ -121,6 +126,29 @@ TEST(SceneSrdf, CApiLoadsFilesAndText) {
   EXPECT_EQ(sov_scene_load_srdf(&r, scene, nullptr, err, sizeof err), SOV_ERR_NULL);
   EXPECT_EQ(sov_scene_load_srdf_string(&r, scene, nullptr, nullptr, err, sizeof err), SOV_ERR_NULL);
   sov_scene_destroy(scene);
+}
+
+// From C (c_header_check.c): an SRDF that allows every pair leaves no
+// contact at any margin; an empty one leaves every checked pair.
+TEST(SceneSrdf, FromCAnSrdfRemovesContacts) {
+  const std::string path = dataPath("toy_finger.urdf");
+  const double all = std::numeric_limits<double>::infinity();
+  std::size_t count = 0;
+  char err[256];
+  ASSERT_EQ(sov_test_scene_srdf_contacts_from_c(&count, path.c_str(), "<robot/>", all, err,
+                                                sizeof err),
+            SOV_OK)
+      << err;
+  // Six pairs of non-adjacent links; the palm has two geometries: 8 pairs.
+  EXPECT_EQ(count, 8u);
+  const std::string srdf =
+      "<robot><disable_default_collisions link='palm'/><disable_default_collisions link='thumb'/>"
+      "<disable_collisions link1='distal' link2='proximal'/></robot>";
+  ASSERT_EQ(
+      sov_test_scene_srdf_contacts_from_c(&count, path.c_str(), srdf.c_str(), all, err, sizeof err),
+      SOV_OK)
+      << err;
+  EXPECT_EQ(count, 0u);
 }
 
 // The iCub's MoveIt SRDF on its hands-only model: entries of the head and

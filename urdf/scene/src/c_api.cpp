@@ -79,6 +79,41 @@ int copyDistance(sov_scene_distance* out, const sov::urdf::PairDistance& d, char
   return SOV_OK;
 }
 
+// Writes contacts into out (the first capacity of them) and their number
+// into *count; SOV_ERR_BUFFER when they do not all fit, SOV_URDF_ERR_NAME
+// (nothing written) when a link name does not fit.
+int copyContacts(sov_scene_contact* out, size_t capacity, size_t* count,
+                 const std::vector<sov::urdf::Contact>& contacts, char* err, size_t err_size) {
+  *count = contacts.size();
+  sov_scene_contact c;
+  for (const sov::urdf::Contact& k : contacts) {  // every name checked first
+    int status = copyName(c.link1, k.link1, err, err_size);
+    if (status == SOV_OK) status = copyName(c.link2, k.link2, err, err_size);
+    if (status != SOV_OK) return status;
+  }
+  for (size_t i = 0; i < contacts.size() && i < capacity; ++i) {
+    const sov::urdf::Contact& k = contacts[i];
+    copyName(out[i].link1, k.link1, err, err_size);
+    copyName(out[i].link2, k.link2, err, err_size);
+    out[i].collision1 = k.collision1;
+    out[i].collision2 = k.collision2;
+    out[i].distance = k.distance;
+    for (int j = 0; j < 3; ++j) {
+      out[i].p1[j] = k.p1[j];
+      out[i].p2[j] = k.p2[j];
+      out[i].normal[j] = k.normal[j];
+    }
+  }
+  if (capacity < contacts.size()) {
+    writeMessage(err, err_size,
+                 ("the query has " + std::to_string(contacts.size()) + " contacts, room for " +
+                  std::to_string(capacity))
+                     .c_str());
+    return SOV_ERR_BUFFER;
+  }
+  return SOV_OK;
+}
+
 // Writes r into *out (out may be NULL).
 void copyReport(sov_scene_srdf_report* out, const sov::urdf::SrdfReport& r) noexcept {
   if (!out) return;
@@ -195,6 +230,15 @@ int sov_scene_allow_collision(sov_scene* scene, const char* link1, const char* l
   });
 }
 
+int sov_scene_self_contacts(sov_scene_contact* out, size_t capacity, size_t* count,
+                            sov_scene* scene, double margin, char* err, size_t err_size) {
+  if (!count || !scene || (!out && capacity > 0)) return nullArgument(err, err_size);
+  *count = 0;
+  return guarded(err, err_size, [&]() -> int {
+    return copyContacts(out, capacity, count, scene->scene->contacts(margin), err, err_size);
+  });
+}
+
 int sov_scene_load_srdf(sov_scene_srdf_report* report, sov_scene* scene, const char* path,
                         char* err, size_t err_size) {
   if (!scene || !path) return nullArgument(err, err_size);
@@ -264,6 +308,21 @@ int sov_scene_distance_superovoids(sov_scene_distance* out, sov_scene* scene,
   if (!out || !scene || (count > 0 && (!shapes || !poses))) return nullArgument(err, err_size);
   return guarded(err, err_size, [&]() -> int {
     return copyDistance(out, scene->scene->distance(obstacles(*scene, shapes, poses, count)), err,
+                        err_size);
+  });
+}
+
+int sov_scene_contacts_superovoids(sov_scene_contact* out, size_t capacity, size_t* count,
+                                   sov_scene* scene, const sov_shape* shapes,
+                                   const sov_pose* poses, size_t n, double margin, char* err,
+                                   size_t err_size) {
+  if (!count || !scene || (!out && capacity > 0) || (n > 0 && (!shapes || !poses))) {
+    return nullArgument(err, err_size);
+  }
+  *count = 0;
+  return guarded(err, err_size, [&]() -> int {
+    return copyContacts(out, capacity, count,
+                        scene->scene->contacts(obstacles(*scene, shapes, poses, n), margin), err,
                         err_size);
   });
 }

@@ -7,7 +7,8 @@
 // a mesh (RSS, kIOS, OBBRSS tree) against an fcl::Sphere is answered here in
 // closed form per triangle (FCL 0.7's leaves the distance unset on an
 // intersection): -1 once a triangle intersects the sphere, world nearest
-// points. Pairs with one are answered as in
+// points; and two spheres' signed distance is the closed form (FCL's EPA
+// never returns on concentric ones). Pairs with one are answered as in
 // superovoid/fcl/collision.h (exact: superovoid vs superovoid, sphere,
 // ellipsoid, plane, halfspace; GJK tolerance: vs box, capsule, cone,
 // cylinder, convex, triangle meshes of every BV type). Conventions, as FCL

@@ -69,6 +69,19 @@ typedef struct sov_scene_distance {
   double p2[3];    /* and on the second */
 } sov_scene_distance;
 
+/* A pair of geometries within a margin (sov_scene_self_contacts), with the
+ * conventions of sov_scene_distance. */
+typedef struct sov_scene_contact {
+  char link1[SOV_URDF_NAME_SIZE]; /* link of the first geometry */
+  size_t collision1;              /* its <collision> index in the link */
+  char link2[SOV_URDF_NAME_SIZE]; /* link of the second ("" for an obstacle) */
+  size_t collision2;              /* its index, or the obstacle's index */
+  double distance;                /* signed; a mesh pair: 0 when touching */
+  double p1[3];                   /* witness points (root frame) */
+  double p2[3];
+  double normal[3]; /* unit, from the first geometry towards the second */
+} sov_scene_contact;
+
 /* Static English message for a status: the scene's, urdf.h's and
  * superovoid.h's codes. */
 SOV_SCENE_API const char *sov_scene_status_string(int status);
@@ -148,6 +161,26 @@ SOV_SCENE_API int sov_scene_load_srdf_string(sov_scene_srdf_report *report, sov_
 SOV_SCENE_API int sov_scene_distance_superovoids(sov_scene_distance *out, sov_scene *scene,
                                                  const sov_shape *shapes, const sov_pose *poses,
                                                  size_t count, char *err, size_t err_size);
+
+/* Every geometry pair of links that may collide whose distance is at most
+ * margin (a NaN margin is SOV_ERR_NONFINITE), nearest first, with witness
+ * points and normal. *count receives their number; the first min(count,
+ * capacity) are written to out (out may be NULL when capacity is 0).
+ * Returns SOV_ERR_BUFFER when capacity < *count (ask with capacity 0, then
+ * call again: each call runs the query), SOV_URDF_ERR_NAME (out untouched)
+ * when a link name does not fit SOV_URDF_NAME_SIZE. */
+SOV_SCENE_API int sov_scene_self_contacts(sov_scene_contact *out, size_t capacity, size_t *count,
+                                          sov_scene *scene, double margin, char *err,
+                                          size_t err_size);
+
+/* As sov_scene_self_contacts, between the link geometries and n superovoid
+ * obstacles (as in sov_scene_distance_superovoids: warm-started per index,
+ * every obstacle checked first). */
+SOV_SCENE_API int sov_scene_contacts_superovoids(sov_scene_contact *out, size_t capacity,
+                                                 size_t *count, sov_scene *scene,
+                                                 const sov_shape *shapes, const sov_pose *poses,
+                                                 size_t n, double margin, char *err,
+                                                 size_t err_size);
 
 /* *colliding = 1 when a link geometry touches an obstacle. */
 SOV_SCENE_API int sov_scene_collides_superovoids(int *colliding, sov_scene *scene,

@@ -89,6 +89,22 @@ struct PairDistance {
   Eigen::Vector3d p2 = Eigen::Vector3d::Zero();  // and on the second (root frame)
 };
 
+// A pair of collision geometries within a margin (Scene::contacts), with
+// the same conventions as PairDistance.
+struct Contact {
+  std::string link1;           // link of the first geometry
+  std::size_t collision1 = 0;  // its <collision> index in the link
+  std::string link2;           // link of the second ("" for an environment object)
+  std::size_t collision2 = 0;  // its <collision> index, or the object's index in env
+  double distance = 0;         // signed as PairDistance's (mesh pairs: 0 when touching)
+  Eigen::Vector3d p1 = Eigen::Vector3d::Zero();  // witness point on the first,
+  Eigen::Vector3d p2 = Eigen::Vector3d::Zero();  // and on the second (root frame)
+  // Unit normal from the first geometry towards the second: the core's for
+  // superovoid pairs, (p2 - p1) / distance for the others, FCL's contact
+  // normal when the distance is 0 (a mesh pair that touches or overlaps).
+  Eigen::Vector3d normal = Eigen::Vector3d::Zero();
+};
+
 // What Scene::loadSrdf changed.
 struct SrdfReport {
   std::size_t disabled = 0;  // <disable_collisions> pairs, and the pairs of each
@@ -193,6 +209,17 @@ class SOV_SCENE_API Scene {
   // Smallest signed distance between a link geometry and an environment
   // object (link2 is "", collision2 the object's index in env).
   PairDistance distance(const std::vector<fcl::CollisionObject<double>*>& env);
+
+  // Every geometry pair of links that may collide whose distance is at most
+  // margin (0: the touching and overlapping ones), with its distance, witness
+  // points and normal, nearest first (then by link names and collision
+  // indices). What MoveIt's contact and distance results and contact-aware
+  // planners consume. Throws sov::Error (SOV_ERR_NONFINITE) for a NaN margin.
+  std::vector<Contact> contacts(double margin);
+  // Every (link geometry, environment object) pair within margin (link2 "",
+  // collision2 the object's index in env), as above.
+  std::vector<Contact> contacts(const std::vector<fcl::CollisionObject<double>*>& env,
+                                double margin);
 
   // One collision geometry of the world: its link, <collision> index, FCL
   // object (world pose = link pose * collision origin) and whether it is a
