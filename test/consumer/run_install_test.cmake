@@ -146,6 +146,14 @@ if(EXISTS ${bin_dir}/sov-urdf-fallback)
     "</collision></link></robot>\n")
   sov_run("run installed sov-urdf-fallback" ${bin_dir}/sov-urdf-fallback
     ${SOV_WORK_DIR}/bare.urdf ${SOV_WORK_DIR}/with_box.urdf)
+  if(EXISTS ${bin_dir}/sov-query)
+    sov_run("run installed sov-query (robot query)" ${bin_dir}/sov-query
+      --urdf ${SOV_WORK_DIR}/with_box.urdf --obstacle "sphere 0.5 @ 3 0 0")
+    if(NOT SOV_LAST_OUTPUT MATCHES "env-min +l +0 +obstacle +0 +1\\.5")
+      message(FATAL_ERROR "installed sov-query: a unit sphere 1.5 from an obstacle of radius "
+        "0.5 at 3:\n${SOV_LAST_OUTPUT}")
+    endif()
+  endif()
 endif()
 
 if(NOT SOV_SHARED)
