@@ -207,6 +207,29 @@ TEST(FitContainment, LShapedMeshTrianglesAreInside) {
   EXPECT_GT(f.seconds, 0.0);
 }
 
+// Tiny unequal tapers (the fitter's 0.005 against 0.001 of issue 30) are
+// worth less than FitOptions::taper_snap of the volume: the fit of such a
+// body's samples has both tapers equal (zero here, as for a straight link),
+// contains them all and is exactly convex; with taper_snap 0 the fitted
+// tapers stay unequal.
+TEST(FitTaperSnap, TinyUnequalTapersSnapToZero) {
+  const double params[7] = {0.02, 0.015, 0.03, 0.7, 0.8, 0.005, 0.001};
+  sov_shape shape;
+  ASSERT_EQ(sov_shape_init(&shape, params), SOV_OK);
+  const sov::urdf::TriangleMesh m = sov::urdf::tessellate(shape, 16, 32);
+  sov::urdf::FitOptions o;
+  o.refined_starts = 1;
+  const sov::urdf::SuperovoidFit snapped = sov::urdf::fitSuperovoid(m.vertices, o);
+  EXPECT_EQ(snapped.params[5], 0.0);
+  EXPECT_EQ(snapped.params[6], 0.0);
+  EXPECT_EQ(snapped.shape.dent, 0.0);
+  EXPECT_LE(maxImplicit(snapped.shape, snapped.pose, m.vertices), 0.0);
+  o.taper_snap = 0;
+  const sov::urdf::SuperovoidFit raw = sov::urdf::fitSuperovoid(m.vertices, o);
+  EXPECT_NE(raw.params[5], raw.params[6]);
+  EXPECT_LE(snapped.volume, raw.volume * (1 + sov::urdf::FitOptions().taper_snap));
+}
+
 TEST(FitOptions, OutOfRangeOptionsAreRefused) {
   const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
   sov::urdf::FitOptions o;
@@ -214,6 +237,11 @@ TEST(FitOptions, OutOfRangeOptionsAreRefused) {
   EXPECT_THROW(sov::urdf::fitSuperovoid(m.vertices, o), sov::urdf::Error);
   o = sov::urdf::FitOptions();
   o.penalties.clear();
+  EXPECT_THROW(sov::urdf::fitSuperovoid(m.vertices, o), sov::urdf::Error);
+  o = sov::urdf::FitOptions();
+  o.taper_snap = -0.01;
+  EXPECT_THROW(sov::urdf::fitSuperovoid(m.vertices, o), sov::urdf::Error);
+  o.taper_snap = NAN;
   EXPECT_THROW(sov::urdf::fitSuperovoid(m.vertices, o), sov::urdf::Error);
 }
 
