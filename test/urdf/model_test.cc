@@ -2,7 +2,9 @@
 // keyed lookups, origins, namespace prefixes, and what urdfdom sees.
 #include "superovoid/urdf/model.h"
 
+#include <console_bridge/console.h>
 #include <gtest/gtest.h>
+#include <urdf_parser/urdf_parser.h>
 
 #include <cmath>
 #include <string>
@@ -196,6 +198,36 @@ TEST(UrdfModel, PlainUrdfdomDropsBareSuperovoids) {
   EXPECT_EQ(counts.at("index_proximal"), 0u);
   EXPECT_EQ(counts.at("index_distal"), 1u);
   EXPECT_EQ(counts.at("thumb_distal"), 1u);
+}
+
+// What urdfdom does with a bare superovoid, exactly (urdf/MOVEIT.md says
+// so): it logs "Unknown geometry type" through console_bridge (stderr unless
+// a program installs its own handler, as this test does) and returns the
+// model, without that collision and every later one of the link.
+class RecordingHandler : public console_bridge::OutputHandler {
+ public:
+  void log(const std::string& text, console_bridge::LogLevel, const char*, int) override {
+    messages += text + "\n";
+  }
+  std::string messages;
+};
+
+TEST(UrdfModel, UrdfdomLogsUnknownGeometryAndReturnsSuccess) {
+  const std::string xml =
+      "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'><link name='a'>"
+      "<collision><geometry><sov:superovoid a1='1' a2='1' a3='1' eps1='1' eps2='1'/>"
+      "</geometry></collision>"
+      "<collision><geometry><box size='1 1 1'/></geometry></collision></link></robot>";
+  RecordingHandler handler;
+  console_bridge::useOutputHandler(&handler);
+  const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(xml);
+  console_bridge::restorePreviousOutputHandler();
+  ASSERT_NE(model, nullptr);  // success
+  EXPECT_EQ(model->getLink("a")->collision_array.size(), 0u);  // both collisions gone
+  EXPECT_NE(handler.messages.find("Unknown geometry type 'sov:superovoid'"), std::string::npos)
+      << handler.messages;
+  // Our parser writes the fallback box first: urdfdom then keeps both.
+  EXPECT_EQ(sov::urdf::parse(xml).urdf->getLink("a")->collision_array.size(), 2u);
 }
 
 TEST(UrdfModel, FallbackFirstDocumentGoesToUrdfdomUnchanged) {
