@@ -1,7 +1,9 @@
 /* C API of the robot collision scene (libsuperovoid_scene): a URDF model
- * with superovoid and ordinary (box, sphere, cylinder, mesh: STL, OBJ, COLLADA...)
- * collision geometry, its joints, and self-collision and minimum
- * self-distance queries. The C++ API is superovoid/urdf/scene.h.
+ * with superovoid and ordinary (box, sphere, cylinder, mesh: STL, OBJ,
+ * COLLADA, ...) collision geometry, its joints, an SRDF's disabled
+ * collisions, and self-collision, minimum self-distance and contacts (every
+ * pair within a margin) queries, also against superovoid obstacles. The C++
+ * API is superovoid/urdf/scene.h.
  *
  *   sov_scene *scene;
  *   char err[512];

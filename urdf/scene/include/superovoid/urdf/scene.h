@@ -1,15 +1,18 @@
 // A robot collision scene: forward kinematics of a parsed URDF model and an
 // FCL broadphase world of every link's collision geometry (superovoids from
 // sov::urdf::Model's table, boxes, spheres, cylinders and meshes (assimp) from
-// urdfdom), with self-collision, minimum self-distance and queries against
+// urdfdom), with self-collision, minimum self-distance, every pair within a
+// margin (contacts), an SRDF's disabled collisions, and queries against
 // environment objects (FCL objects, OctoMap octrees among them). Library
 // superovoid::scene (needs superovoid::urdf and superovoid::fcl). C API:
 // superovoid/scene.h.
 //
 //   sov::urdf::Scene scene(sov::urdf::parseFile("hand.urdf"));
+//   scene.loadSrdf("hand.srdf");
 //   scene.setJointPositions({{"index_mcp", 0.3}});
 //   sov::urdf::PairDistance d = scene.minSelfDistance();
 //   // d.link1, d.link2, d.distance (signed), d.p1, d.p2 (root frame)
+//   std::vector<sov::urdf::Contact> c = scene.contacts(0.01);  // within 1 cm
 #ifndef SUPEROVOID_URDF_SCENE_H
 #define SUPEROVOID_URDF_SCENE_H
 
