@@ -256,11 +256,12 @@ ToolRun runTool(const std::string& args) {
 
 // Progress per collision on stderr, the report of fitted pairs overlapping
 // at the zero pose (the twins are not adjacent; the SRDF disables them), and
-// --help on stdout with status 0.
+// --help on stdout with status 0. (--starts 1: one refined start, as
+// quickOptions, keeps the runs short.)
 TEST(FitTool, ProgressOverlapReportAndHelp) {
   const std::string out = ::testing::TempDir() + "sov_fit_twins.urdf";
   const std::string twins = SOV_FIT_TEST_DATA_DIR "/twins.urdf";
-  ToolRun run = runTool(twins + " " + out);
+  ToolRun run = runTool(twins + " " + out + " --starts 1");
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.err.find("[1/2] " + twins + ":9: link 'left' #0, mesh 'l_link.obj' (14 vertices): "
                          "fitting"),
@@ -276,7 +277,7 @@ TEST(FitTool, ProgressOverlapReportAndHelp) {
             std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("left"), run.out.rfind("depth"));
-  run = runTool(twins + " " + out + " --srdf " + SOV_FIT_TEST_DATA_DIR "/twins.srdf");
+  run = runTool(twins + " " + out + " --starts 1 --srdf " + SOV_FIT_TEST_DATA_DIR "/twins.srdf");
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.out.find("not disabled in the SRDF: 0"), std::string::npos) << run.out;
   std::remove(out.c_str());
@@ -301,7 +302,7 @@ TEST(FitTool, OutputPathsAreCheckedFirstAndThePlotIsAPng) {
   EXPECT_FALSE(std::ifstream(out).good()) << "written before the plot path was checked";
   const std::string png = ::testing::TempDir() + "sov_fit_plot.png";
   std::remove(png.c_str());
-  run = runTool(kFixture + " " + out + " --links arm --plot " + png);
+  run = runTool(kFixture + " " + out + " --links arm --starts 1 --plot " + png);
   ASSERT_EQ(run.status, 0) << run.err;
   const std::string bytes = readText(png);
   ASSERT_GT(bytes.size(), 24u);

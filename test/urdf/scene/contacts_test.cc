@@ -201,6 +201,29 @@ TEST(SceneContacts, TouchingMeshPairNormalPointsFromFirstToSecond) {
   }
 }
 
+// Overlapping shape pairs answered by EPA (box, cylinder, superovoid vs
+// box): the normal points from the first geometry (link "a", at the origin)
+// to the second (link "b", 0.09 along +x), and the depth is the overlap.
+TEST(SceneContacts, OverlapNormalsPointFromFirstToSecond) {
+  for (const std::string& first :
+       {std::string("<box size='0.1 0.1 0.1'/>"), std::string("<cylinder radius='0.05' length='0.1'/>"),
+        std::string("<sov:superovoid a1='0.05' a2='0.05' a3='0.05' eps1='0.2' eps2='0.2'/>")}) {
+    const std::string xml =
+        "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'><link name='base'/>"
+        "<link name='a'><collision><geometry>" + first + "</geometry></collision></link>"
+        "<link name='b'><collision><origin xyz='0.09 0.002 0.001'/><geometry>"
+        "<box size='0.1 0.1 0.1'/></geometry></collision></link>"
+        "<joint name='ja' type='fixed'><parent link='base'/><child link='a'/></joint>"
+        "<joint name='jb' type='fixed'><parent link='base'/><child link='b'/></joint></robot>";
+    sov::urdf::Scene scene(sov::urdf::parse(xml));
+    const std::vector<sov::urdf::Contact> c = scene.contacts(0.0);
+    ASSERT_EQ(c.size(), 1u) << first;
+    EXPECT_EQ(c[0].link1, "a");
+    EXPECT_NEAR(c[0].distance, -0.01, 2e-3) << first;  // about the 1 cm overlap
+    EXPECT_GT(c[0].normal.x(), 0.9) << first;
+  }
+}
+
 TEST(SceneContacts, MarginBounds) {
   sov::urdf::Scene scene(dataPath("toy_finger.urdf"));
   EXPECT_THROW(scene.contacts(std::nan("")), sov::Error);
