@@ -452,9 +452,15 @@ std::unique_ptr<fcl::CollisionObject<double>> obstacleOf(const std::string& text
     need(2, "a radius and a length");
     shape = std::make_shared<fcl::Cylinder<double>>(v[0], v[1]);
   } else if (kind == "superovoid") {
-    const sov_shape s = shapeOf(rest, what);
-    shape = std::make_shared<sov::Superovoid>(s.a[0], s.a[1], s.a[2], s.eps1, s.eps2,
-                                              s.taper[0], s.taper[1]);
+    if (v.size() != 5 && v.size() != 7)
+      throw InputError(what + ": superovoid wants 5 or 7 numbers (a1 a2 a3 eps1 eps2 [tx ty])");
+    std::array<double, 7> p{};
+    std::copy(v.begin(), v.end(), p.begin());
+    try {
+      shape = std::make_shared<sov::Superovoid>(p);
+    } catch (const sov::Error& e) {
+      throw InputError(what + ": " + e.what());
+    }
   } else {
     throw InputError(what + ": unknown shape '" + kind + "' (sphere, box, cylinder, superovoid)");
   }
