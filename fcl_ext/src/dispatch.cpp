@@ -14,6 +14,14 @@ void checkSolver(fcl::GJKSolverType type) {
               "solver has no support function for a superovoid");
 }
 
+fcl::DistanceRequest<double> forwardedRequest(const Geometry* o1, const Geometry* o2,
+                                              const fcl::DistanceRequest<double>& request) {
+  fcl::DistanceRequest<double> r = request;
+  const bool shapes = o1->getObjectType() == fcl::OT_GEOM && o2->getObjectType() == fcl::OT_GEOM;
+  if (!shapes || r.gjk_solver_type != fcl::GST_LIBCCD) r.enable_signed_distance = false;
+  return r;
+}
+
 void throwUnsupported(const Geometry& g) {
   std::string what;
   if (g.getObjectType() == fcl::OT_BVH) {

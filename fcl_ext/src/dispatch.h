@@ -16,10 +16,11 @@
 #include <fcl/geometry/shape/halfspace.h>
 #include <fcl/geometry/shape/plane.h>
 #include <fcl/geometry/shape/sphere.h>
+#include <fcl/narrowphase/distance_request.h>
 #include <fcl/narrowphase/gjk_solver_type.h>
 #include <superovoid/superovoid.h>
 
-#include "superovoid/fcl/error.h"
+#include "superovoid/error.h"
 #include "superovoid/fcl/superovoid.h"
 
 namespace sov {
@@ -37,6 +38,15 @@ void checkNotNull(const Geometry* o1, const Geometry* o2);
 
 // Throws sov::Error unless the request asks for FCL's libccd solver.
 void checkSolver(fcl::GJKSolverType type);
+
+// request for a pair FCL answers itself (no superovoid), with signed
+// distance kept only where FCL 0.7 computes it without its penetration
+// workaround: two primitive shapes with the libccd solver. Elsewhere (a mesh
+// or octree, or GST_INDEP) that workaround can fail its assertion
+// `index != -1` (distance-inl.h:177) and abort the process, so those pairs
+// get FCL's unsigned answer.
+fcl::DistanceRequest<double> forwardedRequest(const Geometry* o1, const Geometry* o2,
+                                              const fcl::DistanceRequest<double>& request);
 
 // Throws sov::Error: a superovoid cannot be paired with g (a
 // TriangleP, a BVHModel of a node type FCL does not dispatch).

@@ -11,6 +11,56 @@
 #include "solver.h"
 
 namespace sov {
+namespace detail {
+namespace {
+
+// True when g is an fcl::Sphere.
+bool isSphere(const fcl::CollisionGeometry<double>* g) {
+  return g->getObjectType() == fcl::OT_GEOM && g->getNodeType() == fcl::GEOM_SPHERE;
+}
+
+// True for a mesh with an oriented tree and an fcl::Sphere, either order:
+// pairs the layer answers itself (distanceMeshSphere) instead of FCL.
+bool isMeshSpherePair(const fcl::CollisionGeometry<double>* o1,
+                      const fcl::CollisionGeometry<double>* o2) {
+  return (isOrientedMesh(o1) && isSphere(o2)) || (isSphere(o1) && isOrientedMesh(o2));
+}
+
+// fcl::distance of a pair FCL answers itself, with forwardedRequest's
+// request. Signed distance of two spheres is the closed form (FCL's EPA
+// never returns on concentric ones); a signed request finer than
+// kMinEpaTolerance first asks FCL for the unsigned distance at that
+// tolerance, and only an overlapping pair for the signed one at
+// kMinEpaTolerance (FCL's EPA aborts below about 1e-7).
+double forwardDistance(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
+                       const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
+                       const fcl::DistanceRequest<double>& request,
+                       fcl::DistanceResult<double>& result) {
+  fcl::DistanceRequest<double> r = forwardedRequest(o1, o2, request);
+  if (r.enable_signed_distance && isSphere(o1) && isSphere(o2)) {
+    const Witness w = sphereDistance(static_cast<const fcl::Sphere<double>&>(*o1), tf1,
+                                     static_cast<const fcl::Sphere<double>&>(*o2), tf2);
+    result.update(w.d, o1, o2, fcl::DistanceResult<double>::NONE,
+                  fcl::DistanceResult<double>::NONE, w.pA, w.pB);
+    return w.d;
+  }
+  if (!r.enable_signed_distance || r.distance_tolerance >= kMinEpaTolerance) {
+    return fcl::distance(o1, tf1, o2, tf2, r, result);
+  }
+  r.enable_signed_distance = false;
+  fcl::DistanceResult<double> apart = result;
+  const double d = fcl::distance(o1, tf1, o2, tf2, r, apart);
+  if (d >= 0) {
+    result = apart;
+    return d;
+  }
+  r.enable_signed_distance = true;
+  r.distance_tolerance = kMinEpaTolerance;
+  return fcl::distance(o1, tf1, o2, tf2, r, result);
+}
+
+}  // namespace
+}  // namespace detail
 
 double distance(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<double>& tf1,
                 const fcl::CollisionGeometry<double>* o2, const fcl::Transform3<double>& tf2,
@@ -19,7 +69,14 @@ double distance(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<
   detail::checkNotNull(o1, o2);
   const Superovoid* s1 = detail::asSuperovoid(o1);
   const Superovoid* s2 = detail::asSuperovoid(o2);
-  if (!s1 && !s2) return fcl::distance(o1, tf1, o2, tf2, request, result);
+  if (!s1 && !s2) {
+    if (detail::isMeshSpherePair(o1, o2)) {
+      detail::checkSolver(request.gjk_solver_type);
+      detail::Solver solver;
+      return detail::distanceMeshSphere(o1, tf1, o2, tf2, solver, request, result);
+    }
+    return detail::forwardDistance(o1, tf1, o2, tf2, request, result);
+  }
   detail::checkSolver(request.gjk_solver_type);
   detail::checkCoordinates(tf1);
   detail::checkCoordinates(tf2);
@@ -45,12 +102,9 @@ double distance(const fcl::CollisionObject<double>* o1, const fcl::CollisionObje
                 const fcl::DistanceRequest<double>& request,
                 fcl::DistanceResult<double>& result) {
   if (!o1 || !o2) throwIfError(SOV_ERR_NULL, "sov::distance: null collision object");
-  if (!detail::asSuperovoid(o1->collisionGeometry().get()) &&
-      !detail::asSuperovoid(o2->collisionGeometry().get())) {
-    return fcl::distance(o1, o2, request, result);
-  }
-  return distance(o1->collisionGeometry().get(), o1->getTransform(),
-                  o2->collisionGeometry().get(), o2->getTransform(), request, result);
+  const fcl::CollisionGeometry<double>* g1 = o1->collisionGeometry().get();
+  const fcl::CollisionGeometry<double>* g2 = o2->collisionGeometry().get();
+  return distance(g1, o1->getTransform(), g2, o2->getTransform(), request, result);
 }
 
 }  // namespace sov

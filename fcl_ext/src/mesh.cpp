@@ -37,8 +37,8 @@ const fcl::BVHModel<BV>& builtMesh(const Geometry& g) {
                      model.build_state == fcl::BVH_BUILD_STATE_UPDATED;
   if (model.getModelType() != fcl::BVH_MODEL_TRIANGLES || !built) {
     throw Error(SOV_ERR_OPTION,
-                "superovoid vs fcl::BVHModel: the model is not a built triangle mesh (a "
-                "point cloud, no triangles, or endModel() not called)");
+                "fcl::BVHModel: the model is not a built triangle mesh (a point cloud, no "
+                "triangles, or endModel() not called)");
   }
   return model;
 }
@@ -221,6 +221,37 @@ std::size_t collideMesh(const Geometry* o1, const Transform& tf1, const Geometry
     pointContactsAtCaller(mesh_first, before, mesh, s);
     result = mirrored(mesh_first);
     return result.numContacts();
+  });
+}
+
+bool isOrientedMesh(const Geometry* g) {
+  const fcl::NODE_TYPE t = g->getNodeType();
+  return isMesh(g) && (t == fcl::BV_RSS || t == fcl::BV_kIOS || t == fcl::BV_OBBRSS);
+}
+
+double distanceMeshSphere(const Geometry* o1, const Transform& tf1, const Geometry* o2,
+                          const Transform& tf2, const Solver& solver,
+                          const fcl::DistanceRequest<double>& request,
+                          fcl::DistanceResult<double>& result) {
+  const bool sphere_first = !isMesh(o1);
+  const Geometry* mesh = sphere_first ? o2 : o1;
+  const Transform& tfM = sphere_first ? tf2 : tf1;
+  const auto* sphere = static_cast<const fcl::Sphere<double>*>(sphere_first ? o1 : o2);
+  const Transform& tfS = sphere_first ? tf1 : tf2;
+  return withBV(*mesh, [&](auto tag) -> double {
+    using BV = typename decltype(tag)::type;
+    if constexpr (!kIsOriented<BV>) {
+      throwUnsupported(*mesh);  // the caller sends oriented trees only
+    } else {
+      using Distancer = fcl::detail::BVHShapeDistancer<BV, fcl::Sphere<double>, Solver>;
+      if (!sphere_first) {
+        return Distancer::distance(mesh, tfM, sphere, tfS, &solver, request, result);
+      }
+      fcl::DistanceResult<double> mesh_first = mirrored(result);
+      Distancer::distance(mesh, tfM, sphere, tfS, &solver, request, mesh_first);
+      result = mirrored(mesh_first);
+      return result.min_distance;
+    }
   });
 }
 

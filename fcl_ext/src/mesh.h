@@ -49,6 +49,23 @@ double distanceMesh(const fcl::CollisionGeometry<double>* o1, const Transform& t
                     const Solver& solver, const fcl::DistanceRequest<double>& request,
                     fcl::DistanceResult<double>& result);
 
+// True when FCL's traversal for a (mesh, shape) distance pair keeps the mesh
+// in its own frame: RSS, kIOS and OBBRSS trees (FCL 0.7 has mesh-shape
+// distance for these only).
+bool isOrientedMesh(const fcl::CollisionGeometry<double>* g);
+
+// Distance between a mesh with an oriented tree (isOrientedMesh) and an
+// fcl::Sphere, either order: FCL's BVHShapeDistancer run with detail::Solver,
+// whose sphere-triangle distance is the closed form of
+// sphereTriangleDistance (FCL 0.7's leaves the distance unset when they
+// intersect, and its nearest points in local frames). -1 once a triangle
+// intersects the sphere, as FCL answers meshes. Nearest points (world) and
+// b1 / b2 follow the caller's order. Returns result.min_distance.
+double distanceMeshSphere(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
+                          const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
+                          const Solver& solver, const fcl::DistanceRequest<double>& request,
+                          fcl::DistanceResult<double>& result);
+
 }  // namespace detail
 }  // namespace sov
 

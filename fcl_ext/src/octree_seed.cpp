@@ -11,7 +11,7 @@
 #include <octomap/OcTree.h>
 
 #include "solver.h"
-#include "superovoid/fcl/error.h"
+#include "superovoid/error.h"
 #include "voxel_cache.h"
 
 namespace sov {

@@ -1,9 +1,9 @@
 #include "solver.h"
 
 #include <cmath>
-#include <cstdlib>
+#include <string>
 
-#include "superovoid/fcl/error.h"
+#include "superovoid/error.h"
 
 namespace sov {
 namespace detail {
@@ -114,9 +114,65 @@ void checkFinite(const std::vector<fcl::ContactPoint<double>>* contacts) {
 }
 
 [[noreturn]] void missedContact() {
-  throwIfError(SOV_ERR_NO_CONVERGENCE,
-               "libccd: GJK reports an overlap that MPR missed, and EPA gives no contact");
-  std::abort();  // throwIfError throws for every error status
+  throw Error(SOV_ERR_NO_CONVERGENCE,
+              std::string("libccd: GJK reports an overlap that MPR missed, and EPA gives no "
+                          "contact: ") +
+                  sov_status_string(SOV_ERR_NO_CONVERGENCE));
+}
+
+Witness sphereDistance(const fcl::Sphere<double>& a, const Transform& tfA,
+                       const fcl::Sphere<double>& b, const Transform& tfB) {
+  const Vector c = tfB.translation() - tfA.translation();
+  const double length = c.norm();
+  Witness w;
+  w.n = length > 0 ? Vector(c / length) : Vector::UnitZ();
+  w.d = length - a.radius - b.radius;
+  w.pA = tfA.translation() + a.radius * w.n;
+  w.pB = tfB.translation() - b.radius * w.n;
+  return w;
+}
+
+namespace {
+
+// The point of triangle abc closest to p (Ericson, Real-Time Collision
+// Detection, 5.1.5: by the Voronoi regions of the vertices, edges and face).
+Vector closestOnTriangle(const Vector& p, const Vector& a, const Vector& b, const Vector& c) {
+  const Vector ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Vector bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + d1 / (d1 - d3) * ab;
+  const Vector cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + d2 / (d2 - d6) * ac;
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
+  }
+  const double denom = 1 / (va + vb + vc);
+  return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+}  // namespace
+
+bool sphereTriangleDistance(const fcl::Sphere<double>& s, const Transform& tf, const Vector& P1,
+                            const Vector& P2, const Vector& P3, double* dist, Vector* p1,
+                            Vector* p2) {
+  const Vector centre = tf.translation();
+  const Vector q = closestOnTriangle(centre, P1, P2, P3);
+  const Vector w = centre - q;
+  const double r = w.norm();
+  const bool apart = r > s.radius;
+  if (dist) *dist = apart ? r - s.radius : -1.0;
+  if (p1) *p1 = apart ? Vector(centre - w * (s.radius / r)) : q;
+  if (p2) *p2 = q;
+  checkFinite(dist ? *dist : 0.0, p1, p2);
+  return apart;
 }
 
 }  // namespace detail

@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "superovoid/fcl/error.h"
+#include "superovoid/error.h"
 #include "voxel_cache.h"
 
 namespace sov {

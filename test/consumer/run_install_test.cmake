@@ -4,12 +4,16 @@
 #     and, when superovoid::scene was installed, a C consumer of its C API
 #     with find_package(superovoid COMPONENTS scene), and of the fitting
 #     component with COMPONENTS fit;
-#  3. compile consumer.c with a plain `cc ... $(pkg-config --cflags --libs)`;
-#  4. run the programs;
+#  3. compile consumer.c with a plain `cc ... $(pkg-config --cflags --libs)`
+#     (with -Wl,-rpath for the prefix, as a Makefile user of a non-system
+#     prefix writes it);
+#  4. run the programs and the installed tools, with LD_LIBRARY_PATH unset:
+#     installed libraries and tools carry an $ORIGIN-relative RUNPATH
+#     (checked with readelf), and the consumers CMake's build RPATH;
 #  5. (shared library) check that only sov_* symbols are exported and that
 #     LAPACKE stays private.
 # Inputs: SOV_BUILD_DIR SOV_WORK_DIR SOV_CONSUMER_DIR SOV_CONFIG SOV_SHARED
-#         SOV_LIBRARY_FILE SOV_NM SOV_C_COMPILER SOV_GENERATOR
+#         SOV_LIBRARY_FILE SOV_NM SOV_READELF SOV_C_COMPILER SOV_GENERATOR
 #         PKG_CONFIG_EXECUTABLE
 
 # Run a command; stop the test with its output if it fails.
@@ -52,7 +56,8 @@ if(NOT pc_at EQUAL 0)
 endif()
 
 set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
-set(ENV{LD_LIBRARY_PATH} "${lib_dir}")
+# Nothing may find the installed libraries through the environment.
+unset(ENV{LD_LIBRARY_PATH})
 
 if(SOV_SHARED)
   set(static OFF)
@@ -120,12 +125,53 @@ if(SOV_SHARED AND pc_flags MATCHES "lapacke")
 endif()
 separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
 sov_run("compile consumer (pkg-config, cc)" ${SOV_C_COMPILER}
-  ${SOV_CONSUMER_DIR}/consumer.c -o ${SOV_WORK_DIR}/consumer_cc ${pc_flags})
+  ${SOV_CONSUMER_DIR}/consumer.c -o ${SOV_WORK_DIR}/consumer_cc ${pc_flags}
+  -Wl,-rpath,${lib_dir})
 sov_run("run consumer (pkg-config, cc)" ${SOV_WORK_DIR}/consumer_cc)
+
+# The installed tools start with nothing but their RUNPATH.
+set(bin_dir ${prefix}/bin)
+if(EXISTS ${bin_dir}/sov-query)
+  sov_run("run installed sov-query" ${bin_dir}/sov-query
+    --a "1 1 1 1 1" --b "1 1 1 1 1" --pose-b "3 0 0")
+  if(NOT SOV_LAST_OUTPUT MATCHES "d          = 1\n")
+    message(FATAL_ERROR "installed sov-query: two unit spheres 3 apart are not 1 apart:\n"
+      "${SOV_LAST_OUTPUT}")
+  endif()
+endif()
+if(EXISTS ${bin_dir}/sov-urdf-fallback)
+  file(WRITE ${SOV_WORK_DIR}/bare.urdf
+    "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'><link name='l'><collision>"
+    "<geometry><sov:superovoid a1='1' a2='1' a3='1' eps1='1' eps2='1'/></geometry>"
+    "</collision></link></robot>\n")
+  sov_run("run installed sov-urdf-fallback" ${bin_dir}/sov-urdf-fallback
+    ${SOV_WORK_DIR}/bare.urdf ${SOV_WORK_DIR}/with_box.urdf)
+  if(EXISTS ${bin_dir}/sov-query)
+    sov_run("run installed sov-query (robot query)" ${bin_dir}/sov-query
+      --urdf ${SOV_WORK_DIR}/with_box.urdf --obstacle "sphere 0.5 @ 3 0 0")
+    if(NOT SOV_LAST_OUTPUT MATCHES "env-min +l +0 +obstacle +0 +1\\.5")
+      message(FATAL_ERROR "installed sov-query: a unit sphere 1.5 from an obstacle of radius "
+        "0.5 at 3:\n${SOV_LAST_OUTPUT}")
+    endif()
+  endif()
+endif()
 
 if(NOT SOV_SHARED)
   return()
 endif()
+
+# Every installed library and tool has a RUNPATH relative to its own folder
+# ($ORIGIN), and none points back into the build tree.
+file(GLOB installed_elf ${lib_dir}/libsuperovoid*.so ${bin_dir}/*)
+foreach(elf IN LISTS installed_elf)
+  sov_run("readelf ${elf}" ${SOV_READELF} -d ${elf})
+  if(NOT SOV_LAST_OUTPUT MATCHES "\\(RUNPATH\\)[^\n]*\\[\\$ORIGIN[^\n]*\\]")
+    message(FATAL_ERROR "${elf} has no $ORIGIN-relative RUNPATH:\n${SOV_LAST_OUTPUT}")
+  endif()
+  if(SOV_LAST_OUTPUT MATCHES "R(UN)?PATH[^\n]*${SOV_BUILD_DIR}")
+    message(FATAL_ERROR "${elf} points into the build tree:\n${SOV_LAST_OUTPUT}")
+  endif()
+endforeach()
 
 # Hidden visibility: the shared library exports the C API and nothing else.
 sov_run("nm" ${SOV_NM} -D --defined-only ${SOV_LIBRARY_FILE})

@@ -2,10 +2,12 @@
 // sov-urdf-fit tool on the two-link fixture.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <urdf_parser/urdf_parser.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -112,10 +114,16 @@ TEST_F(FitUrdf, EveryOtherByteIsKept) {
   EXPECT_EQ(out, maskCollisions(*input_, "<mesh"));
 }
 
-TEST_F(FitUrdf, ConvertingTheOutputAgainChangesNothing) {
-  std::vector<sov::urdf::CollisionFit> fits;
-  EXPECT_EQ(sov::urdf::fitUrdf(*output_, SOV_FIT_TEST_DATA_DIR, {}, &fits), *output_);
-  EXPECT_TRUE(fits.empty());
+// The output has no mesh left: converting it again is an error, as any
+// document without a <mesh> collision is, naming <robot>'s line.
+TEST_F(FitUrdf, ConvertingTheOutputAgainHasNothingToFit) {
+  try {
+    sov::urdf::fitUrdf(*output_, SOV_FIT_TEST_DATA_DIR, {}, nullptr, "out.urdf");
+    FAIL() << "a document without meshes was accepted";
+  } catch (const sov::urdf::Error& e) {
+    EXPECT_EQ(e.status(), SOV_URDF_ERR_MODEL);
+    EXPECT_EQ(std::string(e.what()), "out.urdf:5: the document has no <mesh> collision to fit");
+  }
 }
 
 TEST(FitUrdfLinks, OnlyTheListedLinksAreConverted) {
@@ -130,29 +138,75 @@ TEST(FitUrdfLinks, OnlyTheListedLinksAreConverted) {
   EXPECT_EQ(model.urdf->getLink("base")->collision_array[0]->geometry->type, urdf::Geometry::MESH);
 }
 
-TEST(FitUrdfLinks, UnknownLinkMeshAndUnknownPackageAreErrors) {
-  sov::urdf::UrdfFitOptions o;
-  o.links = {"forearm"};
+// The message of the sov::urdf::Error that fitting text with o throws ("" if
+// none), and its status in *status.
+std::string fitError(const std::string& text, const sov::urdf::UrdfFitOptions& o, int* status) {
   try {
-    sov::urdf::fitUrdf(readText(kFixture), SOV_FIT_TEST_DATA_DIR, o, nullptr, "two_link.urdf");
-    FAIL() << "unknown link accepted";
+    sov::urdf::fitUrdf(text, SOV_FIT_TEST_DATA_DIR, o, nullptr, "two_link.urdf");
   } catch (const sov::urdf::Error& e) {
-    EXPECT_EQ(e.where().link, "forearm");
-    EXPECT_NE(std::string(e.what()).find("no such link"), std::string::npos) << e.what();
+    *status = e.status();
+    return e.what();
   }
+  return "";
+}
+
+// Every error names the URDF, the line and the link: a listed link that
+// does not exist (at <robot>) or has no mesh (at the link), a missing mesh
+// and a package the paths do not have (at the <collision>).
+TEST(FitUrdfLinks, ErrorsNameTheLinkAndUrdfLine) {
+  sov::urdf::UrdfFitOptions o;
+  int status = 0;
+  o.links = {"forearm"};
+  EXPECT_EQ(fitError(readText(kFixture), o, &status),
+            "two_link.urdf:5: --links names link 'forearm': no such link in the document");
+  EXPECT_EQ(status, SOV_URDF_ERR_MODEL);
   std::string text = readText(kFixture);
+  const std::string arm_mesh = "<mesh filename=\"l_link.obj\" scale=\"2 1 0.5\"/>";
+  const std::string boxed =
+      std::string(text).replace(text.find(arm_mesh), arm_mesh.size(), "<box size=\"1 1 1\"/>");
+  o.links = {"arm"};
+  EXPECT_EQ(fitError(boxed, o, &status),
+            "two_link.urdf:32: --links names link 'arm': it has no <mesh> collision");
   const std::string missing =
       std::string(text).replace(text.find("l_link.obj\" scale"), 10, "gone.obj");
-  EXPECT_THROW(sov::urdf::fitUrdf(missing, SOV_FIT_TEST_DATA_DIR, {}), sov::urdf::Error);
+  const std::string message = fitError(missing, {}, &status);
+  EXPECT_EQ(status, SOV_URDF_ERR_IO);
+  EXPECT_EQ(message.rfind("two_link.urdf:33: link 'arm', collision #0, mesh 'gone.obj': ", 0), 0u)
+      << message;
+  EXPECT_NE(message.find("cannot read the file"), std::string::npos) << message;
   const std::string package =
       std::string(text).replace(text.find("l_link.obj\" scale"), 10, "package://x/l.obj");
-  try {
-    sov::urdf::fitUrdf(package, SOV_FIT_TEST_DATA_DIR, {});
-    FAIL() << "package:// accepted";
-  } catch (const sov::urdf::Error& e) {
-    EXPECT_EQ(e.status(), SOV_URDF_ERR_IO);
-    EXPECT_NE(std::string(e.what()).find("package://"), std::string::npos) << e.what();
-  }
+  EXPECT_EQ(fitError(package, {}, &status),
+            "two_link.urdf:33: link 'arm', collision #0, mesh 'package://x/l.obj': "
+            "package://x/l.obj: package 'x' is not in the package paths");
+  EXPECT_EQ(status, SOV_URDF_ERR_IO);
+}
+
+// Identical meshes (the same file at the same scale here) are fitted once:
+// progress reports each collision, the second as reusing the first's fit,
+// and both are written with the same parameters.
+TEST(FitUrdfLinks, IdenticalMeshesAreFittedOnce) {
+  sov::urdf::UrdfFitOptions o = quickOptions();
+  std::vector<sov::urdf::FitProgress> seen;
+  o.progress = [&](const sov::urdf::FitProgress& p) { seen.push_back(p); };
+  std::vector<sov::urdf::CollisionFit> fits;
+  const std::string twins = SOV_FIT_TEST_DATA_DIR "/twins.urdf";
+  const std::string out = sov::urdf::fitUrdf(readText(twins), SOV_FIT_TEST_DATA_DIR, o, &fits, twins);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].index, 0u);
+  EXPECT_EQ(seen[0].count, 2u);
+  EXPECT_EQ(seen[0].link, "left");
+  EXPECT_EQ(seen[0].line, 9);
+  EXPECT_EQ(seen[0].vertices, 14u);
+  EXPECT_EQ(seen[0].same_as, "");
+  EXPECT_EQ(seen[1].link, "right");
+  EXPECT_EQ(seen[1].same_as, "left #0");
+  ASSERT_EQ(fits.size(), 2u);
+  EXPECT_EQ(fits[1].same_as, "left #0");
+  for (int k = 0; k < 7; ++k) EXPECT_EQ(fits[0].fit.params[k], fits[1].fit.params[k]);
+  const sov::urdf::Model model = sov::urdf::parse(out);
+  ASSERT_EQ(model.superovoids.size(), 2u);
+  EXPECT_EQ(model.superovoids[0].params, model.superovoids[1].params);
 }
 
 TEST(FitUrdfLinks, InputThatParseRefusesFailsBeforeAnyMeshIsRead) {
@@ -183,6 +237,87 @@ TEST(FitUrdfLinks, PackageUrisResolveThroughThePackagePaths) {
   EXPECT_EQ(fits[0].mesh, "package://x/l_link.obj");
 }
 
+// The tool's run: exit status, standard output and standard error.
+struct ToolRun {
+  int status = -1;
+  std::string out, err;
+};
+ToolRun runTool(const std::string& args) {
+  // Files of this process's own: ctest -j2 runs the tests side by side.
+  const std::string stem = ::testing::TempDir() + "sov_fit_tool_" + std::to_string(getpid());
+  const std::string out = stem + "_stdout.txt", err = stem + "_stderr.txt";
+  const int s = std::system((std::string(SOV_URDF_FIT_TOOL) + " " + args + " > " + out + " 2> " +
+                             err).c_str());
+  ToolRun run{WIFEXITED(s) ? WEXITSTATUS(s) : -1, readText(out), readText(err)};
+  std::remove(out.c_str());
+  std::remove(err.c_str());
+  return run;
+}
+
+// Progress per collision on stderr, the report of fitted pairs overlapping
+// at the zero pose (the twins are not adjacent; the SRDF disables them), and
+// --help on stdout with status 0. (--starts 1: one refined start, as
+// quickOptions, keeps the runs short.)
+TEST(FitTool, ProgressOverlapReportAndHelp) {
+  const std::string out = ::testing::TempDir() + "sov_fit_twins.urdf";
+  const std::string twins = SOV_FIT_TEST_DATA_DIR "/twins.urdf";
+  ToolRun run = runTool(twins + " " + out + " --starts 1");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.err.find("[1/2] " + twins + ":9: link 'left' #0, mesh 'l_link.obj' (14 vertices): "
+                         "fitting"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("[2/2] " + twins + ":16: link 'right' #0, mesh 'l_link.obj' (14 "
+                         "vertices): same mesh as left #0, fit reused"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("same mesh as left #0"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("fitted pairs overlapping at the zero pose (no SRDF: adjacent links "
+                         "only are allowed): 1"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("left"), run.out.rfind("depth"));
+  run = runTool(twins + " " + out + " --starts 1 --srdf " + SOV_FIT_TEST_DATA_DIR "/twins.srdf");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("not disabled in the SRDF: 0"), std::string::npos) << run.out;
+  std::remove(out.c_str());
+  run = runTool("--help");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_NE(run.out.find("usage: "), std::string::npos);
+}
+
+// The output path (and the plot's) is checked before any fitting: an
+// unwritable one fails at once, naming it, with no progress line and no file
+// left behind; --plot draws a PNG.
+TEST(FitTool, OutputPathsAreCheckedFirstAndThePlotIsAPng) {
+  const std::string folder = ::testing::TempDir() + "sov_fit_no_such_folder";
+  ToolRun run = runTool(kFixture + " " + folder + "/out.urdf");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find(folder + "/out.urdf: cannot write the file"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("[1/"), std::string::npos) << run.err;
+  const std::string out = ::testing::TempDir() + "sov_fit_plot.urdf";
+  run = runTool(kFixture + " " + out + " --plot " + folder + "/fits.png");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err.find("[1/"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::ifstream(out).good()) << "written before the plot path was checked";
+  const std::string png = ::testing::TempDir() + "sov_fit_plot.png";
+  std::remove(png.c_str());
+  run = runTool(kFixture + " " + out + " --links arm --starts 1 --plot " + png);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const std::string bytes = readText(png);
+  ASSERT_GT(bytes.size(), 24u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  const auto be32 = [&](std::size_t at) {
+    return (static_cast<unsigned char>(bytes[at]) << 24) |
+           (static_cast<unsigned char>(bytes[at + 1]) << 16) |
+           (static_cast<unsigned char>(bytes[at + 2]) << 8) | static_cast<unsigned char>(bytes[at + 3]);
+  };
+  EXPECT_GT(be32(16), 200u);  // IHDR width and height, pixels
+  EXPECT_GT(be32(20), 100u);
+  std::remove(png.c_str());
+  std::remove(out.c_str());
+}
+
 // The tool's exit statuses: 0 written, 3 written but a gap above --max-gap,
 // 2 misuse, 1 rejected input.
 TEST(FitTool, ExitStatusesAndReport) {
@@ -205,6 +340,8 @@ TEST(FitTool, ExitStatusesAndReport) {
   EXPECT_EQ(run(kFixture), 2);
   EXPECT_EQ(run(kFixture + " " + out + " --max-gap 2furlongs"), 2);
   EXPECT_EQ(run(std::string(SOV_FIT_TEST_DATA_DIR) + "/absent.urdf " + out), 1);
+  // A document without meshes is an error, not an empty success.
+  EXPECT_EQ(run(out + " " + out + ".again"), 1);
   std::remove(out.c_str());
   std::remove(report.c_str());
 }

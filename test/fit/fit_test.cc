@@ -187,9 +187,17 @@ TEST(FitContainment, LShapedMeshTrianglesAreInside) {
         on_triangles.push_back(x);
       }
   EXPECT_LE(maxImplicit(f.shape, f.pose, on_triangles), 0.0);
-  // The L's hull is a prism 0.01 deep over the pentagon (0,0) (0.04,0)
-  // (0.04,0.01) (0.01,0.03) (0,0.03) in xz, of area 9e-4: 9e-6 m^3.
-  EXPECT_NEAR(f.hull_volume, 9e-6, 1e-18);
+  // The L's hull is a prism t deep over the pentagon (0,0) (a,0) (a,t) (t,c)
+  // (0,c) in xz: (0.04, 0.01, 0.03) as written, 9e-6 m^3, and as read (assimp
+  // reads single precision) the extents of the vertices.
+  double a = 0, t = 0, c = 0;
+  for (const auto& v : m.vertices) {
+    a = std::max(a, v[0]);
+    t = std::max(t, v[1]);
+    c = std::max(c, v[2]);
+  }
+  EXPECT_NEAR(a * t + a * c - t * t + t * c, 2 * 9e-4, 1e-9);  // float rounding
+  EXPECT_NEAR(f.hull_volume, t * (a * t + a * c - t * t + t * c) / 2, 1e-18);
   EXPECT_GE(f.volume_ratio, 1.0);
   EXPECT_LT(f.volume_ratio, 3.0);
   EXPECT_GT(f.gap, 0.0);
@@ -201,6 +209,28 @@ TEST(FitContainment, LShapedMeshTrianglesAreInside) {
   EXPECT_GT(f.seconds, 0.0);
 }
 
+// Tiny unequal tapers (the fitter's 0.005 against 0.001 of issue 30) are
+// worth less than FitOptions::taper_snap of the volume: the fit of such a
+// body's samples has both tapers equal (zero here, as for a straight link:
+// no dent, whatever the exponents) and contains them all; with taper_snap 0
+// the fitted tapers stay unequal.
+TEST(FitTaperSnap, TinyUnequalTapersSnapToZero) {
+  const double params[7] = {0.02, 0.015, 0.03, 0.7, 0.8, 0.005, 0.001};
+  sov_shape shape;
+  ASSERT_EQ(sov_shape_init(&shape, params), SOV_OK);
+  const sov::urdf::TriangleMesh m = sov::urdf::tessellate(shape, 16, 32);
+  sov::urdf::FitOptions o;
+  o.refined_starts = 1;
+  const sov::urdf::SuperovoidFit snapped = sov::urdf::fitSuperovoid(m.vertices, o);
+  EXPECT_EQ(snapped.params[5], 0.0);
+  EXPECT_EQ(snapped.params[6], 0.0);
+  EXPECT_LE(maxImplicit(snapped.shape, snapped.pose, m.vertices), 0.0);
+  o.taper_snap = 0;
+  const sov::urdf::SuperovoidFit raw = sov::urdf::fitSuperovoid(m.vertices, o);
+  EXPECT_NE(raw.params[5], raw.params[6]);
+  EXPECT_LE(snapped.volume, raw.volume * (1 + sov::urdf::FitOptions().taper_snap));
+}
+
 TEST(FitOptions, OutOfRangeOptionsAreRefused) {
   const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
   sov::urdf::FitOptions o;
@@ -208,6 +238,11 @@ TEST(FitOptions, OutOfRangeOptionsAreRefused) {
   EXPECT_THROW(sov::urdf::fitSuperovoid(m.vertices, o), sov::urdf::Error);
   o = sov::urdf::FitOptions();
   o.penalties.clear();
+  EXPECT_THROW(sov::urdf::fitSuperovoid(m.vertices, o), sov::urdf::Error);
+  o = sov::urdf::FitOptions();
+  o.taper_snap = -0.01;
+  EXPECT_THROW(sov::urdf::fitSuperovoid(m.vertices, o), sov::urdf::Error);
+  o.taper_snap = NAN;
   EXPECT_THROW(sov::urdf::fitSuperovoid(m.vertices, o), sov::urdf::Error);
 }
 

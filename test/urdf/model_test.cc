@@ -2,7 +2,9 @@
 // keyed lookups, origins, namespace prefixes, and what urdfdom sees.
 #include "superovoid/urdf/model.h"
 
+#include <console_bridge/console.h>
 #include <gtest/gtest.h>
+#include <urdf_parser/urdf_parser.h>
 
 #include <cmath>
 #include <string>
@@ -105,6 +107,40 @@ TEST(UrdfModel, LinesPointAtTheElements) {
   }
 }
 
+// The model's table of element lines (for messages of the layers above):
+// every <link>, <joint> and <collision>, with the source name.
+TEST(UrdfModel, ElementLinesForMessages) {
+  const std::string path = dataPath("mini_hand.urdf");
+  const std::string xml = readText(path);
+  const Model m = sov::urdf::parseFile(path);
+  EXPECT_EQ(m.source, path);
+  std::vector<std::string> lines{""};
+  for (std::size_t at = 0, next; at < xml.size(); at = next + 1) {
+    next = xml.find('\n', at);
+    if (next == std::string::npos) next = xml.size();
+    lines.push_back(xml.substr(at, next - at));
+  }
+  EXPECT_EQ(m.link_lines.size(), m.urdf->links_.size());
+  for (const auto& [name, line] : m.link_lines) {
+    ASSERT_LT(static_cast<std::size_t>(line), lines.size());
+    EXPECT_NE(lines[line].find("<link name=\"" + name + "\""), std::string::npos) << lines[line];
+  }
+  EXPECT_EQ(m.joint_lines.size(), m.urdf->joints_.size());
+  for (const auto& [name, line] : m.joint_lines) {
+    EXPECT_NE(lines[line].find("<joint name=\"" + name + "\""), std::string::npos) << lines[line];
+  }
+  std::size_t collisions = 0;
+  for (const auto& [name, link] : m.urdf->links_) collisions += link->collision_array.size();
+  EXPECT_EQ(m.collision_lines.size(), collisions);
+  for (const auto& [key, line] : m.collision_lines) {
+    EXPECT_NE(lines[line].find("<collision"), std::string::npos) << lines[line];
+    EXPECT_GT(line, m.link_lines.at(key.first));
+  }
+  for (const Superovoid& s : m.superovoids) {
+    EXPECT_LT(m.collision_lines.at({s.link, s.index}), s.line);  // the element is inside
+  }
+}
+
 TEST(UrdfModel, FindByLinkAndCollision) {
   const Model m = sov::urdf::parseFile(dataPath("mini_hand.urdf"));
   ASSERT_NE(m.find("palm", "palm_pad"), nullptr);
@@ -167,6 +203,36 @@ TEST(UrdfModel, PlainUrdfdomDropsBareSuperovoids) {
   EXPECT_EQ(counts.at("index_proximal"), 0u);
   EXPECT_EQ(counts.at("index_distal"), 1u);
   EXPECT_EQ(counts.at("thumb_distal"), 1u);
+}
+
+// What urdfdom does with a bare superovoid, exactly (urdf/MOVEIT.md says
+// so): it logs "Unknown geometry type" through console_bridge (stderr unless
+// a program installs its own handler, as this test does) and returns the
+// model, without that collision and every later one of the link.
+class RecordingHandler : public console_bridge::OutputHandler {
+ public:
+  void log(const std::string& text, console_bridge::LogLevel, const char*, int) override {
+    messages += text + "\n";
+  }
+  std::string messages;
+};
+
+TEST(UrdfModel, UrdfdomLogsUnknownGeometryAndReturnsSuccess) {
+  const std::string xml =
+      "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'><link name='a'>"
+      "<collision><geometry><sov:superovoid a1='1' a2='1' a3='1' eps1='1' eps2='1'/>"
+      "</geometry></collision>"
+      "<collision><geometry><box size='1 1 1'/></geometry></collision></link></robot>";
+  RecordingHandler handler;
+  console_bridge::useOutputHandler(&handler);
+  const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(xml);
+  console_bridge::restorePreviousOutputHandler();
+  ASSERT_NE(model, nullptr);  // success
+  EXPECT_EQ(model->getLink("a")->collision_array.size(), 0u);  // both collisions gone
+  EXPECT_NE(handler.messages.find("Unknown geometry type 'sov:superovoid'"), std::string::npos)
+      << handler.messages;
+  // Our parser writes the fallback box first: urdfdom then keeps both.
+  EXPECT_EQ(sov::urdf::parse(xml).urdf->getLink("a")->collision_array.size(), 2u);
 }
 
 TEST(UrdfModel, FallbackFirstDocumentGoesToUrdfdomUnchanged) {

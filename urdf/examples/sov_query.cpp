@@ -1,8 +1,13 @@
-// sov-query: one-off signed-distance queries between two superovoids, and
+// sov-query: one-off signed-distance queries between two superovoids; robot
+// queries at a configuration (self and environment distance, contacts within
+// a margin, collision; with an SRDF, package paths and obstacles); and
 // triangle meshes (OBJ/STL) of a shape, of a posed URDF model, or of a whole
 // URDF model's superovoid links (its "mesh twin"). See urdf/README.md.
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/geometry/geometric_shape_to_BVH_model.h>
+#include <fcl/geometry/shape/box.h>
+#include <fcl/geometry/shape/cylinder.h>
+#include <fcl/geometry/shape/sphere.h>
 #include <superovoid/fcl.h>
 #include <superovoid/urdf/mesh.h>
 #include <superovoid/urdf/model.h>
@@ -10,6 +15,7 @@
 #include <sys/stat.h>
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -38,12 +44,21 @@ const char* kUsageText =
     "  sov-query --file PAIR.txt    (lines: a, pose_a, b, pose_b, method; '#' comments)\n"
     "  sov-query --shape \"...\" [--pose \"...\"] --export OUT.obj|OUT.stl\n"
     "            [--resolution \"LAT LON\"]\n"
-    "  sov-query --urdf ROBOT.urdf [--joints name=value,...] --export OUT.obj|OUT.stl\n"
-    "            [--resolution \"LAT LON\"]\n"
+    "  sov-query --urdf ROBOT.urdf [--srdf ROBOT.srdf] [--package NAME=DIR]...\n"
+    "            [--joints name=value,...] [--obstacle \"SHAPE [@ x y z [qw qx qy qz]]\"]...\n"
+    "            [--margin M]\n"
+    "  sov-query --urdf ROBOT.urdf [--package NAME=DIR]... [--joints name=value,...]\n"
+    "            --export OUT.obj|OUT.stl [--resolution \"LAT LON\"]\n"
     "  sov-query --mesh-twin ROBOT.urdf --out-dir DIR [--resolution \"LAT LON\"]\n"
-    "A query prints d, n, pA, pB, status, method and iterations. Exit status: 0 success,\n"
-    "1 invalid input (shape, pose, file, URDF, joints; the reason on stderr), 2 misuse of\n"
-    "the command line, 3 the solver returned an error status (printed).\n";
+    "A pair query prints d, n, pA, pB, status, method and iterations. A robot query\n"
+    "prints a table at the configuration (other joints at 0 or their nearest limit): the\n"
+    "smallest self distance, every self pair within the margin (default 0: touching and\n"
+    "overlapping), and with obstacles the same against them; then whether the robot\n"
+    "collides. SHAPE: sphere R | box X Y Z | cylinder R LENGTH |\n"
+    "superovoid a1 a2 a3 eps1 eps2 [tx ty] (metres; pose in the root frame). Exit\n"
+    "status: 0 success, 1 invalid input (shape, pose, file, URDF, SRDF, joints; the\n"
+    "reason on stderr, naming file and line), 2 misuse of the command line, 3 the solver\n"
+    "returned an error status (printed).\n";
 
 // A command-line or file input error: exits with kBadInput, or kMisuse.
 struct InputError : std::runtime_error {
@@ -113,12 +128,23 @@ std::array<int, 2> resolutionOf(const std::string& text) {
   return {static_cast<int>(v[0]), static_cast<int>(v[1])};
 }
 
-// The command line as option -> value (every option takes one value).
-std::map<std::string, std::string> parseArgs(int argc, char** argv) {
-  static const std::set<std::string> known = {
-      "--a",    "--pose-a", "--b",          "--pose-b", "--method", "--file",      "--shape",
-      "--pose", "--export", "--resolution", "--urdf",   "--joints", "--mesh-twin", "--out-dir"};
+// The options that may be given more than once; every other one once.
+const std::set<std::string> kRepeatable = {"--package", "--obstacle"};
+
+// The command line: option -> value, and the values of repeatable options
+// in order.
+struct CommandLine {
   std::map<std::string, std::string> args;
+  std::map<std::string, std::vector<std::string>> repeated;
+};
+
+// The command line (every option takes one value).
+CommandLine parseArgs(int argc, char** argv) {
+  static const std::set<std::string> known = {
+      "--a",         "--pose-a",  "--b",      "--pose-b", "--method",  "--file",
+      "--shape",     "--pose",    "--export", "--resolution", "--urdf", "--joints",
+      "--mesh-twin", "--out-dir", "--srdf",   "--package",    "--obstacle", "--margin"};
+  CommandLine c;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
@@ -127,13 +153,24 @@ std::map<std::string, std::string> parseArgs(int argc, char** argv) {
     }
     if (!known.count(a)) throw InputError("unknown argument '" + a + "'", kMisuse);
     if (i + 1 >= argc) throw InputError(a + " needs a value", kMisuse);
-    if (!args.emplace(a, argv[++i]).second) throw InputError(a + " given twice", kMisuse);
+    const std::string value = argv[++i];
+    if (kRepeatable.count(a)) c.repeated[a].push_back(value);
+    if (!c.args.emplace(a, value).second && !kRepeatable.count(a)) {
+      throw InputError(a + " given twice", kMisuse);
+    }
   }
-  return args;
+  return c;
 }
 
-// The pair file's entries (a, pose_a, b, pose_b, method) as option values.
-std::map<std::string, std::string> readPairFile(const std::string& path) {
+// A pair file's entries (a, pose_a, b, pose_b, method) as option values,
+// and for each option the label its errors carry: "<file>:<line>: <key>".
+struct PairFile {
+  std::map<std::string, std::string> args;
+  std::map<std::string, std::string> labels;
+};
+
+// Reads a pair file.
+PairFile readPairFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot be read");
   static const std::map<std::string, std::string> keys = {{"a", "--a"},
@@ -141,7 +178,7 @@ std::map<std::string, std::string> readPairFile(const std::string& path) {
                                                           {"b", "--b"},
                                                           {"pose_b", "--pose-b"},
                                                           {"method", "--method"}};
-  std::map<std::string, std::string> args;
+  PairFile file;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     const std::size_t hash = line.find('#');
@@ -157,25 +194,26 @@ std::map<std::string, std::string> readPairFile(const std::string& path) {
     std::getline(words, rest);
     rest.erase(0, rest.find_first_not_of(" \t\r"));
     rest.erase(rest.find_last_not_of(" \t\r") + 1);
-    if (!args.emplace(k->second, rest).second)
+    if (!file.args.emplace(k->second, rest).second)
       throw InputError(where + ": '" + key + "' given twice");
+    file.labels[k->second] = where + ": " + key;
   }
-  return args;
+  return file;
 }
 
 // Runs the distance query and prints the result; kSolverFailed when the
-// solver returned an error status. file is the pair file ("" for the command
-// line): errors name its keys instead of the options.
-int query(const std::map<std::string, std::string>& args, const std::string& file) {
+// solver returned an error status. labels name the values in errors (a pair
+// file's "<file>:<line>: <key>"; the option itself when absent); file is the
+// pair file ("" for the command line).
+int query(const std::map<std::string, std::string>& args,
+          const std::map<std::string, std::string>& labels, const std::string& file) {
   auto get = [&](const std::string& key, const std::string& fallback) {
     const auto it = args.find(key);
     return it == args.end() ? fallback : it->second;
   };
-  auto label = [&](std::string key) {
-    if (file.empty()) return key;
-    key.erase(0, 2);
-    for (char& c : key) c = c == '-' ? '_' : c;
-    return file + ": " + key;
+  auto label = [&](const std::string& key) {
+    const auto it = labels.find(key);
+    return it == labels.end() ? key : it->second;
   };
   if (!args.count("--a") || !args.count("--b"))
     throw InputError(
@@ -273,10 +311,33 @@ sov::urdf::JointPositions jointsOf(const std::string& text) {
   return q;
 }
 
+// Scene options with the package paths of --package NAME=DIR options.
+sov::urdf::SceneOptions sceneOptions(const CommandLine& c) {
+  sov::urdf::SceneOptions options;
+  const auto it = c.repeated.find("--package");
+  if (it == c.repeated.end()) return options;
+  for (const std::string& spec : it->second) {
+    const std::size_t eq = spec.find('=');
+    if (eq == 0 || eq == std::string::npos || eq + 1 == spec.size())
+      throw InputError("--package: '" + spec + "' is not NAME=DIR", kMisuse);
+    options.package_paths[spec.substr(0, eq)] = spec.substr(eq + 1);
+  }
+  return options;
+}
+
+// The scene of --urdf (meshes relative to its folder, --package paths) at
+// the --joints positions.
+std::unique_ptr<sov::urdf::Scene> sceneOf(const CommandLine& c) {
+  auto scene = std::make_unique<sov::urdf::Scene>(c.args.at("--urdf"), sceneOptions(c));
+  if (c.args.count("--joints")) scene->setJointPositions(jointsOf(c.args.at("--joints")));
+  return scene;
+}
+
 // Writes the posed model's collision geometry as one mesh.
-int exportUrdf(const std::map<std::string, std::string>& args, const std::array<int, 2>& res) {
-  sov::urdf::Scene scene(args.at("--urdf"));  // mesh files relative to its folder
-  if (args.count("--joints")) scene.setJointPositions(jointsOf(args.at("--joints")));
+int exportUrdf(const CommandLine& c, const std::array<int, 2>& res) {
+  const std::map<std::string, std::string>& args = c.args;
+  const std::unique_ptr<sov::urdf::Scene> posed = sceneOf(c);
+  sov::urdf::Scene& scene = *posed;
   sov::urdf::TriangleMesh out;
   const auto geometries = scene.geometries();
   for (const auto& g : geometries)
@@ -364,6 +425,127 @@ int meshTwin(const std::string& urdf_path, const std::string& dir, const std::ar
   return kOk;
 }
 
+// An obstacle of a robot query: "sphere R", "box X Y Z", "cylinder R LENGTH"
+// or "superovoid a1 a2 a3 eps1 eps2 [tx ty]", then optionally "@ x y z [qw
+// qx qy qz]" (root frame; default the origin). Errors name the obstacle.
+std::unique_ptr<fcl::CollisionObject<double>> obstacleOf(const std::string& text,
+                                                         std::size_t index) {
+  const std::string what = "--obstacle " + std::to_string(index) + " '" + text + "'";
+  const std::size_t at = text.find('@');
+  std::istringstream in(text.substr(0, at));
+  std::string kind, rest;
+  in >> kind;
+  std::getline(in, rest);
+  const std::vector<double> v = numbers(rest, what);
+  std::shared_ptr<fcl::CollisionGeometry<double>> shape;
+  auto need = [&](std::size_t n, const char* form) {
+    if (v.size() != n || *std::min_element(v.begin(), v.end()) <= 0)
+      throw InputError(what + ": " + kind + " wants " + form + " (positive)");
+  };
+  if (kind == "sphere") {
+    need(1, "a radius");
+    shape = std::make_shared<fcl::Sphere<double>>(v[0]);
+  } else if (kind == "box") {
+    need(3, "three side lengths");
+    shape = std::make_shared<fcl::Box<double>>(v[0], v[1], v[2]);
+  } else if (kind == "cylinder") {
+    need(2, "a radius and a length");
+    shape = std::make_shared<fcl::Cylinder<double>>(v[0], v[1]);
+  } else if (kind == "superovoid") {
+    if (v.size() != 5 && v.size() != 7)
+      throw InputError(what + ": superovoid wants 5 or 7 numbers (a1 a2 a3 eps1 eps2 [tx ty])");
+    std::array<double, 7> p{};
+    std::copy(v.begin(), v.end(), p.begin());
+    try {
+      shape = std::make_shared<sov::Superovoid>(p);
+    } catch (const sov::Error& e) {
+      throw InputError(what + ": " + e.what());
+    }
+  } else {
+    throw InputError(what + ": unknown shape '" + kind + "' (sphere, box, cylinder, superovoid)");
+  }
+  const sov_pose pose = poseOf(at == std::string::npos ? "0 0 0" : text.substr(at + 1), what);
+  Eigen::Matrix3d R;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) R(i, j) = pose.R[3 * i + j];
+  auto object = std::make_unique<fcl::CollisionObject<double>>(
+      shape, R, Eigen::Vector3d(pose.p[0], pose.p[1], pose.p[2]));
+  object->computeAABB();
+  return object;
+}
+
+// A table row: kind, the two geometries, distance (%.17g: the scene's
+// answer to the last bit), witness points and normal.
+void printRow(const std::string& kind, const std::string& link1, std::size_t c1,
+              const std::string& link2, std::size_t c2, double d, const Eigen::Vector3d& p1,
+              const Eigen::Vector3d& p2, const Eigen::Vector3d* n) {
+  std::printf("%-8s %-20s %3zu  %-20s %3zu  %24.17g  %12.9f %12.9f %12.9f  %12.9f %12.9f %12.9f",
+              kind.c_str(), link1.c_str(), c1, link2.c_str(), c2, d, p1.x(), p1.y(), p1.z(),
+              p2.x(), p2.y(), p2.z());
+  if (n) std::printf("  %9.6f %9.6f %9.6f", n->x(), n->y(), n->z());
+  std::printf("\n");
+}
+
+// Rows of contacts (link2 "obstacle" for an environment object).
+void printContacts(const std::string& kind, const std::vector<sov::urdf::Contact>& contacts) {
+  for (const sov::urdf::Contact& c : contacts) {
+    printRow(kind, c.link1, c.collision1, c.link2.empty() ? "obstacle" : c.link2, c.collision2,
+             c.distance, c.p1, c.p2, &c.normal);
+  }
+}
+
+// The margin of --margin (finite; default 0).
+double marginOf(const CommandLine& c) {
+  if (!c.args.count("--margin")) return 0;
+  const std::vector<double> v = numbers(c.args.at("--margin"), "--margin");
+  if (v.size() != 1) throw InputError("--margin: wants one number (metres)");
+  return v[0];
+}
+
+// A robot query at a configuration: the scene of --urdf (with --srdf,
+// --package, --joints) and the --obstacle objects, printed as a table.
+int robotQuery(const CommandLine& c) {
+  const std::unique_ptr<sov::urdf::Scene> scene_ptr = sceneOf(c);
+  sov::urdf::Scene& scene = *scene_ptr;
+  const double margin = marginOf(c);
+  std::vector<std::unique_ptr<fcl::CollisionObject<double>>> owned;
+  const auto obstacles = c.repeated.find("--obstacle");
+  if (obstacles != c.repeated.end())
+    for (const std::string& text : obstacles->second)
+      owned.push_back(obstacleOf(text, owned.size()));
+  std::vector<fcl::CollisionObject<double>*> env;
+  for (const auto& o : owned) env.push_back(o.get());
+  std::printf("robot    %s: %zu links, %zu collision geometries\n", c.args.at("--urdf").c_str(),
+              scene.linkNames().size(), scene.geometries().size());
+  if (c.args.count("--srdf")) {
+    const sov::urdf::SrdfReport r = scene.loadSrdf(c.args.at("--srdf"));
+    std::printf("srdf     %s: %zu pairs disabled, %zu enabled, %zu entries skipped\n",
+                c.args.at("--srdf").c_str(), r.disabled, r.enabled, r.skipped.size());
+    for (const std::string& skipped : r.skipped)
+      std::fprintf(stderr, "sov-query: note: %s is not in the URDF; entry skipped\n",
+                   skipped.c_str());
+  }
+  std::printf("margin   %.17g m\n", margin);
+  std::printf("%-8s %-20s %3s  %-20s %3s  %24s  %38s  %38s  %s\n", "query", "link1", "#", "link2",
+              "#", "distance[m]", "p1 (x y z)", "p2 (x y z)", "normal (1 to 2)");
+  const sov::urdf::PairDistance d = scene.minSelfDistance();
+  printRow("self-min", d.link1.empty() ? "-" : d.link1, d.collision1,
+           d.link2.empty() ? "-" : d.link2, d.collision2, d.distance, d.p1, d.p2, nullptr);
+  printContacts("self", scene.contacts(margin));
+  if (!env.empty()) {
+    const sov::urdf::PairDistance e = scene.distance(env);
+    printRow("env-min", e.link1, e.collision1, "obstacle", e.collision2, e.distance, e.p1, e.p2,
+             nullptr);
+    printContacts("env", scene.contacts(env, margin));
+  }
+  std::set<std::pair<std::string, std::string>> pairs;
+  const bool self = scene.selfCollision(&pairs);
+  std::printf("collision self: %s (%zu link pairs)", self ? "yes" : "no", pairs.size());
+  if (!env.empty()) std::printf(", environment: %s", scene.collides(env) ? "yes" : "no");
+  std::printf("\n");
+  return kOk;
+}
+
 // Refuses options that do not belong to the mode.
 void onlyThese(const std::map<std::string, std::string>& args, const std::string& mode,
                const std::set<std::string>& allowed) {
@@ -372,7 +554,8 @@ void onlyThese(const std::map<std::string, std::string>& args, const std::string
 }
 
 int run(int argc, char** argv) {
-  const std::map<std::string, std::string> args = parseArgs(argc, argv);
+  const CommandLine c = parseArgs(argc, argv);
+  const std::map<std::string, std::string>& args = c.args;
   if (args.empty()) throw InputError("nothing to do", kMisuse);
   const std::array<int, 2> res =
       resolutionOf(args.count("--resolution") ? args.at("--resolution") : "32 64");
@@ -381,10 +564,14 @@ int run(int argc, char** argv) {
     if (!args.count("--out-dir")) throw InputError("--mesh-twin needs --out-dir", kMisuse);
     return meshTwin(args.at("--mesh-twin"), args.at("--out-dir"), res);
   }
+  if (args.count("--urdf") && args.count("--export")) {
+    onlyThese(args, "--export", {"--urdf", "--package", "--joints", "--export", "--resolution"});
+    return exportUrdf(c, res);
+  }
   if (args.count("--urdf")) {
-    onlyThese(args, "--urdf", {"--urdf", "--joints", "--export", "--resolution"});
-    if (!args.count("--export")) throw InputError("--urdf needs --export", kMisuse);
-    return exportUrdf(args, res);
+    onlyThese(args, "a robot query (--urdf)",
+              {"--urdf", "--srdf", "--package", "--joints", "--obstacle", "--margin"});
+    return robotQuery(c);
   }
   if (args.count("--shape")) {
     onlyThese(args, "--shape", {"--shape", "--pose", "--export", "--resolution"});
@@ -393,10 +580,11 @@ int run(int argc, char** argv) {
   }
   if (args.count("--file")) {
     onlyThese(args, "--file", {"--file"});
-    return query(readPairFile(args.at("--file")), args.at("--file"));
+    const PairFile file = readPairFile(args.at("--file"));
+    return query(file.args, file.labels, args.at("--file"));
   }
   onlyThese(args, "a query (--a, --b)", {"--a", "--pose-a", "--b", "--pose-b", "--method"});
-  return query(args, "");
+  return query(args, {}, "");
 }
 
 }  // namespace

@@ -1,10 +1,8 @@
 // The C entry points of superovoid/urdf.h: thin wrappers that turn every
-// exception into a status code and a message.
+// exception into a status code and a message (sov::guardedCall).
 #include "superovoid/urdf.h"
 
 #include <cstring>
-#include <exception>
-#include <new>
 #include <string>
 
 #include "superovoid/urdf/error.h"
@@ -15,21 +13,9 @@ namespace {
 using sov::urdf::Model;
 using sov::urdf::Superovoid;
 
-// Copy the NUL-terminated message into err (truncated, NUL-terminated) when
-// there is room. Allocates nothing, so the catch handlers can use it.
-void writeMessage(char* err, size_t err_size, const char* message) noexcept {
-  if (!err || err_size == 0) return;
-  if (!message) message = "";
-  size_t n = 0;
-  while (n + 1 < err_size && message[n] != '\0') {
-    err[n] = message[n];
-    ++n;
-  }
-  err[n] = '\0';
-}
-
+// Copy message into err (truncated, NUL-terminated) when there is room.
 void writeMessage(char* err, size_t err_size, const std::string& message) noexcept {
-  writeMessage(err, err_size, message.c_str());
+  sov::copyMessage(err, err_size, message.c_str());
 }
 
 // Copy name into the fixed-size field dst (the caller checked that it fits).
@@ -81,28 +67,18 @@ int copyTable(sov_urdf_superovoid* out, size_t capacity, size_t* count, char* er
                      " superovoids, room for " + std::to_string(capacity));
     return SOV_ERR_BUFFER;
   }
-  writeMessage(err, err_size, "");
   return SOV_OK;
 }
 
-// Run parse_call (which returns a Model) and copy its table; map exceptions.
+// Run parse_call (which returns a Model) and copy its table; exceptions
+// become their status (sov::guardedCall).
 template <typename Call>
 int run(sov_urdf_superovoid* out, size_t capacity, size_t* count, char* err,
         size_t err_size, const char* source, Call parse_call) noexcept {
   *count = 0;
-  try {
+  return sov::guardedCall(err, err_size, SOV_URDF_ERR_INTERNAL, [&] {
     return copyTable(out, capacity, count, err, err_size, source, parse_call());
-  } catch (const sov::urdf::Error& e) {
-    writeMessage(err, err_size, e.what());
-    return e.status();
-  } catch (const std::bad_alloc&) {
-    writeMessage(err, err_size, "out of memory");
-  } catch (const std::exception& e) {
-    writeMessage(err, err_size, e.what());
-  } catch (...) {
-    writeMessage(err, err_size, "unknown exception");
-  }
-  return SOV_URDF_ERR_INTERNAL;
+  });
 }
 
 // SOV_ERR_NULL (with a message) when a required argument is missing.

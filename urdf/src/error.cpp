@@ -5,8 +5,10 @@ namespace urdf {
 
 namespace {
 
-// "<source>:<line>: <message>", or "<source>: <message>" without a line.
+// "<source>:<line>: <message>", "<source>: <message>" without a line, the
+// message alone without a source.
 std::string compose(const Location& where, const std::string& message) {
+  if (where.source.empty()) return message;
   std::string s = where.source;
   if (where.line > 0) s += ":" + std::to_string(where.line);
   return s + ": " + message;
@@ -15,7 +17,7 @@ std::string compose(const Location& where, const std::string& message) {
 }  // namespace
 
 Error::Error(int status, const Location& where, const std::string& message)
-    : std::runtime_error(compose(where, message)), status_(status), where_(where) {}
+    : sov::Error(status, compose(where, message)), where_(where) {}
 
 }  // namespace urdf
 }  // namespace sov

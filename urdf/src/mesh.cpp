@@ -1,15 +1,21 @@
+// Triangle meshes: reading through assimp (every format it reads), writing
+// binary STL and OBJ, and the surface mesh of a superovoid.
 #include "superovoid/urdf/mesh.h"
+
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "io.h"
 #include "superovoid/urdf.h"
@@ -22,6 +28,7 @@ namespace {
 
 using Vec3 = std::array<double, 3>;
 
+// Throws sov::urdf::Error(status) naming path and line (0: none).
 [[noreturn]] void fail(int status, const std::string& path, int line, const std::string& message) {
   throw Error(status, Location{path, line, "", ""}, message);
 }
@@ -37,20 +44,12 @@ std::string extension(const std::string& path) {
   return ext;
 }
 
-// Refuses extensions other than .stl and .obj, naming COLLADA explicitly.
-void checkFormat(const std::string& ext, const std::string& path) {
-  if (ext == ".stl" || ext == ".obj") return;
-  if (ext == ".dae") {
-    fail(SOV_URDF_ERR_IO, path, 0,
-         "COLLADA (.dae) meshes are not supported; convert the mesh to STL or OBJ");
-  }
-  fail(SOV_URDF_ERR_IO, path, 0, "unsupported mesh format '" + ext + "' (supported: .stl, .obj)");
-}
-
-// Collects vertices, welding equal ones (STL repeats each vertex per facet).
+// Collects vertices, welding equal ones (STL repeats each vertex per facet;
+// assimp keeps one per face corner where the normals differ).
 class Welder {
  public:
   explicit Welder(TriangleMesh* mesh) : mesh_(mesh) {}
+  // The index of v, added when new.
   int add(const Vec3& v) {
     const auto found = index_.emplace(v, static_cast<int>(mesh_->vertices.size()));
     if (found.second) mesh_->vertices.push_back(v);
@@ -62,203 +61,46 @@ class Welder {
   std::map<Vec3, int> index_;
 };
 
-// A little-endian uint32 / float32 at p.
-std::uint32_t readU32(const unsigned char* p) {
-  return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
-         std::uint32_t(p[3]) << 24;
-}
-double readF32(const unsigned char* p) {
-  const std::uint32_t bits = readU32(p);
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-// True when bytes has the size of a binary STL with the header's count.
-bool isBinaryStl(const std::string& bytes) {
-  if (bytes.size() < 84) return false;
-  const std::uint64_t n = readU32(reinterpret_cast<const unsigned char*>(bytes.data()) + 80);
-  return bytes.size() == 84 + 50 * n;
-}
-
-// Scales v and throws SOV_ERR_NONFINITE (with where) for a NaN or infinity.
-Vec3 scaled(const Vec3& v, const Vec3& scale, const std::string& path, int line,
-            const std::string& where) {
-  Vec3 out;
-  for (int k = 0; k < 3; ++k) {
-    if (!std::isfinite(v[k])) {
-      fail(SOV_ERR_NONFINITE, path, line, where + ": coordinate is not finite");
-    }
-    out[k] = v[k] * scale[k];
-  }
-  return out;
-}
-
-TriangleMesh readBinaryStl(const std::string& bytes, const Vec3& scale, const std::string& path) {
-  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
-  const std::uint32_t n = readU32(data + 80);
-  TriangleMesh mesh;
-  Welder welder(&mesh);
-  mesh.triangles.reserve(n);
-  for (std::uint32_t t = 0; t < n; ++t) {
-    const unsigned char* facet = data + 84 + 50 * std::size_t(t) + 12;  // skip the normal
-    std::array<int, 3> tri;
-    for (int i = 0; i < 3; ++i) {
-      const Vec3 v{readF32(facet + 12 * i), readF32(facet + 12 * i + 4),
-                   readF32(facet + 12 * i + 8)};
-      tri[i] = welder.add(scaled(v, scale, path, 0, "triangle " + std::to_string(t)));
-    }
-    mesh.triangles.push_back(tri);
-  }
-  return mesh;
-}
-
-// Whitespace-separated words of line.
-std::vector<std::string> words(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
-
-// The whole of word as a number (strtod: NaN and infinities parse and are
-// caught as non-finite afterwards); throws SOV_URDF_ERR_MODEL otherwise.
-double number(const std::string& word, const std::string& path, int line) {
-  const char* begin = word.c_str();
-  char* end = nullptr;
-  const double value = std::strtod(begin, &end);
-  if (end == begin || *end != '\0') {
-    fail(SOV_URDF_ERR_MODEL, path, line, "'" + word + "' is not a number");
-  }
-  return value;
-}
-
-// Three numbers at w[first..first+2], scaled.
-Vec3 point(const std::vector<std::string>& w, std::size_t first, const Vec3& scale,
-           const std::string& path, int line, const std::string& record) {
-  if (w.size() < first + 3) {
-    fail(SOV_URDF_ERR_MODEL, path, line, "'" + record + "' needs three coordinates");
-  }
-  const Vec3 v{number(w[first], path, line), number(w[first + 1], path, line),
-               number(w[first + 2], path, line)};
-  return scaled(v, scale, path, line, "'" + record + "'");
-}
-
-// Splits text into lines (LF or CRLF) and calls f(line_number, line).
-template <class F>
-void forEachLine(const std::string& text, F f) {
-  std::size_t start = 0;
-  for (int number = 1; start < text.size(); ++number) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    f(number, line);
-    start = end + 1;
-  }
-}
-
-TriangleMesh readAsciiStl(const std::string& text, const Vec3& scale, const std::string& path) {
-  TriangleMesh mesh;
-  Welder welder(&mesh);
-  std::vector<int> loop;
-  bool in_loop = false;
-  forEachLine(text, [&](int line, const std::string& l) {
-    const std::vector<std::string> w = words(l);
-    if (w.empty()) return;
-    const std::string& key = w[0];
-    if (key == "vertex") {
-      if (!in_loop) fail(SOV_URDF_ERR_MODEL, path, line, "'vertex' outside 'outer loop'");
-      if (w.size() != 4) fail(SOV_URDF_ERR_MODEL, path, line, "'vertex' needs three coordinates");
-      loop.push_back(welder.add(point(w, 1, scale, path, line, "vertex")));
-    } else if (key == "outer") {
-      in_loop = true;
-      loop.clear();
-    } else if (key == "endloop") {
-      if (loop.size() != 3) {
-        fail(SOV_URDF_ERR_MODEL, path, line,
-             "a facet has " + std::to_string(loop.size()) + " vertices, not 3");
+// Adds the triangles of node and its children to mesh: vertices moved by the
+// nodes' transforms (`to` is the parents', composed), scaled and welded.
+// Throws SOV_ERR_NONFINITE for a vertex that is not finite.
+void collect(const aiScene& scene, const aiNode& node, const aiMatrix4x4& to, const Vec3& scale,
+             const std::string& path, Welder& welder, TriangleMesh& mesh) {
+  const aiMatrix4x4 frame = to * node.mTransformation;
+  for (unsigned m = 0; m < node.mNumMeshes; ++m) {
+    const aiMesh& part = *scene.mMeshes[node.mMeshes[m]];
+    for (unsigned f = 0; f < part.mNumFaces; ++f) {
+      const aiFace& face = part.mFaces[f];
+      if (face.mNumIndices != 3) continue;  // points and lines have no surface
+      std::array<int, 3> tri;
+      for (int i = 0; i < 3; ++i) {
+        const aiVector3D v = frame * part.mVertices[face.mIndices[i]];
+        const Vec3 w{scale[0] * v.x, scale[1] * v.y, scale[2] * v.z};
+        if (!std::isfinite(w[0]) || !std::isfinite(w[1]) || !std::isfinite(w[2])) {
+          fail(SOV_ERR_NONFINITE, path, 0,
+               "mesh '" + std::string(part.mName.C_Str()) + "', face " + std::to_string(f) +
+                   ": a coordinate is not finite");
+        }
+        tri[i] = welder.add(w);
       }
-      mesh.triangles.push_back({loop[0], loop[1], loop[2]});
-      in_loop = false;
-    } else if (key != "solid" && key != "endsolid" && key != "facet" && key != "endfacet") {
-      fail(SOV_URDF_ERR_MODEL, path, line, "unexpected '" + key + "' in an ASCII STL");
+      mesh.triangles.push_back(tri);
     }
-  });
-  if (in_loop) fail(SOV_URDF_ERR_MODEL, path, 0, "the file ends inside a facet");
-  return mesh;
+  }
+  for (unsigned c = 0; c < node.mNumChildren; ++c) {
+    collect(scene, *node.mChildren[c], frame, scale, path, welder, mesh);
+  }
 }
 
-TriangleMesh readStl(const std::string& bytes, const Vec3& scale, const std::string& path) {
-  if (isBinaryStl(bytes)) return readBinaryStl(bytes, scale, path);
-  const std::size_t first = bytes.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && bytes.compare(first, 5, "solid") == 0) {
-    return readAsciiStl(bytes, scale, path);
+// Throws SOV_URDF_ERR_IO unless path names a readable regular file (assimp's
+// message does not tell a missing file from a malformed one).
+void checkReadable(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    fail(SOV_URDF_ERR_IO, path, 0, "cannot read the file: no such regular file");
   }
-  if (bytes.size() < 84) {
-    fail(SOV_URDF_ERR_MODEL, path, 0,
-         "not an STL: " + std::to_string(bytes.size()) +
-             " bytes, shorter than a binary STL header, and no 'solid'");
+  if (!std::ifstream(path, std::ios::binary)) {
+    fail(SOV_URDF_ERR_IO, path, 0, "cannot read the file");
   }
-  const std::uint64_t n = readU32(reinterpret_cast<const unsigned char*>(bytes.data()) + 80);
-  fail(SOV_URDF_ERR_MODEL, path, 0,
-       "binary STL of " + std::to_string(n) + " triangles should have " +
-           std::to_string(84 + 50 * n) + " bytes, the file has " + std::to_string(bytes.size()));
-}
-
-// The vertex index of an OBJ face corner "i", "i/j", "i//k" or "i/j/k".
-int objIndex(const std::string& corner, int vertex_count, const std::string& path, int line) {
-  const std::size_t slash = corner.find('/');
-  const std::string head = corner.substr(0, slash);
-  long i = 0;
-  const auto parsed = std::from_chars(head.data(), head.data() + head.size(), i);
-  bool ok = !head.empty() && parsed.ec == std::errc() && parsed.ptr == head.data() + head.size();
-  // The texture and normal indices are not used but must be integers or empty.
-  for (std::size_t s = slash; ok && s != std::string::npos;) {
-    const std::size_t next = corner.find('/', s + 1);
-    const std::string part = corner.substr(s + 1, next == std::string::npos ? next : next - s - 1);
-    long ignored = 0;
-    const auto p = std::from_chars(part.data(), part.data() + part.size(), ignored);
-    ok = part.empty() || (p.ec == std::errc() && p.ptr == part.data() + part.size());
-    s = next;
-  }
-  if (!ok || std::count(corner.begin(), corner.end(), '/') > 2) {
-    fail(SOV_URDF_ERR_MODEL, path, line,
-         "'" + corner + "' is not a face vertex (i, i/j, i//k, i/j/k)");
-  }
-  const long resolved = i > 0 ? i - 1 : vertex_count + i;
-  if (i == 0 || resolved < 0 || resolved >= vertex_count) {
-    fail(SOV_URDF_ERR_MODEL, path, line,
-         "vertex index " + head + " is out of range (" + std::to_string(vertex_count) +
-             " vertices so far)");
-  }
-  return static_cast<int>(resolved);
-}
-
-TriangleMesh readObj(const std::string& text, const Vec3& scale, const std::string& path) {
-  TriangleMesh mesh;
-  forEachLine(text, [&](int line, std::string l) {
-    l = l.substr(0, l.find('#'));
-    const std::vector<std::string> w = words(l);
-    if (w.empty()) return;
-    if (w[0] == "v") {
-      if (w.size() < 4) fail(SOV_URDF_ERR_MODEL, path, line, "'v' needs three coordinates");
-      for (std::size_t k = 4; k < w.size(); ++k) number(w[k], path, line);
-      mesh.vertices.push_back(point(w, 1, scale, path, line, "v"));
-    } else if (w[0] == "f") {
-      if (w.size() < 4) {
-        fail(SOV_URDF_ERR_MODEL, path, line,
-             "a face needs at least 3 vertices, this one has " + std::to_string(w.size() - 1));
-      }
-      const int nv = static_cast<int>(mesh.vertices.size());
-      std::vector<int> corners;
-      for (std::size_t k = 1; k < w.size(); ++k) corners.push_back(objIndex(w[k], nv, path, line));
-      for (std::size_t k = 2; k < corners.size(); ++k) {
-        mesh.triangles.push_back({corners[0], corners[k - 1], corners[k]});
-      }
-    }
-  });
-  return mesh;
 }
 
 // A facet normal for STL: the unit normal of the counter-clockwise triangle,
@@ -272,15 +114,18 @@ std::array<float, 3> facetNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
   return {float(n[0] / len), float(n[1] / len), float(n[2] / len)};
 }
 
+// Appends v as a little-endian uint32.
 void appendU32(std::string* out, std::uint32_t v) {
   for (int k = 0; k < 4; ++k) out->push_back(static_cast<char>((v >> (8 * k)) & 0xff));
 }
+// Appends f as a little-endian float32.
 void appendF32(std::string* out, float f) {
   std::uint32_t bits;
   std::memcpy(&bits, &f, sizeof bits);
   appendU32(out, bits);
 }
 
+// The bytes of mesh as binary STL.
 std::string binaryStl(const TriangleMesh& mesh) {
   // The header must not begin with "solid", or readers may take it for ASCII.
   std::string out = "binary STL written by superovoid";
@@ -306,6 +151,7 @@ std::string shortest(double x) {
   return std::string(buffer, r.ptr);
 }
 
+// The text of mesh as OBJ (vertices and faces).
 std::string obj(const TriangleMesh& mesh) {
   std::string out = "# written by superovoid\n";
   for (const auto& v : mesh.vertices) {
@@ -342,13 +188,24 @@ void checkMesh(const TriangleMesh& mesh, const std::string& path) {
 }  // namespace
 
 TriangleMesh loadMesh(const std::string& path, const std::array<double, 3>& scale) {
-  const std::string ext = extension(path);
-  checkFormat(ext, path);
-  for (double s : scale) {
-    if (!std::isfinite(s)) fail(SOV_ERR_NONFINITE, path, 0, "the mesh scale is not finite");
+  for (double k : scale) {
+    if (!std::isfinite(k)) fail(SOV_ERR_NONFINITE, path, 0, "the mesh scale is not finite");
   }
-  const std::string bytes = detail::readFile(path);
-  TriangleMesh mesh = ext == ".stl" ? readStl(bytes, scale, path) : readObj(bytes, scale, path);
+  checkReadable(path);
+  Assimp::Importer importer;
+  // ROS reads COLLADA files in their own frame, Z up; assimp would turn a
+  // Z_UP file to Y up. Their <unit meter> is applied.
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
+                              aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_SortByPType);
+  if (!scene || !scene->mRootNode || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE)) {
+    fail(SOV_URDF_ERR_MODEL, path, 0,
+         std::string("assimp cannot read the mesh: ") + importer.GetErrorString());
+  }
+  TriangleMesh mesh;
+  Welder welder(&mesh);
+  collect(*scene, *scene->mRootNode, aiMatrix4x4(), scale, path, welder, mesh);
   if (mesh.triangles.empty()) fail(SOV_URDF_ERR_MODEL, path, 0, "the mesh has no triangles");
   return mesh;
 }

@@ -108,6 +108,14 @@ Model parse(const std::string& xml, const std::string& source_name) {
   m.urdf = loadWithUrdfdom(m.loaded_xml, doc, source_name);
   checkCollisionsKept(*m.urdf, scan, source_name);
   for (const Site& site : scan.sites) m.superovoids.push_back(entryOf(site, *m.urdf));
+  m.source = source_name;
+  for (const LinkCount& l : scan.links) {
+    m.link_lines.emplace(l.name, l.line);
+    for (std::size_t i = 0; i < l.collision_lines.size(); ++i) {
+      m.collision_lines.emplace(std::make_pair(l.name, i), l.collision_lines[i]);
+    }
+  }
+  for (const detail::JointLine& j : scan.joints) m.joint_lines.emplace(j.name, j.line);
   return m;
 }
 

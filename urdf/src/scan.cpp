@@ -218,10 +218,23 @@ std::vector<LinkCount> countCollisions(const XMLElement* robot) {
     for (const XMLElement* k = l->FirstChildElement("collision"); k;
          k = k->NextSiblingElement("collision")) {
       ++c.collisions;
+      c.collision_lines.push_back(k->GetLineNum());
     }
     links.push_back(c);
   }
   return links;
+}
+
+// The name and line of every <joint> of robot.
+std::vector<JointLine> jointLines(const XMLElement* robot) {
+  std::vector<JointLine> joints;
+  if (!robot) return joints;
+  for (const XMLElement* j = robot->FirstChildElement("joint"); j;
+       j = j->NextSiblingElement("joint")) {
+    const char* name = j->Attribute("name");
+    joints.push_back({name ? name : "", j->GetLineNum()});
+  }
+  return joints;
 }
 
 // Offset of the first byte of xml that is not part of a well-formed UTF-8
@@ -311,6 +324,7 @@ Scan scanDocument(tinyxml2::XMLDocument* doc, const std::string& source) {
     walk(&w, e, Scope());
   }
   w.scan.links = countCollisions(w.robot);
+  w.scan.joints = jointLines(w.robot);
   return std::move(w.scan);
 }
 

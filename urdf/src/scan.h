@@ -35,12 +35,20 @@ struct LinkCount {
   std::string name;
   int line = 0;
   std::size_t collisions = 0;
+  std::vector<int> collision_lines;  // line of each <collision>, in order
+};
+
+// A <joint> under <robot> and its line.
+struct JointLine {
+  std::string name;
+  int line = 0;
 };
 
 // What scanDocument finds, in document order.
 struct Scan {
   std::vector<Site> sites;
   std::vector<LinkCount> links;
+  std::vector<JointLine> joints;
 };
 
 // Throw Error(SOV_URDF_ERR_XML) naming source, line and column unless xml

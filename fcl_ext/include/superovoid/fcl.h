@@ -8,7 +8,7 @@
 #include "superovoid/fcl/broadphase.h"
 #include "superovoid/fcl/collision.h"
 #include "superovoid/fcl/distance.h"
-#include "superovoid/fcl/error.h"
+#include "superovoid/error.h"
 #include "superovoid/fcl/octree_seed.h"
 #include "superovoid/fcl/superovoid.h"
 

@@ -2,14 +2,17 @@
 #ifndef SUPEROVOID_TEST_URDF_EXAMPLES_EXAMPLES_TEST_UTIL_H
 #define SUPEROVOID_TEST_URDF_EXAMPLES_EXAMPLES_TEST_UTIL_H
 
+#include <superovoid/urdf/mesh.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace sov_test {
 
@@ -33,6 +36,31 @@ inline std::string scratchDir(const std::string& name) {
   const std::string dir = root + "/" + name;
   mkdir(dir.c_str(), 0777);
   return dir;
+}
+
+// The vertices and triangles of an OBJ file as written ("v x y z", "f i j k",
+// 1-based), read here in double precision: sov-query writes shortest
+// round-trip decimals, which the library's reader (assimp, single
+// precision) would round to float.
+inline sov::urdf::TriangleMesh readObj(const std::string& path) {
+  sov::urdf::TriangleMesh m;
+  std::istringstream in(readText(path));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string key;
+    words >> key;
+    if (key == "v") {
+      std::array<double, 3> v{};
+      words >> v[0] >> v[1] >> v[2];
+      m.vertices.push_back(v);
+    } else if (key == "f") {
+      std::array<int, 3> t{};
+      words >> t[0] >> t[1] >> t[2];
+      m.triangles.push_back({t[0] - 1, t[1] - 1, t[2] - 1});
+    }
+  }
+  return m;
 }
 
 // Exit status, standard output and standard error of a tool run.

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cmath>
+#include <fcl/geometry/shape/sphere.h>
 #include <fstream>
 #include <map>
 #include <random>
@@ -175,7 +176,10 @@ TEST(SovQuery, ErrorsExitWithTheDocumentedStatus) {
   EXPECT_EQ(runQuery("--shape '1 1 1 1 1'").status, 2);
   EXPECT_EQ(runQuery("--shape '1 1 1 1 1' --export x.obj --resolution '1 3'").status, 1);
   EXPECT_EQ(runQuery("--mesh-twin '" + examplePath("hand.urdf") + "'").status, 2);  // no --out-dir
-  EXPECT_EQ(runQuery("--urdf '" + examplePath("hand.urdf") + "'").status, 2);       // no --export
+  EXPECT_EQ(runQuery("--urdf '" + examplePath("hand.urdf") + "' --export x.stl --srdf s").status,
+            2);  // an SRDF is for queries
+  EXPECT_EQ(runQuery("--a '1 1 1 1 1' --b '1 1 1 1 1' --margin 1").status, 2);
+  EXPECT_EQ(runQuery("--urdf '" + examplePath("hand.urdf") + "' --package x").status, 2);
   EXPECT_EQ(runQuery("--urdf '" + examplePath("missing.urdf") + "' --export x.stl").status, 1);
   run = runQuery("--urdf '" + examplePath("hand.urdf") +
                  "' --joints 'index_middle=9' --export x.stl");
@@ -202,6 +206,122 @@ TEST(SovQuery, ErrorsExitWithTheDocumentedStatus) {
   EXPECT_NE(run.out.find(sov_status_string(status)), std::string::npos) << run.out;
 }
 
+// A bad value in a pair file is reported with its file and line.
+TEST(SovQuery, PairFileErrorsNameTheLine) {
+  const std::string file = scratchDir("pair") + "/bad.txt";
+  std::ofstream(file) << "# comment\na 1 1 1 1 1\n\nb 1 1 1 1 x\n";
+  const sov_test::ToolRun run = runQuery("--file '" + file + "'");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find(file + ":4: b: 'x' is not a finite number"), std::string::npos) << run.err;
+  std::ofstream(file) << "a 1 1 1 1 1\nb 1 1 1 1 1\npose_b 0 0 0 2 0 0 0\n";
+  EXPECT_NE(runQuery("--file '" + file + "'").err.find(file + ":3: pose_b: "), std::string::npos);
+}
+
+// The rows of a robot query's table: kind, link1, #, link2, #, distance.
+struct Row {
+  std::string kind, link1, link2;
+  std::size_t c1 = 0, c2 = 0;
+  double d = 0;
+};
+std::vector<Row> tableRows(const std::string& out) {
+  std::vector<Row> rows;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    Row r;
+    if (!(words >> r.kind)) continue;
+    if (r.kind != "self-min" && r.kind != "self" && r.kind != "env-min" && r.kind != "env")
+      continue;
+    words >> r.link1 >> r.c1 >> r.link2 >> r.c2 >> r.d;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+// A robot query prints the scene's answers at the configuration, with the
+// SRDF and obstacles applied: its minimum, every pair within the margin,
+// the same against the obstacles, and the collision summary.
+TEST(SovQuery, RobotQueryIsTheScenesAnswer) {
+  const std::string joints = "index_proximal=0.7,index_middle=0.9,thumb_rotation=-0.3";
+  const sov_test::ToolRun run = runQuery(
+      "--urdf '" + examplePath("hand.urdf") + "' --srdf '" + examplePath("hand.srdf") +
+      "' --joints '" + joints + "' --margin 0.005 --obstacle 'sphere 0.02 @ 0 0.03 0.1'" +
+      " --obstacle 'superovoid 0.014 0.014 0.05 1 0.3 @ 0 0.02 0.12'");
+  ASSERT_EQ(run.status, 0) << run.err;
+  sov::urdf::Scene scene(examplePath("hand.urdf"));
+  scene.setJointPositions({{"index_proximal", 0.7}, {"index_middle", 0.9}, {"thumb_rotation", -0.3}});
+  const sov::urdf::SrdfReport report = scene.loadSrdf(examplePath("hand.srdf"));
+  EXPECT_NE(run.out.find(std::to_string(report.disabled) + " pairs disabled"), std::string::npos);
+  fcl::CollisionObject<double> sphere(std::make_shared<fcl::Sphere<double>>(0.02));
+  sphere.setTranslation(Eigen::Vector3d(0, 0.03, 0.1));
+  fcl::CollisionObject<double> bar(std::make_shared<sov::Superovoid>(0.014, 0.014, 0.05, 1, 0.3));
+  bar.setTranslation(Eigen::Vector3d(0, 0.02, 0.12));
+  for (auto* o : {&sphere, &bar}) o->computeAABB();
+  const std::vector<fcl::CollisionObject<double>*> env = {&sphere, &bar};
+  std::vector<Row> expected;
+  const sov::urdf::PairDistance d = scene.minSelfDistance();
+  expected.push_back({"self-min", d.link1, d.link2, d.collision1, d.collision2, d.distance});
+  for (const auto& c : scene.contacts(0.005))
+    expected.push_back({"self", c.link1, c.link2, c.collision1, c.collision2, c.distance});
+  const sov::urdf::PairDistance e = scene.distance(env);
+  expected.push_back({"env-min", e.link1, "obstacle", e.collision1, e.collision2, e.distance});
+  for (const auto& c : scene.contacts(env, 0.005))
+    expected.push_back({"env", c.link1, "obstacle", c.collision1, c.collision2, c.distance});
+  const std::vector<Row> rows = tableRows(run.out);
+  ASSERT_EQ(rows.size(), expected.size()) << run.out;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].kind, expected[i].kind) << i;
+    EXPECT_EQ(rows[i].link1, expected[i].link1) << i;
+    EXPECT_EQ(rows[i].c1, expected[i].c1) << i;
+    EXPECT_EQ(rows[i].link2, expected[i].link2) << i;
+    EXPECT_EQ(rows[i].c2, expected[i].c2) << i;
+    EXPECT_NEAR(rows[i].d, expected[i].d, 1e-12) << i;
+  }
+  EXPECT_GT(rows.size(), 6u);  // pairs within the margin, and the obstacles touching
+  EXPECT_NE(outputLine(run.out, "collision").find(scene.collides(env) ? "environment: yes"
+                                                                       : "environment: no"),
+            std::string::npos)
+      << run.out;
+}
+
+// package:// mesh URIs resolve through --package; robot-query errors name
+// what they are about (file and line, obstacle, package).
+TEST(SovQuery, RobotQueryPackagesAndErrors) {
+  const std::string dir = scratchDir("robot");
+  const std::string urdf = dir + "/cubes.urdf";
+  std::ofstream(urdf)
+      << "<robot name='cubes'>\n<link name='a'><collision><geometry>"
+         "<mesh filename='package://fixtures/meshes/cube.stl' scale='0.1 0.1 0.1'/>"
+         "</geometry></collision></link>\n"
+         "<link name='b'><collision><origin xyz='0.3 0 0'/><geometry><box size='0.1 0.1 0.1'/>"
+         "</geometry></collision></link>\n"
+         "<joint name='j' type='revolute'>\n<parent link='a'/><child link='b'/>"
+         "<axis xyz='0 0 1'/><limit lower='-1' upper='1' effort='1' velocity='1'/></joint>\n"
+         "</robot>\n";
+  const std::string package = " --package 'fixtures=" SOV_URDF_TEST_DATA_DIR "'";
+  sov_test::ToolRun run = runQuery("--urdf '" + urdf + "'" + package);
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("2 links, 2 collision geometries"), std::string::npos) << run.out;
+  run = runQuery("--urdf '" + urdf + "'");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("package 'fixtures' is not in the package paths"), std::string::npos)
+      << run.err;
+  run = runQuery("--urdf '" + urdf + "'" + package + " --joints 'j=2'");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find(urdf + ":4: joint 'j': position 2 is outside"), std::string::npos)
+      << run.err;
+  run = runQuery("--urdf '" + urdf + "'" + package + " --obstacle 'cone 1 2'");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("--obstacle 0 'cone 1 2': unknown shape 'cone'"), std::string::npos)
+      << run.err;
+  run = runQuery("--urdf '" + urdf + "'" + package + " --obstacle 'sphere -1'");
+  EXPECT_EQ(run.status, 1);
+  run = runQuery("--urdf '" + urdf + "'" + package + " --srdf '" + dir + "/none.srdf'");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find(dir + "/none.srdf: cannot read the file"), std::string::npos) << run.err;
+}
+
 // An exported shape is the tessellation, every vertex on the posed surface.
 TEST(SovQuery, ShapeExportLiesOnThePosedSurface) {
   const double params[7] = {0.5, 0.4, 0.7, 0.8, 1.0, 0.3, 0.3};
@@ -216,7 +336,8 @@ TEST(SovQuery, ShapeExportLiesOnThePosedSurface) {
         runQuery("--shape '" + join(params, 7) + "' --pose '" + join(p, 3) + " " + join(q, 4) +
                  "' --export '" + file + "' --resolution '10 20'");
     ASSERT_EQ(run.status, 0) << run.err;
-    const sov::urdf::TriangleMesh mesh = sov::urdf::loadMesh(file);
+    const sov::urdf::TriangleMesh mesh =
+        std::string(ext) == ".obj" ? sov_test::readObj(file) : sov::urdf::loadMesh(file);
     std::size_t nv = 0, nt = 0;
     ASSERT_EQ(sov_shape_tessellation_size(&nv, &nt, 10, 20), SOV_OK);
     EXPECT_EQ(mesh.vertices.size(), nv) << ext;
@@ -260,7 +381,7 @@ TEST(SovQuery, UrdfExportIsThePosedModel) {
   const sov_test::ToolRun run = runQuery("--urdf '" + examplePath("hand.urdf") + "' --joints '" +
                                          joints + "' --export '" + file + "' --resolution '6 12'");
   ASSERT_EQ(run.status, 0) << run.err;
-  const sov::urdf::TriangleMesh mesh = sov::urdf::loadMesh(file);
+  const sov::urdf::TriangleMesh mesh = sov_test::readObj(file);
 
   // The expected pose of every geometry, from kinematics and the URDF.
   const sov::urdf::Model m = sov::urdf::parseFile(examplePath("hand.urdf"));
@@ -320,7 +441,7 @@ TEST(SovQuery, UrdfExportIncludesMeshLinks) {
   const sov_test::ToolRun run =
       runQuery("--urdf '" + twin + "' --joints 'index_proximal=0.7' --export '" + file + "'");
   ASSERT_EQ(run.status, 0) << run.err;
-  const sov::urdf::TriangleMesh mesh = sov::urdf::loadMesh(file);
+  const sov::urdf::TriangleMesh mesh = sov_test::readObj(file);
   const sov::urdf::Model m = sov::urdf::parseFile(examplePath("hand.urdf"));
   const sov::urdf::LinkPoses poses =
       sov::urdf::forwardKinematics(*m.urdf, {{"index_proximal", 0.7}});

@@ -25,3 +25,25 @@ int sov_test_scene_from_c(sov_scene_distance *out, size_t *pairs, const char *pa
   sov_scene_destroy(scene);
   return status;
 }
+
+/* Loads the SRDF text srdf into a scene of the URDF file at path and counts
+ * its self contacts within margin into count; returns the first failing
+ * status. */
+int sov_test_scene_srdf_contacts_from_c(size_t *count, const char *path, const char *srdf,
+                                        double margin, char *err, size_t err_size);
+
+int sov_test_scene_srdf_contacts_from_c(size_t *count, const char *path, const char *srdf,
+                                        double margin, char *err, size_t err_size) {
+  sov_scene *scene = NULL;
+  sov_scene_srdf_report report;
+  int status = sov_scene_create_file(&scene, path, err, err_size);
+  if (status == 0) {
+    status = sov_scene_load_srdf_string(&report, scene, srdf, "c.srdf", err, err_size);
+  }
+  if (status == 0) {
+    status = sov_scene_self_contacts(NULL, 0, count, scene, margin, err, err_size);
+    if (status == SOV_ERR_BUFFER) status = 0; /* the count query */
+  }
+  sov_scene_destroy(scene);
+  return status;
+}

@@ -104,8 +104,8 @@ TEST(SceneOcTree, DistanceAndCollisionMatchTheOccupiedBoxes) {
       fcl::DistanceResult<double> result;
       const double d = sov::distance(g.object, &octree, request, result);
       const bool mesh = g.object->getObjectType() == fcl::OT_BVH;
-      if (d < best) {
-        best = d;
+      if (std::max(d, 0.0) < best) {  // the scene's octree pairs: unsigned, 0 on overlap
+        best = std::max(d, 0.0);
         best_is_mesh = mesh;
       }
       if (touches) {

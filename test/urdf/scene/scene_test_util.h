@@ -30,16 +30,33 @@ struct Brute {
   std::set<std::pair<std::string, std::string>> colliding;
 };
 
-// Brute force with the scene's default request tolerance (FCL's, 1e-6).
+// True when a or b is a triangle mesh or an octree: the scene then answers
+// FCL's unsigned distance, 0 when they touch or overlap.
+inline bool unsignedPair(const fcl::CollisionObject<double>* a,
+                         const fcl::CollisionObject<double>* b) {
+  return a->getObjectType() != fcl::OT_GEOM || b->getObjectType() != fcl::OT_GEOM;
+}
+
+// The distance the scene documents for one pair, through sov::distance with
+// the scene's default request tolerance (FCL's, 1e-6): signed for two
+// shapes, unsigned and at least 0 with a mesh or octree.
+inline double pairDistance(const fcl::CollisionObject<double>* a,
+                           const fcl::CollisionObject<double>* b) {
+  const bool no_sign = unsignedPair(a, b);
+  fcl::DistanceRequest<double> request(true, !no_sign);
+  fcl::DistanceResult<double> result;
+  const double d = sov::distance(a, b, request, result);
+  return no_sign ? std::max(d, 0.0) : d;
+}
+
+// Brute force with the scene's conventions (pairDistance).
 inline Brute bruteForce(sov::urdf::Scene& scene) {
   Brute b;
   const auto g = scene.geometries();
   for (std::size_t i = 0; i < g.size(); ++i) {
     for (std::size_t j = i + 1; j < g.size(); ++j) {
       if (g[i].link == g[j].link || scene.isCollisionAllowed(g[i].link, g[j].link)) continue;
-      fcl::DistanceRequest<double> request(true, true);
-      fcl::DistanceResult<double> result;
-      const double d = sov::distance(g[i].object, g[j].object, request, result);
+      const double d = pairDistance(g[i].object, g[j].object);
       if (d < b.d) {
         b.d = d;
         b.link1 = g[i].link;

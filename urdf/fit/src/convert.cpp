@@ -8,6 +8,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -36,6 +37,7 @@ struct Target {
   std::size_t index = 0;
   int line = 0;
   std::string mesh;  // filename attribute as written
+  std::string path;  // the file it names (readMesh)
   std::array<double, 3> scale{1, 1, 1};
   Isometry3d origin = Isometry3d::Identity();  // collision frame in the link
   std::size_t begin = 0, end = 0;              // text range of the element
@@ -103,18 +105,21 @@ bool locate(Target& t, const std::string& text, int k) {
   return true;
 }
 
-// Every <mesh> collision of the chosen links, in document order.
+// Every <mesh> collision of the chosen links, in document order. Throws for
+// a listed link the document does not have (at <robot>'s line) or that has
+// no <mesh> collision (at its line), and when there is nothing to fit.
 std::vector<Target> findTargets(const tinyxml2::XMLDocument& doc, const std::string& text,
                                 const std::vector<std::string>& links, const std::string& source) {
   const tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
   if (!robot) fail(SOV_URDF_ERR_MODEL, source, 0, "", "no <robot> element");
-  std::set<std::string> wanted(links.begin(), links.end()), seen;
+  std::set<std::string> wanted(links.begin(), links.end());
+  std::map<std::string, int> seen;  // link -> line
   std::vector<Target> targets;
   std::map<int, int> per_line;  // <collision> elements met so far on each line
   for (const auto* link = robot->FirstChildElement("link"); link;
        link = link->NextSiblingElement("link")) {
     const std::string name = link->Attribute("name") ? link->Attribute("name") : "";
-    seen.insert(name);
+    seen.emplace(name, link->GetLineNum());
     std::size_t index = 0;
     for (const auto* col = link->FirstChildElement("collision"); col;
          col = col->NextSiblingElement("collision"), ++index) {
@@ -139,22 +144,72 @@ std::vector<Target> findTargets(const tinyxml2::XMLDocument& doc, const std::str
       targets.push_back(t);
     }
   }
-  for (const std::string& l : wanted)
-    if (!seen.count(l)) fail(SOV_URDF_ERR_MODEL, source, 0, l, "no such link in the document");
+  for (const std::string& l : wanted) {
+    if (!seen.count(l))
+      fail(SOV_URDF_ERR_MODEL, source, robot->GetLineNum(), l,
+           "--links names link '" + l + "': no such link in the document");
+    const bool has_mesh = std::any_of(targets.begin(), targets.end(),
+                                      [&](const Target& t) { return t.link == l; });
+    if (!has_mesh)
+      fail(SOV_URDF_ERR_MODEL, source, seen.at(l), l,
+           "--links names link '" + l + "': it has no <mesh> collision");
+  }
+  if (targets.empty())
+    fail(SOV_URDF_ERR_MODEL, source, robot->GetLineNum(), "",
+         "the document has no <mesh> collision to fit");
   return targets;
 }
 
-// Path of a URDF mesh filename (resolveMeshUri: relative to base_dir,
-// file://, package:// through options.package_paths), its failure reported at
-// the collision's line.
-std::string meshPath(const Target& t, const std::string& base_dir,
-                     const std::map<std::string, std::string>& package_paths,
-                     const std::string& source) {
+// The mesh of a target: its filename resolved (resolveMeshUri: relative to
+// base_dir, file://, package:// through package_paths; kept in t.path) and
+// read with its scale; a failure is reported at the collision's line,
+// naming the link.
+TriangleMesh readMesh(Target& t, const std::string& base_dir,
+                      const std::map<std::string, std::string>& package_paths,
+                      const std::string& source) {
   try {
-    return resolveMeshUri(t.mesh, base_dir, package_paths);
+    t.path = resolveMeshUri(t.mesh, base_dir, package_paths);
+    return loadMesh(t.path, t.scale);
   } catch (const Error& e) {
-    fail(e.status(), source, t.line, t.link, e.what());
+    fail(e.status(), source, t.line, t.link,
+         "link '" + t.link + "', collision #" + std::to_string(t.index) + ", mesh '" + t.mesh +
+             "': " + e.what());
   }
+}
+
+// The fits of the targets' meshes, in order; identical meshes (the same
+// vertices) are fitted once, their fit reused (same_as[i] names the first
+// collision with that mesh, "" for the fitted ones). Reports each to
+// options.progress first; a failed fit is reported at its line.
+std::vector<SuperovoidFit> fitAll(const std::vector<Target>& targets,
+                                  const std::vector<TriangleMesh>& meshes,
+                                  const UrdfFitOptions& options, const std::string& source,
+                                  std::vector<std::string>& same_as) {
+  std::vector<SuperovoidFit> results(targets.size());
+  same_as.assign(targets.size(), "");
+  std::map<std::vector<Point3>, std::size_t> first;  // mesh -> first target with it
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const Target& t = targets[i];
+    const auto [it, fresh] = first.emplace(meshes[i].vertices, i);
+    if (!fresh) {
+      const Target& f = targets[it->second];
+      same_as[i] = f.link + " #" + std::to_string(f.index);
+    }
+    if (options.progress) {
+      options.progress({i, targets.size(), t.link, t.index, t.line, t.mesh,
+                        meshes[i].vertices.size(), same_as[i]});
+    }
+    if (!fresh) {
+      results[i] = results[it->second];
+      continue;
+    }
+    try {
+      results[i] = fitSuperovoid(meshes[i].vertices, options.fit);
+    } catch (const Error& e) {
+      fail(e.status(), source, t.line, t.link, "mesh '" + t.mesh + "': " + e.what());
+    }
+  }
+  return results;
 }
 
 // The replacement element: the original start tag, the composed origin and
@@ -212,7 +267,10 @@ void checkContainment(const Model& model, const std::vector<Target>& targets,
                       const std::vector<TriangleMesh>& meshes, const std::string& source) {
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const Superovoid* s = model.find(targets[i].link, targets[i].index);
-    if (!s) fail(SOV_URDF_ERR_INTERNAL, source, 0, targets[i].link, "fitted collision lost");
+    if (!s) {
+      fail(SOV_URDF_ERR_INTERNAL, source, targets[i].line, targets[i].link,
+           "fitted collision lost");
+    }
     const Eigen::Quaterniond q(s->quat[0], s->quat[1], s->quat[2], s->quat[3]);
     const Vector3d xyz(s->xyz[0], s->xyz[1], s->xyz[2]);
     for (const auto& v : meshes[i].vertices) {
@@ -237,20 +295,13 @@ std::string fitUrdf(const std::string& xml, const std::string& base_dir,
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
     fail(SOV_URDF_ERR_XML, source_name, doc.ErrorLineNum(), "", doc.ErrorStr());
-  const std::vector<Target> targets = findTargets(doc, xml, options.links, source_name);
+  std::vector<Target> targets = findTargets(doc, xml, options.links, source_name);
   std::vector<TriangleMesh> meshes;
-  std::vector<SuperovoidFit> results;
   // Every mesh is read before the first (slow) fit, so that a bad path fails at once.
-  for (const Target& t : targets)
-    meshes.push_back(loadMesh(meshPath(t, base_dir, options.package_paths, source_name), t.scale));
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    try {
-      results.push_back(fitSuperovoid(meshes[i].vertices, options.fit));
-    } catch (const Error& e) {
-      fail(e.status(), source_name, targets[i].line, targets[i].link,
-           "mesh '" + targets[i].mesh + "': " + e.what());
-    }
-  }
+  for (Target& t : targets)
+    meshes.push_back(readMesh(t, base_dir, options.package_paths, source_name));
+  std::vector<std::string> same_as;
+  const std::vector<SuperovoidFit> results = fitAll(targets, meshes, options, source_name, same_as);
   const std::string eol = xml.find("\r\n") != std::string::npos ? "\r\n" : "\n";
   std::string out = xml;
   const tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
@@ -264,14 +315,32 @@ std::string fitUrdf(const std::string& xml, const std::string& base_dir,
   checkContainment(parse(out, source_name), targets, meshes, source_name);
   if (fits)
     for (std::size_t i = 0; i < targets.size(); ++i)
-      fits->push_back(CollisionFit{targets[i].link, targets[i].index, targets[i].mesh, results[i]});
+      fits->push_back(CollisionFit{targets[i].link, targets[i].index, targets[i].mesh, results[i],
+                                   same_as[i], targets[i].path, targets[i].scale});
   return out;
 }
+
+namespace {
+
+// Throws SOV_URDF_ERR_IO unless out_path can be written, leaving the file
+// system as it was: checked before minutes of fitting.
+void checkWritable(const std::string& out_path) {
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(out_path, ec);
+  if (existed && std::filesystem::is_directory(out_path, ec))
+    fail(SOV_URDF_ERR_IO, out_path, 0, "", "cannot write the file: it is a folder");
+  if (!std::ofstream(out_path, std::ios::binary | std::ios::app))
+    fail(SOV_URDF_ERR_IO, out_path, 0, "", "cannot write the file");
+  if (!existed) std::filesystem::remove(out_path, ec);
+}
+
+}  // namespace
 
 void fitUrdfFile(const std::string& in_path, const std::string& out_path,
                  const UrdfFitOptions& options, std::vector<CollisionFit>* fits) {
   std::ifstream in(in_path, std::ios::binary);
   if (!in) fail(SOV_URDF_ERR_IO, in_path, 0, "", "cannot read the file");
+  checkWritable(out_path);
   const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::size_t slash = in_path.find_last_of('/');
   const std::string base = slash == std::string::npos ? "." : in_path.substr(0, slash);

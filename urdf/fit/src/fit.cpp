@@ -305,16 +305,34 @@ State refine(const State& rough, const Points& pts, const FitOptions& o) {
   return best;
 }
 
+// best with its tapers set to zero, or else to their mean, when that costs
+// at most options.taper_snap of its volume once inflated to contain pts
+// again (FitOptions::taper_snap); best itself otherwise.
+State snapTapers(const State& best, const Points& pts, const FitOptions& o) {
+  const double v = volume(best.shape);
+  const double mean = 0.5 * (best.p[5] + best.p[6]);
+  for (const double t : {0.0, mean}) {
+    if (best.p[5] == t && best.p[6] == t) return best;  // already so
+    State s = best;
+    s.p[5] = s.p[6] = t;
+    if (!makeConvex(s.p, &s.shape) || !inflate(s, pts, o)) continue;
+    if (volume(s.shape) <= v * (1 + o.taper_snap)) return s;
+  }
+  return best;
+}
+
 Location nowhere() { return Location{"<points>", 0, "", ""}; }
 
 void checkOptions(const FitOptions& o) {
   const bool ok = o.max_iterations > 0 && !o.penalties.empty() && o.eps_min > 0 &&
                   o.eps_min < o.eps_max && o.eps_max < 2 && o.taper_max >= 0 && o.taper_max < 1 &&
-                  o.gap_directions >= 6 && o.refined_starts >= 1;
+                  o.gap_directions >= 6 && o.refined_starts >= 1 && o.taper_snap >= 0 &&
+                  std::isfinite(o.taper_snap);
   if (!ok)
     throw Error(SOV_ERR_OPTION, nowhere(),
                 "fit options out of range (need max_iterations > 0, penalties, 0 < eps_min < "
-                "eps_max < 2, 0 <= taper_max < 1, gap_directions >= 6, refined_starts >= 1)");
+                "eps_max < 2, 0 <= taper_max < 1, gap_directions >= 6, refined_starts >= 1, "
+                "0 <= taper_snap, finite)");
 }
 
 }  // namespace
@@ -351,6 +369,7 @@ SuperovoidFit fitSuperovoid(const std::vector<Point3>& points, const FitOptions&
     if (!found || volume(s.shape) < volume(best.shape)) best = s;
     found = true;
   }
+  if (found) best = snapTapers(best, unit, options);
   // Back to the points' units, and containment of every input point.
   if (found) {
     for (int k = 0; k < 3; ++k) best.p[k] *= L;

@@ -1,14 +1,13 @@
 // The C entry points of superovoid/scene.h: thin wrappers around
-// sov::urdf::Scene that turn every exception into a status and a message.
+// sov::urdf::Scene that turn every exception into a status and a message
+// (sov::guardedCall).
 #include <superovoid/fcl.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <exception>
 #include <filesystem>
 #include <memory>
-#include <new>
 #include <optional>
 #include <set>
 #include <string>
@@ -31,43 +30,16 @@ struct sov_scene {
 
 namespace {
 
-// Copies the NUL-terminated message into err (truncated, NUL-terminated)
-// when there is room. Allocates nothing, so the catch handlers can use it.
+// Copies message into err (truncated, NUL-terminated) when there is room.
 void writeMessage(char* err, size_t err_size, const char* message) noexcept {
-  if (!err || err_size == 0) return;
-  size_t n = 0;
-  while (n + 1 < err_size && message[n] != '\0') {
-    err[n] = message[n];
-    ++n;
-  }
-  err[n] = '\0';
+  sov::copyMessage(err, err_size, message);
 }
 
 // Runs body (returning a status), clears err on success, and maps every
-// exception to its status and message.
+// exception to its status and message (sov::guardedCall).
 template <typename Body>
 int guarded(char* err, size_t err_size, Body body) noexcept {
-  try {
-    const int status = body();
-    if (status == SOV_OK) writeMessage(err, err_size, "");
-    return status;
-  } catch (const sov::urdf::SceneError& e) {
-    writeMessage(err, err_size, e.what());
-    return e.status();
-  } catch (const sov::urdf::Error& e) {
-    writeMessage(err, err_size, e.what());
-    return e.status();
-  } catch (const sov::Error& e) {
-    writeMessage(err, err_size, e.what());
-    return e.status();
-  } catch (const std::bad_alloc&) {
-    writeMessage(err, err_size, "out of memory");
-  } catch (const std::exception& e) {
-    writeMessage(err, err_size, e.what());
-  } catch (...) {
-    writeMessage(err, err_size, "unknown exception");
-  }
-  return SOV_URDF_ERR_INTERNAL;
+  return sov::guardedCall(err, err_size, SOV_URDF_ERR_INTERNAL, body);
 }
 
 // SOV_ERR_NULL with a message.
@@ -108,6 +80,49 @@ int copyDistance(sov_scene_distance* out, const sov::urdf::PairDistance& d, char
   return SOV_OK;
 }
 
+// Writes contacts into out (the first capacity of them) and their number
+// into *count; SOV_ERR_BUFFER when they do not all fit, SOV_URDF_ERR_NAME
+// (nothing written) when a link name does not fit.
+int copyContacts(sov_scene_contact* out, size_t capacity, size_t* count,
+                 const std::vector<sov::urdf::Contact>& contacts, char* err, size_t err_size) {
+  *count = contacts.size();
+  sov_scene_contact c;
+  for (const sov::urdf::Contact& k : contacts) {  // every name checked first
+    int status = copyName(c.link1, k.link1, err, err_size);
+    if (status == SOV_OK) status = copyName(c.link2, k.link2, err, err_size);
+    if (status != SOV_OK) return status;
+  }
+  for (size_t i = 0; i < contacts.size() && i < capacity; ++i) {
+    const sov::urdf::Contact& k = contacts[i];
+    copyName(out[i].link1, k.link1, err, err_size);
+    copyName(out[i].link2, k.link2, err, err_size);
+    out[i].collision1 = k.collision1;
+    out[i].collision2 = k.collision2;
+    out[i].distance = k.distance;
+    for (int j = 0; j < 3; ++j) {
+      out[i].p1[j] = k.p1[j];
+      out[i].p2[j] = k.p2[j];
+      out[i].normal[j] = k.normal[j];
+    }
+  }
+  if (capacity < contacts.size()) {
+    writeMessage(err, err_size,
+                 ("the query has " + std::to_string(contacts.size()) + " contacts, room for " +
+                  std::to_string(capacity))
+                     .c_str());
+    return SOV_ERR_BUFFER;
+  }
+  return SOV_OK;
+}
+
+// Writes r into *out (out may be NULL).
+void copyReport(sov_scene_srdf_report* out, const sov::urdf::SrdfReport& r) noexcept {
+  if (!out) return;
+  out->disabled = r.disabled;
+  out->enabled = r.enabled;
+  out->skipped = r.skipped.size();
+}
+
 // Creates *out from a parsed model.
 int create(sov_scene** out, const sov::urdf::Model& model, const sov::urdf::SceneOptions& options) {
   auto s = std::make_unique<sov_scene>();
@@ -128,6 +143,8 @@ const char* sov_scene_status_string(int status) {
       return "a link name is not a link of the model";
     case SOV_SCENE_ERR_GEOMETRY:
       return "a collision geometry could not be built";
+    case SOV_SCENE_ERR_SRDF:
+      return "an SRDF has no <robot> or a collision entry without its links";
     default:
       return sov_urdf_status_string(status);
   }
@@ -214,6 +231,33 @@ int sov_scene_allow_collision(sov_scene* scene, const char* link1, const char* l
   });
 }
 
+int sov_scene_self_contacts(sov_scene_contact* out, size_t capacity, size_t* count,
+                            sov_scene* scene, double margin, char* err, size_t err_size) {
+  if (!count || !scene || (!out && capacity > 0)) return nullArgument(err, err_size);
+  *count = 0;
+  return guarded(err, err_size, [&]() -> int {
+    return copyContacts(out, capacity, count, scene->scene->contacts(margin), err, err_size);
+  });
+}
+
+int sov_scene_load_srdf(sov_scene_srdf_report* report, sov_scene* scene, const char* path,
+                        char* err, size_t err_size) {
+  if (!scene || !path) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    copyReport(report, scene->scene->loadSrdf(path));
+    return SOV_OK;
+  });
+}
+
+int sov_scene_load_srdf_string(sov_scene_srdf_report* report, sov_scene* scene, const char* xml,
+                               const char* source_name, char* err, size_t err_size) {
+  if (!scene || !xml) return nullArgument(err, err_size);
+  return guarded(err, err_size, [&]() -> int {
+    copyReport(report, scene->scene->loadSrdfString(xml, source_name ? source_name : "<string>"));
+    return SOV_OK;
+  });
+}
+
 }  // extern "C"
 
 namespace {
@@ -267,6 +311,21 @@ int sov_scene_distance_superovoids(sov_scene_distance* out, sov_scene* scene,
   if (!out || !scene || (count > 0 && (!shapes || !poses))) return nullArgument(err, err_size);
   return guarded(err, err_size, [&]() -> int {
     return copyDistance(out, scene->scene->distance(obstacles(*scene, shapes, poses, count)), err,
+                        err_size);
+  });
+}
+
+int sov_scene_contacts_superovoids(sov_scene_contact* out, size_t capacity, size_t* count,
+                                   sov_scene* scene, const sov_shape* shapes,
+                                   const sov_pose* poses, size_t n, double margin, char* err,
+                                   size_t err_size) {
+  if (!count || !scene || (!out && capacity > 0) || (n > 0 && (!shapes || !poses))) {
+    return nullArgument(err, err_size);
+  }
+  *count = 0;
+  return guarded(err, err_size, [&]() -> int {
+    return copyContacts(out, capacity, count,
+                        scene->scene->contacts(obstacles(*scene, shapes, poses, n), margin), err,
                         err_size);
   });
 }

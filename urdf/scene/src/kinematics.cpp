@@ -14,7 +14,11 @@ namespace sov {
 namespace urdf {
 
 SceneError::SceneError(int status, const std::string& name, const std::string& message)
-    : std::runtime_error(message), status_(status), name_(name) {}
+    : Error(status, Location{}, message), name_(name) {}
+
+SceneError::SceneError(int status, const std::string& name, const Location& where,
+                       const std::string& message)
+    : Error(status, where, message), name_(name) {}
 
 namespace {
 

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <tuple>
 
 #include "joint_default.h"
 #include "superovoid/urdf/mesh.h"
@@ -41,6 +42,11 @@ struct SceneAccess {
     bool stop_at_first = false;
     std::set<std::pair<std::string, std::string>>* self_pairs = nullptr;
     std::set<std::pair<std::string, std::size_t>>* env_pairs = nullptr;
+    // Contacts mode (Scene::contacts): every pair within margin goes to
+    // contacts, and the manager visits every pair whose boxes are nearer
+    // than the margin.
+    std::vector<Contact>* contacts = nullptr;
+    double margin = 0;
   };
 
   // sov_pose of an Eigen pose.
@@ -66,22 +72,37 @@ struct SceneAccess {
     return &it->second;
   }
 
-  // Signed distance between a and b (a before b) with witness points.
-  static double pairDistance(Scene& s, const Scene::Geometry& a, const Scene::Geometry& b,
-                             Eigen::Vector3d& pa, Eigen::Vector3d& pb) {
+  // A pair's answer: signed distance, witness points and (when asked for)
+  // the unit normal from the first geometry towards the second.
+  struct Answer {
+    double d = 0;
+    Eigen::Vector3d p1 = Eigen::Vector3d::Zero(), p2 = Eigen::Vector3d::Zero();
+    Eigen::Vector3d normal = Eigen::Vector3d::Zero();
+  };
+
+  // The core's answer for two posed superovoids, warm-started from cache.
+  static Answer coreAnswer(const sov::Superovoid& A, const fcl::CollisionObject<double>* a,
+                           const sov::Superovoid& B, const fcl::CollisionObject<double>* b,
+                           sov_cache* cache, const std::string& what) {
+    const sov_pose xa = toPose(a->getTransform());
+    const sov_pose xb = toPose(b->getTransform());
+    sov_result r;
+    throwIfError(sov_distance(&r, &A.shape(), &xa, &B.shape(), &xb, nullptr, cache), what);
+    return {r.d, Eigen::Vector3d(r.pA[0], r.pA[1], r.pA[2]),
+            Eigen::Vector3d(r.pB[0], r.pB[1], r.pB[2]), Eigen::Vector3d(r.n[0], r.n[1], r.n[2])};
+  }
+
+  // The answer for a and b (a before b): superovoid pairs by the core with
+  // the pair's cache, others by objectAnswer.
+  static Answer pairAnswer(Scene& s, const Scene::Geometry& a, const Scene::Geometry& b,
+                           bool normal) {
     if (a.superovoid && b.superovoid) {
-      const sov_pose xa = toPose(a.object->getTransform());
-      const sov_pose xb = toPose(b.object->getTransform());
-      sov_result r;
-      throwIfError(sov_distance(&r, &a.superovoid->shape(), &xa, &b.superovoid->shape(), &xb,
-                                nullptr, cache(s, a, b)),
-                   "scene: superovoid pair of links '" + s.links_[a.link] + "' and '" +
-                       s.links_[b.link] + "'");
-      pa = Eigen::Vector3d(r.pA[0], r.pA[1], r.pA[2]);
-      pb = Eigen::Vector3d(r.pB[0], r.pB[1], r.pB[2]);
-      return r.d;
+      return coreAnswer(*a.superovoid, a.object.get(), *b.superovoid, b.object.get(),
+                        cache(s, a, b),
+                        "scene: superovoid pair of links '" + s.links_[a.link] + "' and '" +
+                            s.links_[b.link] + "'");
     }
-    return objectDistance(s, a.object.get(), b.object.get(), pa, pb);
+    return objectAnswer(s, a.object.get(), b.object.get(), normal);
   }
 
   // The superovoid an environment object holds, or nullptr.
@@ -99,23 +120,14 @@ struct SceneAccess {
     return &it->second;
   }
 
-  // Signed distance between a link geometry and an environment object:
-  // superovoid pairs by the core with the pair's cache, others by
-  // sov::distance.
-  static double envPairDistance(Scene& s, const Scene::Geometry& a,
-                                const fcl::CollisionObject<double>* env, Eigen::Vector3d& pa,
-                                Eigen::Vector3d& pb) {
+  // The answer for a link geometry and an environment object: superovoid
+  // pairs by the core with the pair's cache, others by objectAnswer.
+  static Answer envAnswer(Scene& s, const Scene::Geometry& a,
+                          const fcl::CollisionObject<double>* env, bool normal) {
     const sov::Superovoid* e = a.superovoid ? envSuperovoid(env) : nullptr;
-    if (!e) return objectDistance(s, a.object.get(), env, pa, pb);
-    const sov_pose xa = toPose(a.object->getTransform());
-    const sov_pose xe = toPose(env->getTransform());
-    sov_result r;
-    throwIfError(sov_distance(&r, &a.superovoid->shape(), &xa, &e->shape(), &xe, nullptr,
-                              envCache(s, a, env)),
-                 "scene: link '" + s.links_[a.link] + "' and a superovoid of the environment");
-    pa = Eigen::Vector3d(r.pA[0], r.pA[1], r.pA[2]);
-    pb = Eigen::Vector3d(r.pB[0], r.pB[1], r.pB[2]);
-    return r.d;
+    if (!e) return objectAnswer(s, a.object.get(), env, normal);
+    return coreAnswer(*a.superovoid, a.object.get(), *e, env, envCache(s, a, env),
+                      "scene: link '" + s.links_[a.link] + "' and a superovoid of the environment");
   }
 
   // True when a link geometry touches an environment object (the core with
@@ -133,17 +145,64 @@ struct SceneAccess {
     return colliding != 0;
   }
 
-  // Signed distance between two FCL objects through sov::distance.
-  static double objectDistance(Scene& s, const fcl::CollisionObject<double>* a,
-                               const fcl::CollisionObject<double>* b, Eigen::Vector3d& pa,
-                               Eigen::Vector3d& pb) {
-    fcl::DistanceRequest<double> request(true, true);
+  // True when FCL has no signed distance for the pair: a triangle mesh or
+  // an octree is in it (FCL has no penetration depth for them, and asking
+  // for one can abort the process: see fcl_ext/README.md).
+  static bool unsignedPair(const fcl::CollisionObject<double>* a,
+                           const fcl::CollisionObject<double>* b) {
+    return a->getObjectType() != fcl::OT_GEOM || b->getObjectType() != fcl::OT_GEOM;
+  }
+
+  // The answer for two FCL objects through sov::distance: signed for two
+  // shapes; for a pair with a mesh or octree FCL's unsigned distance, 0 when
+  // they touch or overlap, with FCL's first contact as both witnesses and
+  // its normal.
+  static Answer objectAnswer(Scene& s, const fcl::CollisionObject<double>* a,
+                             const fcl::CollisionObject<double>* b, bool normal) {
+    const bool no_sign = unsignedPair(a, b);
+    fcl::DistanceRequest<double> request(true, !no_sign);
     request.distance_tolerance = s.options_.gjk_tolerance;
     fcl::DistanceResult<double> result;
-    const double d = sov::distance(a, b, request, result);
-    pa = result.nearest_points[0];
-    pb = result.nearest_points[1];
-    return d;
+    result.nearest_points[0] = result.nearest_points[1] = Eigen::Vector3d::Zero();
+    Answer r;
+    r.d = sov::distance(a, b, request, result);
+    r.p1 = result.nearest_points[0];
+    r.p2 = result.nearest_points[1];
+    if (no_sign && !(r.d > 0)) return touching(a, b);
+    if (normal) {
+      // GJK's witnesses span its distance only to its tolerance: their
+      // direction, turned by the sign of d.
+      const Eigen::Vector3d w = r.p2 - r.p1;
+      r.normal = r.d != 0 && w.norm() > 0 ? Eigen::Vector3d(std::copysign(1.0, r.d) * w.normalized())
+                                          : touching(a, b).normal;
+    }
+    return r;
+  }
+
+  // The answer for two FCL objects that touch: distance 0, FCL's first
+  // contact as both witnesses and its normal turned from a towards b; the
+  // centre of the overlap of their bounding boxes and the line between
+  // their centres when FCL's collision test finds no contact (a graze that
+  // its distance saw and its collision did not).
+  static Answer touching(const fcl::CollisionObject<double>* a,
+                         const fcl::CollisionObject<double>* b) {
+    Answer r;
+    fcl::CollisionRequest<double> request(1, true);
+    fcl::CollisionResult<double> result;
+    if (sov::collide(a, b, request, result) > 0) {
+      const fcl::Contact<double>& c = result.getContact(0);
+      r.p1 = r.p2 = c.pos;
+      // FCL answers (shape, mesh) mesh first: its o1 is then b.
+      r.normal = c.o1 == a->collisionGeometry().get() ? c.normal : Eigen::Vector3d(-c.normal);
+    } else {
+      const Eigen::Vector3d lo = a->getAABB().min_.cwiseMax(b->getAABB().min_);
+      const Eigen::Vector3d hi = a->getAABB().max_.cwiseMin(b->getAABB().max_);
+      r.p1 = r.p2 = 0.5 * (lo + hi);
+      r.normal = b->getAABB().center() - a->getAABB().center();
+    }
+    const double length = r.normal.norm();
+    r.normal = length > 0 ? Eigen::Vector3d(r.normal / length) : Eigen::Vector3d::UnitZ();
+    return r;
   }
 
   // True when a and b touch.
@@ -186,25 +245,42 @@ struct SceneAccess {
   // still visited once some pair overlaps (the deepest overlap is wanted).
   static double bound(double d) { return std::max(d, std::numeric_limits<double>::min()); }
 
+  // The bound for the manager in contacts mode: every pair whose boxes are
+  // nearer than the margin (the manager skips box distances >= the bound).
+  static double marginBound(double margin) {
+    return std::nextafter(std::max(margin, 0.0), std::numeric_limits<double>::infinity());
+  }
+
+  // Records the answer of a pair: the new minimum, or (contacts mode) a
+  // contact when it is within the margin. Returns the manager's bound.
+  static double record(Data& data, const Answer& r, const std::string& link1,
+                       std::size_t collision1, const std::string& link2,
+                       std::size_t collision2) {
+    if (data.contacts) {
+      if (r.d <= data.margin) {
+        data.contacts->push_back(
+            {link1, collision1, link2, collision2, r.d, r.p1, r.p2, r.normal});
+      }
+      return marginBound(data.margin);
+    }
+    if (r.d < data.best.distance) {
+      data.best = {link1, collision1, link2, collision2, r.d, r.p1, r.p2};
+    }
+    return bound(data.best.distance);
+  }
+
   // fcl::DistanceCallBack over the scene's own pairs.
   static bool selfDistance(fcl::CollisionObject<double>* o1, fcl::CollisionObject<double>* o2,
                            void* raw, double& dist) {
     Data& data = *static_cast<Data*>(raw);
-    auto [a, b] = selfPair(*data.scene, o1, o2);
+    Scene& s = *data.scene;
+    auto [a, b] = selfPair(s, o1, o2);
     if (a) {
-      Eigen::Vector3d pa, pb;
-      const double d = pairDistance(*data.scene, *a, *b, pa, pb);
-      if (d < data.best.distance) {
-        data.best.link1 = data.scene->links_[a->link];
-        data.best.collision1 = a->collision;
-        data.best.link2 = data.scene->links_[b->link];
-        data.best.collision2 = b->collision;
-        data.best.distance = d;
-        data.best.p1 = pa;
-        data.best.p2 = pb;
-      }
+      const Answer r = pairAnswer(s, *a, *b, data.contacts != nullptr);
+      dist = record(data, r, s.links_[a->link], a->collision, s.links_[b->link], b->collision);
+    } else {
+      dist = data.contacts ? marginBound(data.margin) : bound(data.best.distance);
     }
-    dist = bound(data.best.distance);
     return false;
   }
 
@@ -235,18 +311,8 @@ struct SceneAccess {
                           void* raw, double& dist) {
     Data& data = *static_cast<Data*>(raw);
     Scene::Geometry* a = own(data, o1, o2);
-    Eigen::Vector3d pa, pb;
-    const double d = envPairDistance(*data.scene, *a, data.env, pa, pb);
-    if (d < data.best.distance) {
-      data.best.link1 = data.scene->links_[a->link];
-      data.best.collision1 = a->collision;
-      data.best.link2.clear();
-      data.best.collision2 = data.env_index;
-      data.best.distance = d;
-      data.best.p1 = pa;
-      data.best.p2 = pb;
-    }
-    dist = bound(data.best.distance);
+    const Answer r = envAnswer(*data.scene, *a, data.env, data.contacts != nullptr);
+    dist = record(data, r, data.scene->links_[a->link], a->collision, "", data.env_index);
     return false;
   }
 
@@ -381,7 +447,11 @@ Scene::Scene(const std::string& urdf_path, const SceneOptions& options)
     : Scene(parseFile(urdf_path), withFolderOf(urdf_path, options)) {}
 
 Scene::Scene(const Model& model, const SceneOptions& options)
-    : model_(model.urdf), options_(options) {
+    : model_(model.urdf),
+      source_(model.source),
+      link_lines_(model.link_lines),
+      joint_lines_(model.joint_lines),
+      options_(options) {
   if (!model_) throw SceneError(SOV_SCENE_ERR_LINK, "", "the model holds no urdfdom model");
   for (const auto& [name, joint] : model_->joints_) {
     if (joint && joint->type != ::urdf::Joint::FIXED && !joint->mimic) {
@@ -410,10 +480,16 @@ Scene::Scene(const Model& model, const SceneOptions& options)
         g->local.translation() = Eigen::Vector3d(s->xyz[0], s->xyz[1], s->xyz[2]);
         shape = g->superovoid;
       } else {
-        if (!c.geometry) {
-          throw SceneError(SOV_SCENE_ERR_GEOMETRY, name, collisionName(name, i) + ": no geometry");
+        const auto line = model.collision_lines.find({name, i});
+        try {
+          if (!c.geometry) {
+            throw SceneError(SOV_SCENE_ERR_GEOMETRY, name,
+                             collisionName(name, i) + ": no geometry");
+          }
+          shape = shapeOf(*c.geometry, name, i, meshes);
+        } catch (const SceneError& e) {
+          throw located(e, line == model.collision_lines.end() ? 0 : line->second);
         }
-        shape = shapeOf(*c.geometry, name, i, meshes);
         g->local = originOf(c.origin);
       }
       g->object = std::make_unique<fcl::CollisionObject<double>>(shape);
@@ -424,7 +500,11 @@ Scene::Scene(const Model& model, const SceneOptions& options)
   for (const auto& [name, joint] : model_->joints_) {
     if (joint) allowCollision(joint->parent_link_name, joint->child_link_name);
   }
-  updatePoses(forwardKinematics(*model_, q_));
+  try {
+    updatePoses(forwardKinematics(*model_, q_));
+  } catch (const SceneError& e) {
+    throw located(e);
+  }
   for (auto& g : geometries_) manager_.registerObject(g->object.get());
   manager_.setup();
   // An OcTree environment object reaches the callbacks whole (sov::distance
@@ -447,7 +527,12 @@ void Scene::updatePoses(const LinkPoses& poses) {
 void Scene::setJointPositions(const JointPositions& q) {
   JointPositions next = q_;
   for (const auto& [name, value] : q) next[name] = value;
-  LinkPoses poses = forwardKinematics(*model_, next);
+  LinkPoses poses;
+  try {
+    poses = forwardKinematics(*model_, next);
+  } catch (const SceneError& e) {
+    throw located(e);
+  }
   q_ = std::move(next);
   updatePoses(poses);
   manager_.update();
@@ -456,9 +541,22 @@ void Scene::setJointPositions(const JointPositions& q) {
 std::size_t Scene::linkIndex(const std::string& link) const {
   auto it = link_index_.find(link);
   if (it == link_index_.end()) {
-    throw SceneError(SOV_SCENE_ERR_LINK, link, "link '" + link + "' is not a link of the model");
+    throw located(
+        SceneError(SOV_SCENE_ERR_LINK, link, "link '" + link + "' is not a link of the model"), 0);
   }
   return it->second;
+}
+
+SceneError Scene::located(const SceneError& e, int line) const {
+  if (!e.where().source.empty()) return e;
+  const std::string link = e.status() == SOV_SCENE_ERR_JOINT ? "" : e.name();
+  return SceneError(e.status(), e.name(), Location{source_, line, link, ""}, e.what());
+}
+
+SceneError Scene::located(const SceneError& e) const {
+  const auto& lines = e.status() == SOV_SCENE_ERR_JOINT ? joint_lines_ : link_lines_;
+  const auto it = lines.find(e.name());
+  return located(e, it == lines.end() ? 0 : it->second);
 }
 
 const Eigen::Isometry3d& Scene::linkPose(const std::string& link) const {
@@ -533,6 +631,51 @@ PairDistance Scene::distance(const std::vector<fcl::CollisionObject<double>*>& e
     manager_.distance(env[k], &data, SceneAccess::envDistance);
   }
   return data.best;
+}
+
+namespace {
+
+// Throws sov::Error unless margin is a number (infinity: every pair).
+void checkMargin(double margin) {
+  if (std::isnan(margin)) throwIfError(SOV_ERR_NONFINITE, "scene contacts: the margin is NaN");
+}
+
+// Sorts contacts nearest first, then by link names and collision indices.
+std::vector<Contact> sorted(std::vector<Contact> contacts) {
+  std::sort(contacts.begin(), contacts.end(), [](const Contact& x, const Contact& y) {
+    return std::tie(x.distance, x.link1, x.collision1, x.link2, x.collision2) <
+           std::tie(y.distance, y.link1, y.collision1, y.link2, y.collision2);
+  });
+  return contacts;
+}
+
+}  // namespace
+
+std::vector<Contact> Scene::contacts(double margin) {
+  checkMargin(margin);
+  std::vector<Contact> out;
+  SceneAccess::Data data;
+  data.scene = this;
+  data.contacts = &out;
+  data.margin = margin;
+  manager_.distance(&data, SceneAccess::selfDistance);
+  return sorted(std::move(out));
+}
+
+std::vector<Contact> Scene::contacts(const std::vector<fcl::CollisionObject<double>*>& env,
+                                     double margin) {
+  checkMargin(margin);
+  std::vector<Contact> out;
+  SceneAccess::Data data;
+  data.scene = this;
+  data.contacts = &out;
+  data.margin = margin;
+  for (std::size_t k = 0; k < env.size(); ++k) {
+    data.env = env[k];
+    data.env_index = k;
+    manager_.distance(env[k], &data, SceneAccess::envDistance);
+  }
+  return sorted(std::move(out));
 }
 
 }  // namespace urdf

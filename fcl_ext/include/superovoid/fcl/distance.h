@@ -1,7 +1,14 @@
 // Drop-in replacement for fcl::distance that also answers superovoid pairs.
 //
 // Same signatures and meaning as fcl::distance. A pair without a superovoid
-// is forwarded to fcl::distance untouched. Pairs with one are answered as in
+// is forwarded to fcl::distance untouched, except that FCL is asked for
+// signed distance only for two primitive shapes with the libccd solver (its
+// signed distance of a mesh or octree pair can abort the process), and that
+// a mesh (RSS, kIOS, OBBRSS tree) against an fcl::Sphere is answered here in
+// closed form per triangle (FCL 0.7's leaves the distance unset on an
+// intersection): -1 once a triangle intersects the sphere, world nearest
+// points; and two spheres' signed distance is the closed form (FCL's EPA
+// never returns on concentric ones). Pairs with one are answered as in
 // superovoid/fcl/collision.h (exact: superovoid vs superovoid, sphere,
 // ellipsoid, plane, halfspace; GJK tolerance: vs box, capsule, cone,
 // cylinder, convex, triangle meshes of every BV type). Conventions, as FCL

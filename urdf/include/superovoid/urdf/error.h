@@ -1,8 +1,10 @@
-// The one exception type of the URDF layer.
+// The URDF layer's exception: a sov::Error (superovoid/error.h, the one
+// hierarchy of the C++ layers) that also says where in a document it is.
 #ifndef SUPEROVOID_URDF_ERROR_H
 #define SUPEROVOID_URDF_ERROR_H
 
-#include <stdexcept>
+#include <superovoid/error.h>
+
 #include <string>
 
 #include "superovoid/urdf/export.h"
@@ -19,20 +21,18 @@ struct Location {
   std::string attribute;
 };
 
-// A rejected URDF document. status() is a sov_status of superovoid.h for
-// shape errors (SOV_ERR_SIZE, SOV_ERR_NONCONVEX, ...) and a SOV_URDF_ERR_*
-// code of superovoid/urdf.h otherwise. what() reads
-// "<source>:<line>: link '<link>' ...: <message>".
-class SOV_URDF_API Error : public std::runtime_error {
+// A rejected input of the URDF layer (a document, a mesh file, an SRDF).
+// status() is a sov_status of superovoid.h for shape errors (SOV_ERR_SIZE,
+// SOV_ERR_NONCONVEX, ...) and a SOV_URDF_ERR_* code of superovoid/urdf.h
+// otherwise. what() reads "<source>:<line>: <message>" ("<source>: " without
+// a line, nothing before the message without a source).
+class SOV_URDF_API Error : public sov::Error {
  public:
   Error(int status, const Location& where, const std::string& message);
-  // The status code.
-  int status() const noexcept { return status_; }
   // The source name, line, link and attribute the message names.
   const Location& where() const noexcept { return where_; }
 
  private:
-  int status_;
   Location where_;
 };
 

@@ -1,5 +1,5 @@
-// Triangle meshes: STL and OBJ reading and writing, and the surface mesh of a
-// superovoid (through the C API's sov_shape_tessellate).
+// Triangle meshes: reading every format assimp reads, writing binary STL and
+// OBJ, and the surface mesh of a superovoid (the C API's sov_shape_tessellate).
 #ifndef SUPEROVOID_URDF_MESH_H
 #define SUPEROVOID_URDF_MESH_H
 
@@ -22,20 +22,16 @@ struct TriangleMesh {
   std::vector<std::array<int, 3>> triangles;
 };
 
-// Reads an STL (binary or ASCII) or OBJ file, chosen by the extension (case
-// ignored), and multiplies every coordinate by scale (URDF's <mesh scale>).
-// - STL: binary when the size is 84 + 50 n for the triangle count n in the
-//   header (a binary file may begin with "solid"), ASCII otherwise. Equal
-//   vertices are welded into one.
-// - OBJ: `v x y z [w]` and `f` with `i`, `i/j`, `i//k` or `i/j/k` (1-based,
-//   negative counts back from the last vertex); polygons are split into a
-//   fan from their first vertex. Every other record is ignored.
-// Throws sov::urdf::Error naming the file (and, for OBJ and ASCII STL, the
-// line): SOV_URDF_ERR_IO when the file cannot be read or the extension is
-// not .stl/.obj (COLLADA .dae is not supported), SOV_ERR_NONFINITE for a
-// coordinate or scale that is NaN or infinite, SOV_URDF_ERR_MODEL for
-// malformed content (truncated binary STL, bad number, index out of range,
-// face with fewer than 3 vertices, no triangles).
+// Reads a mesh file through assimp (STL, OBJ, COLLADA, PLY and every other
+// format assimp reads) and multiplies every coordinate by scale (URDF's
+// <mesh scale>). The triangles of every mesh of the file's node tree are
+// taken with their node's transform (polygons triangulated; points and lines
+// dropped); COLLADA's <unit> is applied, its <up_axis> is not (Z stays up, as
+// ROS reads it). Equal vertices are welded into one. Coordinates are read in
+// single precision (Debian's assimp). Throws sov::urdf::Error naming the
+// file: SOV_URDF_ERR_IO when it cannot be read, SOV_ERR_NONFINITE for a
+// coordinate or scale that is NaN or infinite, SOV_URDF_ERR_MODEL for content
+// assimp refuses (its reason quoted) and a mesh without triangles.
 SOV_URDF_API TriangleMesh loadMesh(const std::string& path,
                                    const std::array<double, 3>& scale = {1, 1, 1});
 

@@ -6,7 +6,9 @@
 
 #include <array>
 #include <cstddef>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <superovoid/superovoid.h>
@@ -40,6 +42,13 @@ struct SOV_URDF_API Model {
   ::urdf::ModelInterfaceSharedPtr urdf;
   std::vector<Superovoid> superovoids;
   std::string loaded_xml;
+  // Where the document's elements are, for messages about them: its source
+  // name (the file's path, or the name given to parse) and the line of each
+  // <link>, <joint> and <collision> (by link and index) in it.
+  std::string source;
+  std::map<std::string, int> link_lines;
+  std::map<std::string, int> joint_lines;
+  std::map<std::pair<std::string, std::size_t>, int> collision_lines;
 
   // The superovoid of link's collision number index, or nullptr.
   const Superovoid* find(const std::string& link, std::size_t index) const;

@@ -1,7 +1,9 @@
 /* C API of the robot collision scene (libsuperovoid_scene): a URDF model
- * with superovoid and ordinary (box, sphere, cylinder, STL/OBJ mesh)
- * collision geometry, its joints, and self-collision and minimum
- * self-distance queries. The C++ API is superovoid/urdf/scene.h.
+ * with superovoid and ordinary (box, sphere, cylinder, mesh: STL, OBJ,
+ * COLLADA, ...) collision geometry, its joints, an SRDF's disabled
+ * collisions, and self-collision, minimum self-distance and contacts (every
+ * pair within a margin) queries, also against superovoid obstacles. The C++
+ * API is superovoid/urdf/scene.h.
  *
  *   sov_scene *scene;
  *   char err[512];
@@ -44,10 +46,12 @@ typedef enum sov_scene_status {
                                    or planar joint, a zero axis */
   SOV_SCENE_ERR_LINK = -202,    /* a link name that is not a link of the
                                    model */
-  SOV_SCENE_ERR_GEOMETRY = -203 /* a collision geometry could not be built:
+  SOV_SCENE_ERR_GEOMETRY = -203, /* a collision geometry could not be built:
                                    mesh file unreadable, malformed or in an
                                    unsupported format, unknown package://
                                    package or URI scheme, no geometry */
+  SOV_SCENE_ERR_SRDF = -204     /* an SRDF has no <robot>, or a collision
+                                   entry lacks a link attribute */
 } sov_scene_status;
 
 /* A scene: opaque; create with sov_scene_create_*, free with
@@ -60,12 +64,25 @@ typedef struct sov_scene_distance {
   size_t collision1;              /* its <collision> index in the link */
   char link2[SOV_URDF_NAME_SIZE]; /* link of the second geometry */
   size_t collision2;
-  double distance; /* signed: < 0 overlap; an overlapping pair with a mesh
-                      has no depth (FCL: -1 mesh vs shape, 0 mesh vs mesh);
-                      +infinity when every pair is allowed */
+  double distance; /* signed: < 0 overlap; a pair with a mesh has no depth:
+                      0 when they touch or overlap, p1 = p2 a point of
+                      contact; +infinity when every pair is allowed */
   double p1[3];    /* witness point on the first geometry (root frame) */
   double p2[3];    /* and on the second */
 } sov_scene_distance;
+
+/* A pair of geometries within a margin (sov_scene_self_contacts), with the
+ * conventions of sov_scene_distance. */
+typedef struct sov_scene_contact {
+  char link1[SOV_URDF_NAME_SIZE]; /* link of the first geometry */
+  size_t collision1;              /* its <collision> index in the link */
+  char link2[SOV_URDF_NAME_SIZE]; /* link of the second ("" for an obstacle) */
+  size_t collision2;              /* its index, or the obstacle's index */
+  double distance;                /* signed; a mesh pair: 0 when touching */
+  double p1[3];                   /* witness points (root frame) */
+  double p2[3];
+  double normal[3]; /* unit, from the first geometry towards the second */
+} sov_scene_contact;
 
 /* Static English message for a status: the scene's, urdf.h's and
  * superovoid.h's codes. */
@@ -110,6 +127,30 @@ SOV_SCENE_API int sov_scene_self_collision(int *colliding, size_t *pair_count, s
 SOV_SCENE_API int sov_scene_allow_collision(sov_scene *scene, const char *link1, const char *link2,
                                             int allowed, char *err, size_t err_size);
 
+/* What loading an SRDF changed (sov::urdf::SrdfReport). */
+typedef struct sov_scene_srdf_report {
+  size_t disabled; /* <disable_collisions> pairs, and the pairs of each
+                      <disable_default_collisions> link, now allowed */
+  size_t enabled;  /* <enable_collisions> pairs now checked */
+  size_t skipped;  /* entries naming a link the model does not have (skipped,
+                      as srdfdom and MoveIt skip them) */
+} sov_scene_srdf_report;
+
+/* Applies the collision entries of the SRDF (MoveIt's semantic robot
+ * description) at path: <disable_default_collisions link>, then
+ * <disable_collisions link1 link2>, then <enable_collisions link1 link2>;
+ * everything else in it is ignored. report may be NULL. Errors name the SRDF
+ * and the line: SOV_URDF_ERR_IO (unreadable), SOV_URDF_ERR_XML (not
+ * well-formed), SOV_SCENE_ERR_SRDF; on failure the scene is unchanged. */
+SOV_SCENE_API int sov_scene_load_srdf(sov_scene_srdf_report *report, sov_scene *scene,
+                                      const char *path, char *err, size_t err_size);
+
+/* As sov_scene_load_srdf, for SRDF text; source_name names it in messages
+ * (NULL: "<string>"). */
+SOV_SCENE_API int sov_scene_load_srdf_string(sov_scene_srdf_report *report, sov_scene *scene,
+                                             const char *xml, const char *source_name,
+                                             char *err, size_t err_size);
+
 /* The environment as count superovoid obstacles: shapes[k] (from
  * sov_shape_init) at poses[k] (root frame; R a rotation within 1e-6). */
 
@@ -122,6 +163,26 @@ SOV_SCENE_API int sov_scene_allow_collision(sov_scene *scene, const char *link1,
 SOV_SCENE_API int sov_scene_distance_superovoids(sov_scene_distance *out, sov_scene *scene,
                                                  const sov_shape *shapes, const sov_pose *poses,
                                                  size_t count, char *err, size_t err_size);
+
+/* Every geometry pair of links that may collide whose distance is at most
+ * margin (a NaN margin is SOV_ERR_NONFINITE), nearest first, with witness
+ * points and normal. *count receives their number; the first min(count,
+ * capacity) are written to out (out may be NULL when capacity is 0).
+ * Returns SOV_ERR_BUFFER when capacity < *count (ask with capacity 0, then
+ * call again: each call runs the query), SOV_URDF_ERR_NAME (out untouched)
+ * when a link name does not fit SOV_URDF_NAME_SIZE. */
+SOV_SCENE_API int sov_scene_self_contacts(sov_scene_contact *out, size_t capacity, size_t *count,
+                                          sov_scene *scene, double margin, char *err,
+                                          size_t err_size);
+
+/* As sov_scene_self_contacts, between the link geometries and n superovoid
+ * obstacles (as in sov_scene_distance_superovoids: warm-started per index,
+ * every obstacle checked first). */
+SOV_SCENE_API int sov_scene_contacts_superovoids(sov_scene_contact *out, size_t capacity,
+                                                 size_t *count, sov_scene *scene,
+                                                 const sov_shape *shapes, const sov_pose *poses,
+                                                 size_t n, double margin, char *err,
+                                                 size_t err_size);
 
 /* *colliding = 1 when a link geometry touches an obstacle. */
 SOV_SCENE_API int sov_scene_collides_superovoids(int *colliding, sov_scene *scene,

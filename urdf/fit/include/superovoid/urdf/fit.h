@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -58,6 +59,11 @@ struct FitOptions {
   double taper_max = 0.9;
   // Directions sampled for the gap (Hausdorff distance to the hull).
   int gap_directions = 4000;
+  // Tapers are set to zero, or else to their mean, when the body so made
+  // (inflated to contain the points again) has at most this much more
+  // volume, relatively: unequal tapers dent a body slightly (SPEC), and
+  // equal or zero ones are quicker to query; 0 keeps the fitted tapers.
+  double taper_snap = 0.01;
 };
 
 // A fitted superovoid and its quality.
@@ -92,6 +98,19 @@ SOV_FIT_API SuperovoidFit fitSuperovoid(const std::vector<Point3>& points,
 SOV_FIT_API double hausdorffGap(const sov_shape& shape, const sov_pose& pose,
                                 const ConvexHull& hull, int directions);
 
+// The collision fitUrdf is about to fit (UrdfFitOptions::progress).
+struct FitProgress {
+  std::size_t index = 0;      // its place among the collisions to fit, from 0
+  std::size_t count = 0;      // how many collisions are to be fitted
+  std::string link;           // its link, <collision> index and line
+  std::size_t collision = 0;
+  int line = 0;
+  std::string mesh;           // the mesh file as written in the URDF
+  std::size_t vertices = 0;   // of the mesh, welded (scale applied)
+  std::string same_as;        // "<link> #<collision>" of an earlier collision whose
+                              // identical mesh was fitted: its fit is reused; "" else
+};
+
 // Options of fitUrdf.
 struct UrdfFitOptions {
   FitOptions fit;
@@ -99,6 +118,9 @@ struct UrdfFitOptions {
   std::vector<std::string> links;
   // Folder of each package, by name, for package://name/path mesh URIs.
   std::map<std::string, std::string> package_paths;
+  // Called before each collision is fitted (fits take seconds each); the
+  // library prints nothing itself.
+  std::function<void(const FitProgress&)> progress;
 };
 
 // One fitted <collision>: its link, index among the link's collisions, the
@@ -108,6 +130,9 @@ struct CollisionFit {
   std::size_t collision = 0;
   std::string mesh;
   SuperovoidFit fit;
+  std::string same_as;     // as FitProgress::same_as: the fit of an identical mesh, reused
+  std::string mesh_path;   // the mesh file read (mesh resolved)
+  std::array<double, 3> scale{1, 1, 1};  // its URDF scale
 };
 
 // Replaces every <mesh> collision of the chosen links of the URDF document
@@ -116,19 +141,26 @@ struct CollisionFit {
 // sov::urdf::addFallbacks does) and declares the superovoid namespace on
 // <robot>. Every other byte is kept. Mesh file names are resolved against
 // base_dir, package:// URIs through options.package_paths
-// (sov::urdf::resolveMeshUri). The result is checked: sov::urdf::parse
-// loads it with every collision, and every mesh vertex is inside its
-// superovoid as parsed back (F <= 0 through sov_shape_implicit). fits (when
-// not null) gets one entry per fitted collision, in document order. Throws
-// sov::urdf::Error naming source_name: an input sov::urdf::parse refuses
-// (malformed XML, not UTF-8, ...; checked before any mesh is read), an
-// unknown link in options.links, an unreadable mesh, a fit that fails.
+// (sov::urdf::resolveMeshUri); meshes are read through assimp (loadMesh).
+// Every mesh is read before the first fit; identical meshes (the same
+// vertices, scale applied) are fitted once and the fit reused. The result
+// is checked: sov::urdf::parse loads it with every collision, and every mesh
+// vertex is inside its superovoid as parsed back (F <= 0 through
+// sov_shape_implicit). fits (when not null) gets one entry per fitted
+// collision, in document order. Throws sov::urdf::Error naming source_name
+// and the line (and link) at fault: an input sov::urdf::parse refuses
+// (malformed XML, not UTF-8, ...; checked before any mesh is read), a link in
+// options.links that the document does not have or that has no <mesh>
+// collision, a document without <mesh> collisions, an unreadable or
+// malformed mesh, a fit that fails.
 SOV_FIT_API std::string fitUrdf(const std::string& xml, const std::string& base_dir,
                                 const UrdfFitOptions& options,
                                 std::vector<CollisionFit>* fits = nullptr,
                                 const std::string& source_name = "<string>");
 
 // fitUrdf from the file in_path (meshes relative to its folder) to out_path.
+// out_path is checked first (SOV_URDF_ERR_IO when it cannot be written),
+// before any fitting, and left as it was when it cannot.
 SOV_FIT_API void fitUrdfFile(const std::string& in_path, const std::string& out_path,
                              const UrdfFitOptions& options,
                              std::vector<CollisionFit>* fits = nullptr);

@@ -1,15 +1,18 @@
 // A robot collision scene: forward kinematics of a parsed URDF model and an
 // FCL broadphase world of every link's collision geometry (superovoids from
-// sov::urdf::Model's table, boxes, spheres, cylinders and STL/OBJ meshes from
-// urdfdom), with self-collision, minimum self-distance and queries against
+// sov::urdf::Model's table, boxes, spheres, cylinders and meshes (assimp) from
+// urdfdom), with self-collision, minimum self-distance, every pair within a
+// margin (contacts), an SRDF's disabled collisions, and queries against
 // environment objects (FCL objects, OctoMap octrees among them). Library
 // superovoid::scene (needs superovoid::urdf and superovoid::fcl). C API:
 // superovoid/scene.h.
 //
 //   sov::urdf::Scene scene(sov::urdf::parseFile("hand.urdf"));
+//   scene.loadSrdf("hand.srdf");
 //   scene.setJointPositions({{"index_mcp", 0.3}});
 //   sov::urdf::PairDistance d = scene.minSelfDistance();
 //   // d.link1, d.link2, d.distance (signed), d.p1, d.p2 (root frame)
+//   std::vector<sov::urdf::Contact> c = scene.contacts(0.01);  // within 1 cm
 #ifndef SUPEROVOID_URDF_SCENE_H
 #define SUPEROVOID_URDF_SCENE_H
 
@@ -36,19 +39,20 @@ namespace urdf {
 
 // A rejected scene input: an unknown or unsupported joint, a position outside
 // a joint's limits, an unknown link, a geometry that cannot be built (mesh
-// file). name() is the joint or link the message names; status() is
-// SOV_SCENE_ERR_JOINT, SOV_SCENE_ERR_LINK or SOV_SCENE_ERR_GEOMETRY
-// (superovoid/scene.h).
-class SOV_SCENE_API SceneError : public std::runtime_error {
+// file). A sov::urdf::Error (superovoid/error.h has the hierarchy): status()
+// is SOV_SCENE_ERR_JOINT, SOV_SCENE_ERR_LINK or SOV_SCENE_ERR_GEOMETRY
+// (superovoid/scene.h); name() is the joint or link at fault; where() the
+// document and line that define it, when known (what() then begins with
+// "<file>:<line>: ").
+class SOV_SCENE_API SceneError : public Error {
  public:
   SceneError(int status, const std::string& name, const std::string& message);
-  // The status code.
-  int status() const noexcept { return status_; }
+  SceneError(int status, const std::string& name, const Location& where,
+             const std::string& message);
   // The joint or link at fault.
   const std::string& name() const noexcept { return name_; }
 
  private:
-  int status_;
   std::string name_;
 };
 
@@ -88,6 +92,32 @@ struct PairDistance {
   Eigen::Vector3d p2 = Eigen::Vector3d::Zero();  // and on the second (root frame)
 };
 
+// A pair of collision geometries within a margin (Scene::contacts), with
+// the same conventions as PairDistance.
+struct Contact {
+  std::string link1;           // link of the first geometry
+  std::size_t collision1 = 0;  // its <collision> index in the link
+  std::string link2;           // link of the second ("" for an environment object)
+  std::size_t collision2 = 0;  // its <collision> index, or the object's index in env
+  double distance = 0;         // signed as PairDistance's (mesh pairs: 0 when touching)
+  Eigen::Vector3d p1 = Eigen::Vector3d::Zero();  // witness point on the first,
+  Eigen::Vector3d p2 = Eigen::Vector3d::Zero();  // and on the second (root frame)
+  // Unit normal from the first geometry towards the second: the core's for
+  // superovoid pairs, (p2 - p1) / distance for the others, FCL's contact
+  // normal when the distance is 0 (a mesh pair that touches or overlaps).
+  Eigen::Vector3d normal = Eigen::Vector3d::Zero();
+};
+
+// What Scene::loadSrdf changed.
+struct SrdfReport {
+  std::size_t disabled = 0;  // <disable_collisions> pairs, and the pairs of each
+                             // <disable_default_collisions> link, now allowed
+  std::size_t enabled = 0;   // <enable_collisions> pairs now checked
+  // Entries naming a link the model does not have, skipped as srdfdom and
+  // MoveIt skip them: "<srdf>:<line>: link '<name>'" each.
+  std::vector<std::string> skipped;
+};
+
 // Scene options.
 struct SceneOptions {
   // Superovoid-superovoid self pairs start from the previous answer of the
@@ -112,7 +142,7 @@ class SOV_SCENE_API Scene {
   // Builds the world from model: every <collision> of every link, at joint
   // positions 0 (or the nearest limit, as in forwardKinematics). Adjacent
   // links (parent and child of a joint) are allowed to collide (not
-  // checked). <mesh> collisions are read with loadMesh (STL, OBJ; the URDF
+  // checked). <mesh> collisions are read with loadMesh (assimp; the URDF
   // scale applied) into OBBRSS trees, one per (file, scale); the filename is
   // a path (relative ones against options.mesh_directory), a file:// URI or
   // a package://name/path URI (name looked up in options.package_paths).
@@ -145,6 +175,21 @@ class SOV_SCENE_API Scene {
   void disallowCollision(const std::string& link1, const std::string& link2);
   bool isCollisionAllowed(const std::string& link1, const std::string& link2) const;
 
+  // Applies the collision entries of an SRDF (MoveIt's semantic robot
+  // description; read with tinyxml2, as srdfdom is not in Debian):
+  // <disable_default_collisions link> allows the link with every other, then
+  // <disable_collisions link1 link2> allows the pair, then
+  // <enable_collisions link1 link2> checks it again (MoveIt's order: the
+  // specific entries override the defaults, enabling last). Groups, states
+  // and the rest are ignored. Entries naming links the model does not have
+  // are skipped and listed in the report. Throws sov::urdf::Error naming the
+  // SRDF and line: SOV_URDF_ERR_IO (unreadable), SOV_URDF_ERR_XML (not
+  // well-formed), SOV_SCENE_ERR_SRDF (no <robot>, a missing link attribute);
+  // on error the scene is unchanged.
+  SrdfReport loadSrdf(const std::string& srdf_path);
+  // loadSrdf for SRDF text, named source in messages.
+  SrdfReport loadSrdfString(const std::string& xml, const std::string& source = "<string>");
+
   // True when two geometries of links that may not collide touch (signed
   // distance <= 0). If pairs is given, every such link pair (each once, link
   // names ordered) is stored in it.
@@ -152,9 +197,11 @@ class SOV_SCENE_API Scene {
   // The smallest signed distance over the geometry pairs of links that may
   // not collide, with its pair and witness points. Overlaps are exact
   // (-depth) for superovoid, sphere pairs; EPA's for GJK pairs; FCL's for
-  // primitive pairs; without depth for pairs with a mesh (FCL's -1 for mesh
-  // vs shape, 0 for mesh vs mesh). distance is +infinity if every pair is
-  // allowed.
+  // primitive pairs. A pair with a mesh (or an octree) has no depth: its
+  // distance is the unsigned one, 0 when they touch or overlap, with one
+  // point of contact as both witnesses (FCL has no penetration depth for
+  // meshes, and asking it for one can abort the process). distance is
+  // +infinity if every pair is allowed.
   PairDistance minSelfDistance();
 
   // True when any link geometry touches an environment object; pairs gets
@@ -165,6 +212,17 @@ class SOV_SCENE_API Scene {
   // Smallest signed distance between a link geometry and an environment
   // object (link2 is "", collision2 the object's index in env).
   PairDistance distance(const std::vector<fcl::CollisionObject<double>*>& env);
+
+  // Every geometry pair of links that may collide whose distance is at most
+  // margin (0: the touching and overlapping ones), with its distance, witness
+  // points and normal, nearest first (then by link names and collision
+  // indices). What MoveIt's contact and distance results and contact-aware
+  // planners consume. Throws sov::Error (SOV_ERR_NONFINITE) for a NaN margin.
+  std::vector<Contact> contacts(double margin);
+  // Every (link geometry, environment object) pair within margin (link2 "",
+  // collision2 the object's index in env), as above.
+  std::vector<Contact> contacts(const std::vector<fcl::CollisionObject<double>*>& env,
+                                double margin);
 
   // One collision geometry of the world: its link, <collision> index, FCL
   // object (world pose = link pose * collision origin) and whether it is a
@@ -197,11 +255,20 @@ class SOV_SCENE_API Scene {
   struct Geometry;
 
  private:
+  // Moves the objects to the link poses.
   void updatePoses(const LinkPoses& poses);
+  // True when the links (indices) may collide without being checked.
   bool allowedIndex(std::size_t link1, std::size_t link2) const;
+  // The index of a link; throws SceneError if unknown.
   std::size_t linkIndex(const std::string& link) const;
+  // e placed in the scene's document at line (or, without one, at the line
+  // of the joint or link it names), unless it has a place already.
+  SceneError located(const SceneError& e, int line) const;
+  SceneError located(const SceneError& e) const;
 
   ::urdf::ModelInterfaceSharedPtr model_;
+  std::string source_;  // the document's source name and element lines (Model)
+  std::map<std::string, int> link_lines_, joint_lines_;
   SceneOptions options_;
   JointPositions q_;
   std::vector<std::string> links_;
