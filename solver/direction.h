@@ -21,6 +21,20 @@ int sovc_solve_direction(sovc_result *result, const sovc_pair *P, const double v
  * charts, not an answer. */
 void sovc_refine_direction(double v[3], const sovc_pair *P, int max_iterations);
 
+/* A verdict on an iterate of the refinement: unit world direction v, the
+ * seed points pA of A along v and pB of B along -v, and f = v . (pA - pB);
+ * nonzero ends the refinement with that value. */
+typedef int (*sovc_refine_verdict)(const void *ctx, const double v[3], const double pA[3],
+                                   const double pB[3], double f);
+
+/* sovc_refine_direction asking verdict (with ctx) at every iterate and
+ * going on to the seed points' optimum (no early stop on a small step); v
+ * becomes the last iterate. Returns the first nonzero verdict, or 0. (Exact
+ * supports after the seed steps decided too few more pairs of the contact
+ * battery to pay for themselves.) */
+int sovc_direction_verdict(double v[3], const sovc_pair *P, int max_iterations,
+                           sovc_refine_verdict verdict, const void *ctx);
+
 /* Hessian of f(v) = h_A(v) + h_B(-v) on the unit sphere at v, in the tangent
  * frame fr of v: (D_A + D_B - f I) restricted to the tangent plane, with
  * a, b the supports along v and -v carrying their derivatives D and f their

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "solver/auto_method.h"
+#include "solver/direction.h"
 #include "solver/pair.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
@@ -89,6 +90,24 @@ static int common_point(const sovc_result *r, const sovc_pair *P) {
          (sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m));
 }
 
+/* Verdicts of the refinement's iterates (verdict_at). */
+enum { kApart = 1, kOverlap = 2 };
+/* Seed-point normal-chart steps a collide query tries for a verdict before
+ * the local stage (which goes on from where they ended). */
+enum { kVerdictSteps = 6 };
+
+/* A proof at one iterate of the direction's refinement (ctx: the pair):
+ * where the seed points lie apart along v, the plane normal to v if it
+ * separates the bodies (exact support bounds); where they overlap, their
+ * midpoint if it lies inside both. */
+static int verdict_at(const void *ctx, const double v[3], const double pA[3], const double pB[3],
+                      double f) {
+  const sovc_pair *P = ctx;
+  if (f < 0) return separating(P, v) ? kApart : 0;
+  const double m[3] = {0.5 * (pA[0] + pB[0]), 0.5 * (pA[1] + pB[1]), 0.5 * (pA[2] + pB[2])};
+  return sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m) ? kOverlap : 0;
+}
+
 /* Early exits: bounding spheres and separating planes prove "apart", a
  * centre inside the other body or a point of the centre line inside both
  * proves "overlap"; then one local solve: a positive d proves "apart", a
@@ -111,6 +130,11 @@ int sovc_collide(int *colliding, const sovc_pair *P, const sovc_options *opt, so
   if (cc > 0 && separating(P, v)) return SOV_OK;
   *colliding = 1;
   if (sovc_centre_line_overlap(P)) return SOV_OK;
+  if (opt->method == SOVC_METHOD_AUTO) {
+    const int said =
+        sovc_direction_verdict(v, P, kVerdictSteps, verdict_at, P);
+    if (said) return *colliding = said == kOverlap, SOV_OK;
+  }
   sovc_result r;
   int st;
   if (opt->method == SOVC_METHOD_AUTO) {
