@@ -146,7 +146,7 @@ Outcome RunCore(const Method& m, const PairBodies& b, int repeat) {
       repeat, [&] { st = sov_distance(&r, &b.A, &b.XA, &b.B, &b.XB, &opt, nullptr); });
   double sink[6];
   const sovc_pose XA = sovc_pose_from_public(&b.XA), XB = sovc_pose_from_public(&b.XB);
-  const sovc_pair P = {sovc_shape_of(&b.A), &XA, sovc_shape_of(&b.B), &XB};
+  const sovc_pair P = {sovc_shape_of(&b.A), &XA, sovc_shape_of(&b.B), &XB, 1};
   if (m.quadtree)
     o.guess_us = bench::MedianUs(repeat, [&] { sovc_quadtree_seed(sink, sink + 2, &P); });
   else

@@ -395,7 +395,7 @@ int sov_distance(sov_result *result, const sov_shape *A, const sov_pose *XA,
     sovc_options_default(&opt);
   const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
   sovc_result r = result_from_public(result);
-  const sovc_pair P = {sovc_shape_of(A), &xa, sovc_shape_of(B), &xb};
+  const sovc_pair P = {sovc_shape_of(A), &xa, sovc_shape_of(B), &xb, 1};
   const int status = sovc_distance(&r, &P, &opt, cache ? sovc_cache_of(cache) : NULL);
   sovc_result_to_public(result, &r);
   return status;
@@ -414,6 +414,6 @@ int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   else
     sovc_options_default(&opt);
   const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
-  const sovc_pair P = {sovc_shape_of(A), &xa, sovc_shape_of(B), &xb};
+  const sovc_pair P = {sovc_shape_of(A), &xa, sovc_shape_of(B), &xb, 1};
   return sovc_collide(colliding, &P, &opt, cache ? sovc_cache_of(cache) : NULL);
 }

@@ -55,14 +55,18 @@ static const method_solve kMethods[SOVC_METHOD_COUNT] = {[SOVC_METHOD_AUTO] = so
                                                          [SOVC_METHOD_NTB] = study_method};
 
 /* Dispatch on options->method. */
-int sovc_distance(sovc_result *res, const sovc_pair *P, const sovc_options *opt,
+int sovc_distance(sovc_result *res, const sovc_pair *caller, const sovc_options *opt,
                   sovc_cache *cache) {
+  sovc_normal_pair N;
+  sovc_pair_normalize(&N, caller);
+  const sovc_pair *P = &N.pair;
   if (cache) sovc_cache_admit(cache);
   sovc_warm storage;
   sovc_warm *warm =
       opt->method == SOVC_METHOD_AUTO ? sovc_warm_init(&storage, cache, P->A, P->B) : NULL;
-  const int st = kMethods[opt->method](res, P, opt, cache, warm);
-  return deliver(st, res, P, cache, warm);
+  const int st = deliver(kMethods[opt->method](res, P, opt, cache, warm), res, P, cache, warm);
+  sovc_result_restore(res, &N);
+  return st;
 }
 
 /* 1 if the plane normal to world direction v (not necessarily unit)
@@ -113,7 +117,11 @@ static int verdict_at(const void *ctx, const double v[3], const double pA[3], co
  * proves "overlap"; then one local solve: a positive d proves "apart", a
  * common point "overlap"; only what remains goes on to the rest of the
  * distance (the default method continues from its local solve). */
-int sovc_collide(int *colliding, const sovc_pair *P, const sovc_options *opt, sovc_cache *cache) {
+int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *opt,
+                 sovc_cache *cache) {
+  sovc_normal_pair N;
+  sovc_pair_normalize(&N, caller);
+  const sovc_pair *P = &N.pair;
   double c[3] = {P->XB->p[0] - P->XA->p[0], P->XB->p[1] - P->XA->p[1], P->XB->p[2] - P->XA->p[2]};
   const double cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
   const double rr = P->A->radius + P->B->radius;
@@ -147,7 +155,7 @@ int sovc_collide(int *colliding, const sovc_pair *P, const sovc_options *opt, so
     /* The rest of the distance, not all of it again. */
     st = deliver(sovc_solve_auto_finish(&r, have, P, opt, warm), &r, P, cache, warm);
   } else {
-    st = sovc_distance(&r, P, opt, cache);
+    st = sovc_distance(&r, caller, opt, cache);
   }
   if (st != SOV_OK) return st;
   *colliding = r.d <= 0;

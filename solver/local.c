@@ -165,7 +165,7 @@ static int mixed_chart_ab(sovc_result *r, const chart_start *s) {
 
 /* B by its surface point, A by its support map. */
 static int mixed_chart_ba(sovc_result *r, const chart_start *s) {
-  const sovc_pair swapped = {s->P->B, s->P->XB, s->P->A, s->P->XA};
+  const sovc_pair swapped = {s->P->B, s->P->XB, s->P->A, s->P->XA, s->P->scale};
   const int st = sovc_solve_mixed(r, &swapped, s->at->pB, s->tolerance, s->cap);
   if (st == SOV_OK) sovc_result_swap(r);
   return st;

@@ -3,6 +3,7 @@
 #include "solver/pair.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "solver/pose.h"
 #include "solver/posed.h"
@@ -109,4 +110,62 @@ void sovc_core_direction(double v[3], const sovc_pair *P) {
   if (gap > kCoreRounding * size) return;
   for (int i = 0; i < 3; ++i) v[i] = P->XB->p[i] - P->XA->p[i];
   if (!(sovc_dot(v, v) > 0)) v[0] = v[1] = 0, v[2] = 1;
+}
+
+/* Bounds of the scaled semi-axes: a scale that would push one past them
+ * (bodies 1e290 apart in size) is not applied. */
+static const double kScaledMin = 1e-280, kScaledMax = 1e280;
+
+/* S with its lengths times f (a power of two: exact). */
+static void scale_shape(sovc_shape *out, const sovc_shape *S, double f) {
+  *out = *S;
+  for (int i = 0; i < 3; ++i) {
+    out->a[i] = S->a[i] * f;
+    out->aabb_lo[i] = S->aabb_lo[i] * f;
+    out->aabb_hi[i] = S->aabb_hi[i] * f;
+  }
+  out->radius = S->radius * f;
+}
+
+/* The power of two nearest the pair's size (the sum of the bounding
+ * radii), or 1 where scaling would take a semi-axis past the double range. */
+static double pair_scale(const sovc_pair *P) {
+  int k;
+  frexp(P->A->radius + P->B->radius, &k);
+  const double s = ldexp(1.0, k - 1);
+  for (int i = 0; i < 3; ++i) {
+    const double a = P->A->a[i] / s, b = P->B->a[i] / s;
+    if (!(a > kScaledMin && a < kScaledMax && b > kScaledMin && b < kScaledMax)) return 1;
+  }
+  return s;
+}
+
+/* See pair.h. */
+void sovc_pair_normalize(sovc_normal_pair *N, const sovc_pair *P) {
+  const double s = pair_scale(P), f = 1 / s;
+  scale_shape(&N->A, P->A, f);
+  scale_shape(&N->B, P->B, f);
+  memcpy(N->origin, P->XA->p, sizeof N->origin);
+  N->XA = *P->XA;
+  N->XB = *P->XB;
+  for (int i = 0; i < 3; ++i) {
+    N->XA.p[i] = 0;
+    N->XB.p[i] = (P->XB->p[i] - N->origin[i]) * f;
+  }
+  N->pair.A = &N->A;
+  N->pair.XA = &N->XA;
+  N->pair.B = &N->B;
+  N->pair.XB = &N->XB;
+  N->pair.scale = s;
+}
+
+/* See pair.h. */
+void sovc_result_restore(sovc_result *r, const sovc_normal_pair *N) {
+  const double s = N->pair.scale;
+  r->d *= s;
+  for (int i = 0; i < 3; ++i) {
+    r->pA[i] = r->pA[i] * s + N->origin[i];
+    r->pB[i] = r->pB[i] * s + N->origin[i];
+  }
+  r->residual *= s;
 }

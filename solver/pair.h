@@ -23,4 +23,22 @@ void sovc_support_seeds(double pA[3], double pB[3], const sovc_pair *P, const do
  * that line where the cores meet, +z where the centres coincide too. */
 void sovc_core_direction(double v[3], const sovc_pair *P);
 
+/* A pair in a frame centred on A's centre and scaled by a power of two to
+ * about unit size, where the solver computes: the answer's accuracy and its
+ * tolerances then follow the bodies' size and not their distance from the
+ * caller's origin. Scaling by 2^-k is exact, and so are A's centre (0) and
+ * B's for nearby bodies (Sterbenz). */
+typedef struct sovc_normal_pair {
+  sovc_shape A, B;
+  sovc_pose XA, XB;
+  sovc_pair pair;   /* points to the members above */
+  double origin[3]; /* the caller's A centre */
+} sovc_normal_pair;
+
+/* N holds P (scale 1) in its normal frame. */
+void sovc_pair_normalize(sovc_normal_pair *N, const sovc_pair *P);
+
+/* Answer r of N's pair in the caller's frame and lengths. */
+void sovc_result_restore(sovc_result *r, const sovc_normal_pair *N);
+
 #endif

@@ -35,8 +35,8 @@ static int seed_points(double pA[3], double pB[3], double phiA[2], double phiB[2
   } else if (opt->seed == SOVC_SEED_CACHE) {
     if (!cache || !cache->valid) return SOV_ERR_OPTION;
     for (int i = 0; i < 3; ++i) {
-      xa[i] = cache->pA_local[i];
-      xb[i] = cache->pB_local[i];
+      xa[i] = cache->pA_local[i] / P->scale;
+      xb[i] = cache->pB_local[i] / P->scale;
     }
   } else {
     return SOV_ERR_OPTION;

@@ -28,12 +28,15 @@ typedef struct sovc_pose {
   double p[3];
 } sovc_pose;
 
-/* The two posed bodies of a query, A and B. */
+/* The two posed bodies of a query, A and B. Their lengths are the
+ * caller's divided by scale (a power of two; 1 for the caller's own pair,
+ * see sovc_pair_normalize). */
 typedef struct sovc_pair {
   const sovc_shape *A;
   const sovc_pose *XA;
   const sovc_shape *B;
   const sovc_pose *XB;
+  double scale;
 } sovc_pair;
 
 /* Methods: the default, then the benchmark study's three schemes. */

@@ -74,8 +74,14 @@ void sovc_warm_store(sovc_cache *cache, const sovc_warm *warm, const sovc_shape 
 /* See warm.h. */
 void sovc_cache_store(sovc_cache *cache, const sovc_result *r, const sovc_pair *P,
                       const sovc_warm *warm) {
+  /* The witnesses in the caller's lengths (as sovc_cache_set keeps them),
+   * the evaluations and balls in the pair's (keyed by its shapes). */
   sovc_to_local(cache->pA_local, P->XA, r->pA);
   sovc_to_local(cache->pB_local, P->XB, r->pB);
+  for (int i = 0; i < 3; ++i) {
+    cache->pA_local[i] *= P->scale;
+    cache->pB_local[i] *= P->scale;
+  }
   sovc_rotate_t(cache->nA_local, P->XA->R, r->n);
   cache->valid = 1;
   sovc_warm_store(cache, warm, P->A, P->B);

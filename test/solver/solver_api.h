@@ -20,7 +20,7 @@ struct PairOf {
 // A and B at their poses.
 inline PairOf Pair(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
                    const sovc_pose *XB) {
-  return PairOf{{A, XA, B, XB}};
+  return PairOf{{A, XA, B, XB, 1}};
 }
 
 // Default options, as sov_options_default gives them.

@@ -70,13 +70,17 @@ typedef struct sov_pose {
 typedef struct sov_options {
   sov_method method;   /* default SOV_METHOD_AUTO */
   sov_seed seed;       /* study methods: default SOV_SEED_QUADTREE */
-  double tolerance;    /* residual tolerance (length units), default 1e-11.
-                          The study methods stop below it, or below the
-                          rounding floor 64 eps max(1, |coordinate|) when
-                          that is larger, and report that residual; AUTO's
-                          internal solves stop below tolerance times
-                          max(1, |coordinate|) and its answer is checked
-                          against its own bounds */
+  double tolerance;    /* residual tolerance relative to the pair's size s,
+                          default 1e-11. Every query is solved in a frame
+                          centred on A and scaled by s: the sum of both
+                          bodies' bounding radii rounded down to a power of
+                          two. The study methods stop below tolerance s (or
+                          the rounding floor 64 eps s max(1, |coordinate / s|)
+                          when that is larger) and report that residual;
+                          AUTO's internal solves stop below tolerance s
+                          max(1, |coordinate / s|) (coordinates from A's
+                          centre) and its answer is checked against its own
+                          bounds */
   int max_iterations;  /* Newton iteration cap per solve, default 50; AUTO
                           caps its first two charts (position, then normal)
                           at min(this, 16) and each other chart at
