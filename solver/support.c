@@ -97,11 +97,14 @@ typedef struct taper_problem {
   double q, m;    /* slice dual exponent, profile exponent 2/eps2 */
   int mu_var;     /* unknown y is mu (eps2 >= 1) or zeta (eps2 < 1) */
   double ymax;    /* |y| bound keeping |zeta|^m below 1e300 */
+  int equal;      /* tx == ty: every slice is the slice at s = 0 scaled by kx */
+  lp_pair slice0; /* with equal tapers, the slice dual norm at s = 0 */
 } taper_problem;
 
 /* Everything known at one trial y. */
 typedef struct taper_state {
   double y, s, c, mu; /* unknown, height z/a3, profile width c(s), -c'(s) */
+  double zeta;        /* s / c */
   double s_y, s_yy;   /* ds/dy, d2s/dy2 */
   double mu_s;        /* dmu/ds */
   double kx, ky;      /* taper factors at s */
@@ -110,28 +113,11 @@ typedef struct taper_state {
   lp_pair slice;      /* slice dual norm at s */
 } taper_state;
 
-/* Profile point of y: mu, c, s, s_y, and d = (s_yy, mu_y, mu_yy) (NaN where
- * a second derivative is unbounded; Halley then falls back to Newton). */
-static void taper_profile(taper_state *t, double d[3], const taper_problem *P, double y) {
-  const double m = P->m;
-  const double mu = P->mu_var ? y : sovc_spow(y, m - 1);
-  const double zeta = P->mu_var ? sovc_spow(y, 1 / (m - 1)) : y;
-  const double zm = fabs(mu) * fabs(zeta); /* |zeta|^m */
-  t->y = y;
-  t->mu = mu;
-  /* c = (1 + zm)^(-1/m) and s = zeta c; towards the poles (zm > 1) from
-   * |s| = (1 + 1/zm)^(-1/m), which keeps s to a few ulps of the pole where
-   * c's logarithm, about log(zm) / m, would cost that many ulps. */
-  double s;
-  if (zm > 1) {
-    const double as = exp(-log1p(1 / zm) / m);
-    t->c = as / fabs(zeta);
-    s = copysign(as, zeta);
-  } else {
-    t->c = exp(-log1p(zm) / m);
-    s = zeta * t->c;
-  }
-  t->s = fmax(-1.0, fmin(1.0, s)); /* within the poles despite rounding */
+/* Derivatives of the profile point t (y, mu, zeta, c set; zm = |zeta|^m)
+ * in y: s_y, and d = (s_yy, mu_y, mu_yy) (NaN where a second derivative is
+ * unbounded; Halley then falls back to Newton). */
+static void taper_profile_rates(taper_state *t, double d[3], const taper_problem *P, double zm) {
+  const double m = P->m, mu = t->mu, zeta = t->zeta;
   const double s_z = t->c / (1 + zm), s_zz = -(m + 1) * mu * s_z * s_z / t->c;
   if (P->mu_var) { /* zeta = spow(mu, 1/(m-1)) */
     const double z_y = zeta != 0 ? fabs(zeta) / ((m - 1) * fabs(mu)) : (m == 2 ? 1.0 : 0.0);
@@ -149,14 +135,65 @@ static void taper_profile(taper_state *t, double d[3], const taper_problem *P, d
   }
 }
 
+/* Profile point of y: mu, zeta, c, s, s_y and d (taper_profile_rates). */
+static void taper_profile(taper_state *t, double d[3], const taper_problem *P, double y) {
+  const double m = P->m;
+  t->y = y;
+  t->mu = P->mu_var ? y : sovc_spow(y, m - 1);
+  t->zeta = P->mu_var ? sovc_spow(y, 1 / (m - 1)) : y;
+  const double zm = fabs(t->mu) * fabs(t->zeta); /* |zeta|^m */
+  /* c = (1 + zm)^(-1/m) and s = zeta c; towards the poles (zm > 1) from
+   * |s| = (1 + 1/zm)^(-1/m), which keeps s to a few ulps of the pole where
+   * c's logarithm, about log(zm) / m, would cost that many ulps. */
+  double s;
+  if (zm > 1) {
+    const double as = exp(-log1p(1 / zm) / m);
+    t->c = as / fabs(t->zeta);
+    s = copysign(as, t->zeta);
+  } else {
+    t->c = zm > 0 ? exp(-log1p(zm) / m) : 1.0;
+    s = t->zeta * t->c;
+  }
+  t->s = fmax(-1.0, fmin(1.0, s)); /* within the poles despite rounding */
+  taper_profile_rates(t, d, P, zm);
+}
+
+/* Profile point of a height s in [-1, 1], as taper_profile of its unknown
+ * (zeta = s/c, mu = |zeta|^(m-1) = (|s|^m/|s|) c/(1 - |s|^m), signed) but
+ * from |s|^m and c directly, without the round trip through y. */
+static void taper_profile_s(taper_state *t, double d[3], const taper_problem *P, double s) {
+  const double m = P->m, as = fabs(s), sm = sovc_power(as, m), cm = 1 - sm;
+  if (!(cm > 0) || as == 0) { /* the pole (y clamped as taper_y_of_s does) or the equator */
+    taper_profile(t, d, P, as == 0 ? 0.0 : copysign(P->ymax, s));
+    return;
+  }
+  const double c = sovc_power(cm, 1 / m), zeta = s / c;
+  const double mu = copysign((as > SOVC_TINY_BASE ? sm / as : sovc_power(as, m - 1)) * c / cm, s);
+  const double y = P->mu_var ? mu : zeta;
+  if (!(fabs(y) <= P->ymax)) {
+    taper_profile(t, d, P, copysign(P->ymax, s));
+    return;
+  }
+  t->y = y;
+  t->mu = mu;
+  t->zeta = zeta;
+  t->c = c;
+  t->s = s;
+  taper_profile_rates(t, d, P, sm / cm);
+}
+
 /* Residual F = mu - R(s), R = V/N + c N'/N, and its first two y derivatives
- * (R_s, R_ss from N'/N = L1, N''/N = L2 and (N''/N)' in closed form). */
-static void taper_eval(taper_state *t, const taper_problem *P, double y) {
-  double d[3]; /* s_yy, mu_y, mu_yy */
-  taper_profile(t, d, P, y);
+ * (R_s, R_ss from N'/N = L1, N''/N = L2 and (N''/N)' in closed form) at the
+ * profile point t with d = (s_yy, mu_y, mu_yy). */
+static void taper_slice(taper_state *t, const double d[3], const taper_problem *P) {
   t->kx = 1 + P->tx * t->s;
   t->ky = 1 + P->ty * t->s;
-  lp_pair_eval(&t->slice, P->A0 * t->kx, P->B0 * t->ky, P->q);
+  if (P->equal) { /* (A0 k, B0 k): the same weights and gradients, n scaled */
+    t->slice = P->slice0;
+    t->slice.n *= t->kx;
+  } else {
+    lp_pair_eval(&t->slice, P->A0 * t->kx, P->B0 * t->ky, P->q);
+  }
   const double w0 = t->slice.w[0], w1 = t->slice.w[1], c = t->c, mu = t->mu;
   const double a = P->tx / t->kx, b = P->ty / t->ky, ab = a - b;
   const double L1 = w0 * a + w1 * b;
@@ -174,6 +211,20 @@ static void taper_eval(taper_state *t, const taper_problem *P, double y) {
   t->F = mu - (VN + c * L1);
   t->F_y = d[1] - R_s * t->s_y;
   t->F_yy = d[2] - (T * t->s_y - L1 * d[1]) * t->s_y - R_s * d[0];
+}
+
+/* Everything at the trial unknown y (taper_profile, taper_slice). */
+static void taper_eval(taper_state *t, const taper_problem *P, double y) {
+  double d[3]; /* s_yy, mu_y, mu_yy */
+  taper_profile(t, d, P, y);
+  taper_slice(t, d, P);
+}
+
+/* Everything at the trial height s in [-1, 1] (taper_profile_s). */
+static void taper_eval_s(taper_state *t, const taper_problem *P, double s) {
+  double d[3];
+  taper_profile_s(t, d, P, s);
+  taper_slice(t, d, P);
 }
 
 /* Unknown y for a height s in [-1, 1], clamped to [-ymax, ymax]
@@ -208,25 +259,24 @@ static void taper_bisect(taper_state *t, const taper_problem *P, double s_lo, do
   for (int it = 0; it < kMaxBisect; ++it) {
     const double s = 0.5 * (s_lo + s_hi);
     if (!(s > s_lo && s < s_hi)) return;
-    taper_eval(t, P, taper_y_of_s(P, s));
+    taper_eval_s(t, P, s);
     if (t->F == 0) return;
     if (t->F < 0) s_lo = s;
     else s_hi = s;
   }
 }
 
-/* Root of F in [lo, hi] from y0 by safeguarded Halley, falling back to
- * bisection in s when a step leaves the bracket (ends: F < 0 < F). On
+/* Root of F in [lo, hi] from the evaluated state t by safeguarded Halley,
+ * falling back to bisection in s when a step leaves the bracket (ends:
+ * F < 0 < F). On
  * return *dy is a final step small enough for taper_point's Taylor update.
  * Far from the root on a flat profile (eps2 near 0) the unknown's high
  * power makes Halley crawl while s stays pinned at a pole: a few such
  * steps, or running out of steps, hand the bracket to bisection in s. */
-static void taper_solve(taper_state *t, double *dy, const taper_problem *P, double y0,
-                        double lo, double hi) {
+static void taper_solve(taper_state *t, double *dy, const taper_problem *P, double lo, double hi) {
   double s_lo = -1, s_hi = 1;
   int stuck = 0;
   *dy = 0;
-  taper_eval(t, P, y0);
   for (int it = 0; t->F != 0; ++it) {
     if (t->F < 0) lo = t->y, s_lo = t->s;
     else hi = t->y, s_hi = t->s;
@@ -311,12 +361,13 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
   taper_state prev = *lo, cur, t;
   for (int i = 1; i <= kZoneScan; ++i) {
     if (i < kZoneScan)
-      taper_eval(&cur, P, taper_y_of_s(P, zl + (zh - zl) * i / kZoneScan));
+      taper_eval_s(&cur, P, zl + (zh - zl) * i / kZoneScan);
     else
       cur = *hi;
     if (prev.F < 0 && cur.F > 0) {
       double dy, xt[3];
-      taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (prev.s + cur.s)), prev.y, cur.y);
+      taper_eval_s(&t, P, 0.5 * (prev.s + cur.s));
+      taper_solve(&t, &dy, P, prev.y, cur.y);
       const double ht = taper_point(xt, &t, P, shape, v, dy);
       if (ht > h) h = ht, x[0] = xt[0], x[1] = xt[1], x[2] = xt[2];
     }
@@ -337,9 +388,9 @@ static double other_side(double x[3], double h, const taper_problem *P,
   const double s = x[2] / shape->a[2], zl = shape->dent_zone[0], zh = shape->dent_zone[1];
   const double part[3][2] = {{-1, zl}, {zl, zh}, {zh, 1}};
   taper_state ends[2]; /* at zl and zh */
-  taper_eval(&ends[0], P, taper_y_of_s(P, zl));
+  taper_eval_s(&ends[0], P, zl);
   if (zh > zl) {
-    taper_eval(&ends[1], P, taper_y_of_s(P, zh));
+    taper_eval_s(&ends[1], P, zh);
     h = zone_maxima(x, h, P, shape, v, &ends[0], &ends[1]);
   } else {
     ends[1] = ends[0];
@@ -360,10 +411,12 @@ static double other_side(double x[3], double h, const taper_problem *P,
       lo = *inner;
       taper_eval(&hi, P, P->ymax);
     }
-    if (lo.F < 0 && hi.F > 0) /* start mid-height: y's upper end can be huge */
-      taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (part[k][0] + part[k][1])), lo.y, hi.y);
-    else
+    if (lo.F < 0 && hi.F > 0) { /* start mid-height: y's upper end can be huge */
+      taper_eval_s(&t, P, 0.5 * (part[k][0] + part[k][1]));
+      taper_solve(&t, &dy, P, lo.y, hi.y);
+    } else {
       t = hi.F <= 0 ? hi : lo;
+    }
     const double ht = taper_point(xt, &t, P, shape, v, dy);
     if (ht > h) h = ht, x[0] = xt[0], x[1] = xt[1], x[2] = xt[2];
   }
@@ -381,6 +434,8 @@ static void taper_setup(taper_problem *P, const sovc_shape *shape, const double 
   P->m = 2 / shape->eps2;
   P->mu_var = shape->eps2 >= 1;
   P->ymax = exp(kLogYmax * (P->mu_var ? (P->m - 1) / P->m : 1 / P->m));
+  P->equal = P->tx == P->ty;
+  if (P->equal) lp_pair_eval(&P->slice0, P->A0, P->B0, P->q);
 }
 
 /* Support of a tapered superovoid by the 1-D search; returns h. */
@@ -388,21 +443,24 @@ static double support_tapered(double x[3], const sovc_shape *shape, const double
   taper_problem P;
   taper_setup(&P, shape, v);
   taper_state t;
-  double y0, dy;
+  double dy;
   if (isfinite(z0) && fabs(z0) < 1) {
-    y0 = taper_y_of_s(&P, z0);
+    taper_eval_s(&t, &P, z0);
   } else { /* first fixed-point step from the equator: y with mu = R(0) */
     taper_eval(&t, &P, 0.0);
     const double R0 = -t.F;
-    y0 = P.mu_var ? R0 : sovc_spow(R0, 1 / (P.m - 1));
+    const double y0 = P.mu_var ? R0 : sovc_spow(R0, 1 / (P.m - 1));
+    taper_eval(&t, &P, fmax(-P.ymax, fmin(P.ymax, y0)));
   }
-  taper_solve(&t, &dy, &P, fmax(-P.ymax, fmin(P.ymax, y0)), -P.ymax, P.ymax);
+  taper_solve(&t, &dy, &P, -P.ymax, P.ymax);
   if (t.F_y < 0) { /* a local minimum inside a tolerated dent: try both sides */
     taper_state left, right;
     double dy_l, dy_r;
     const double ym = t.y;
-    taper_solve(&left, &dy_l, &P, taper_y_of_s(&P, 0.5 * (t.s - 1)), -P.ymax, ym);
-    taper_solve(&right, &dy_r, &P, taper_y_of_s(&P, 0.5 * (t.s + 1)), ym, P.ymax);
+    taper_eval_s(&left, &P, 0.5 * (t.s - 1));
+    taper_solve(&left, &dy_l, &P, -P.ymax, ym);
+    taper_eval_s(&right, &P, 0.5 * (t.s + 1));
+    taper_solve(&right, &dy_r, &P, ym, P.ymax);
     double xl[3];
     const double hl = taper_point(xl, &left, &P, shape, v, dy_l);
     double h = taper_point(x, &right, &P, shape, v, dy_r);
@@ -471,7 +529,7 @@ double sovc_support_steps(double x[3], const sovc_shape *shape, const double dir
   taper_problem P;
   taper_setup(&P, shape, dir);
   taper_state t, next;
-  taper_eval(&t, &P, taper_y_of_s(&P, s));
+  taper_eval_s(&t, &P, s);
   for (int k = 0; k < steps && t.F != 0 && t.F_y > 0; ++k) {
     const double y = t.y + taper_step(&t);
     if (!(fabs(y) <= P.ymax)) break;
