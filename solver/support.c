@@ -561,17 +561,18 @@ static double support_tapered(double x[3], const sovc_shape *shape, const double
     x[2] = copysign(shape->a[2], v[2]);
     return fabs(P.V);
   }
-  taper_state t;
+  taper_state t, t0;
   double dy;
   if (isfinite(z0) && fabs(z0) < 1) {
     taper_eval_s(&t, &P, z0);
-  } else { /* first fixed-point step from the equator: y with mu = R(0) */
-    taper_eval(&t, &P, 0.0);
-    const double R0 = -t.F;
-    const double y0 = P.mu_var ? R0 : sovc_spow(R0, 1 / (P.m - 1));
-    taper_eval(&t, &P, fmax(-P.ymax, fmin(P.ymax, y0)));
+    taper_solve(&t, &dy, &P, NULL, NULL);
+  } else { /* the first fixed-point step from the equator, mu = R(0); the
+              equator is one end of the bracket */
+    taper_eval(&t0, &P, 0.0);
+    t = t0;
+    taper_fixed_point(&t, &P);
+    taper_solve(&t, &dy, &P, t0.F < 0 ? &t0 : NULL, t0.F < 0 ? NULL : &t0);
   }
-  taper_solve(&t, &dy, &P, NULL, NULL);
   if (t.F_y < 0) { /* a local minimum inside a tolerated dent: try both sides */
     taper_state left, right;
     double dy_l, dy_r;
@@ -615,9 +616,8 @@ double sovc_support_bound(double *lower, const sovc_shape *shape, const double d
   taper_setup(&P, shape, dir);
   taper_state t0, t1;
   taper_eval(&t0, &P, 0.0);
-  const double R0 = -t0.F;
-  const double y1 = P.mu_var ? R0 : sovc_spow(R0, 1 / (P.m - 1));
-  taper_eval(&t1, &P, fmax(-P.ymax, fmin(P.ymax, y1)));
+  t1 = t0;
+  taper_fixed_point(&t1, &P);
   double f0, g0, f1, g1;
   taper_tangent(&f0, &g0, &t0, &P);
   taper_tangent(&f1, &g1, &t1, &P);
