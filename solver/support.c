@@ -64,6 +64,12 @@ static const double kFNoise = 8 * DBL_EPSILON;
 /* log(1e300): the unknown is kept where |zeta|^m <= 1e300. */
 static const double kLogYmax = 690.77552789821368;
 
+/* s clamped to the poles [-1, 1] (NaN to 1, as fmax(-1, fmin(1, s))),
+ * inline: fmin and fmax are calls here, once per evaluation. */
+static double clamp_pole(double s) {
+  return !(s <= 1) ? 1.0 : (s < -1 ? -1.0 : s);
+}
+
 /* An l_p norm of (X, Y) >= 0 with its weights X^p/n^p, Y^p/n^p and its
  * gradient (X/n)^(p-1), (Y/n)^(p-1). */
 typedef struct lp_pair {
@@ -175,7 +181,7 @@ static void taper_profile_mz(taper_state *t, double d[3], const taper_problem *P
     t->c = zm > 0 ? exp(-log1p(zm) / m) : 1.0;
     s = t->zeta * t->c;
   }
-  t->s = fmax(-1.0, fmin(1.0, s)); /* within the poles despite rounding */
+  t->s = clamp_pole(s); /* within the poles despite rounding */
   taper_profile_rates(t, d, P, zm);
 }
 
@@ -449,7 +455,7 @@ static double taper_point(double x[3], const taper_state *t, const taper_problem
     const double second = u * u - ds * ds * (P->q * lt[i] * lt[i] + (P->q - 1) * t->D) - ds_dcs;
     x[i] = copysign(base[i] * (1 + u + 0.5 * second), v[i]);
   }
-  x[2] = shape->a[2] * fmax(-1.0, fmin(1.0, t->s + ds));
+  x[2] = shape->a[2] * clamp_pole(t->s + ds);
   return v[0] * x[0] + v[1] * x[1] + v[2] * x[2];
 }
 
