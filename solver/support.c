@@ -15,7 +15,8 @@
  *   mu = R(s) = V/N + c N'/N,
  * whose right side is bounded: no infinite slopes at the poles. It is solved
  * by Halley's method in the unknown y = mu (eps2 >= 1) or y = zeta = s/c
- * (eps2 < 1), the choice in which s(y) is smooth at the equator, with
+ * (eps2 < 1), the choice in which s(y) is smooth at the equator (for
+ * eps2 < 1 the step is taken in mu where F is straighter there), with
  * fixed-point steps mu = R(s) where R changes little (they jump from a pole
  * or a flat part of the profile, where Halley's steps crawl or overshoot),
  * safeguarded by a bracket and bisection in s; the last small step is
@@ -130,6 +131,7 @@ typedef struct taper_state {
   double zeta;        /* s / c */
   double s_y, s_yy;   /* ds/dy, d2s/dy2 */
   double mu_s;        /* dmu/ds */
+  double mu_y, mu_yy; /* dmu/dy, d2mu/dy2 */
   double kx, ky;      /* taper factors at s */
   double a, b, L1, D; /* tx/kx, ty/ky, N'/N and (N'/N)' */
   double R, R_s;      /* V/N + c N'/N and its s derivative */
@@ -253,6 +255,8 @@ static void taper_slice(taper_state *t, const double d[3], const taper_problem *
   t->D = D;
   t->s_yy = d[0];
   t->mu_s = d[1] / t->s_y;
+  t->mu_y = d[1];
+  t->mu_yy = d[2];
   t->R = VN + c * L1;
   t->R_s = R_s;
   t->F_scale = fabs(mu) + fabs(VN) + fabs(c * L1);
@@ -325,28 +329,45 @@ static void bracket_update(taper_bracket *B, const taper_state *t) {
   else B->hi = t->y, B->s_hi = t->s, B->mu_hi = t->mu;
 }
 
+/* Halley's step in mu instead of y = zeta (eps2 < 1), where its curvature
+ * term |k| is smaller than k_y, y's: zeta^(m-1) is linear in mu, so the
+ * step is exact when R does not change. Returns 1 and the new mu if so. */
+static int taper_mu_step(double *mu_new, const taper_state *t, const taper_problem *P, double k_y) {
+  if (P->mu_var || t->mu == 0 || !(t->mu_y > 0) || !isfinite(t->mu_yy)) return 0;
+  const double F_mu = t->F_y / t->mu_y, F_mumu = (t->F_yy - F_mu * t->mu_yy) / (t->mu_y * t->mu_y);
+  const double k = t->F * F_mumu / (2 * F_mu * F_mu);
+  if (!(fabs(k) < fabs(k_y))) return 0;
+  *mu_new = t->mu - t->F / F_mu / (1 - k);
+  return 1;
+}
+
 /* Next trial point of taper_solve by a step, evaluated into t; returns 0
  * (t unchanged) when no step lands inside the bracket. The fixed-point step
  * mu = R(s) is exact when R does not change: it is taken first where R
  * cannot change by a tenth of the residual over the bracket (from a pole
  * or a flat part of the profile, where Halley's steps in y crawl or
- * overshoot), then Halley's step when its curvature term is small (trust),
- * then the fixed-point step anyway, then Halley's (Newton's) step. */
+ * overshoot), then Halley's step when its curvature term k is small
+ * (trust; in mu when that is straighter), then the fixed-point step anyway,
+ * then Halley's (Newton's) step. */
 static int taper_next_step(taper_state *t, const taper_problem *P, const taper_bracket *B,
-                           double step, int trust) {
+                           double step, double k) {
   const double y = t->y + step, R = t->R;
+  const int trust = fabs(k) < kHalleyTrust;
   const int fp_in = R > B->mu_lo && R < B->mu_hi && R != t->mu;
   const int fp_first = fabs(t->R_s) * (B->s_hi - B->s_lo) <= kFixedPointFirst * fabs(t->F);
   const int halley_in = step != 0 && y > B->lo && y < B->hi;
+  double d[3], mu;
   if (fp_in && (fp_first || !(trust && halley_in))) {
-    taper_fixed_point(t, P);
-    return 1;
+    taper_profile_mu(t, d, P, R);
+  } else if (trust && halley_in && taper_mu_step(&mu, t, P, k) && mu > B->mu_lo && mu < B->mu_hi) {
+    taper_profile_mu(t, d, P, mu);
+  } else if (halley_in) {
+    taper_profile(t, d, P, y);
+  } else {
+    return 0;
   }
-  if (halley_in) {
-    taper_eval(t, P, y);
-    return 1;
-  }
-  return 0;
+  taper_slice(t, d, P);
+  return 1;
 }
 
 /* Next trial point of taper_solve by bisection in s (in y where s cannot
@@ -421,7 +442,7 @@ static void taper_solve(taper_state *t, double *dy, const taper_problem *P, cons
     if (fabs(t->F) <= kFNoise * t->F_scale) return;
     const double F_before = fabs(t->F), y_before = t->y;
     const int forced = slow == kSlowSteps;
-    if (forced || !taper_next_step(t, P, &B, step, fabs(k) < kHalleyTrust))
+    if (forced || !taper_next_step(t, P, &B, step, k))
       if (!taper_next_bisect(t, P, &B)) return;
     const double moved = fabs(t->y - y_before);
     if (moved <= 1e-12 * fabs(y_before) && fabs(t->F) >= F_before) return;
