@@ -210,7 +210,7 @@ static void taper_profile_mu(taper_state *t, double d[3], const taper_problem *P
  * from |s|^m and c directly, without the round trip through y. */
 static void taper_profile_s(taper_state *t, double d[3], const taper_problem *P, double s) {
   const double m = P->m, as = fabs(s), sm = sovc_power(as, m), cm = 1 - sm;
-  if (!(cm > 0) || as == 0) { /* the pole (y clamped as taper_y_of_s does) or the equator */
+  if (!(cm > 0) || as == 0) { /* the pole (y clamped to ymax) or the equator */
     taper_profile(t, d, P, as == 0 ? 0.0 : copysign(P->ymax, s));
     return;
   }
