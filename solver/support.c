@@ -641,6 +641,7 @@ double sovc_support_bound(double *lower, const sovc_shape *shape, const double d
     return *lower = sovc_support(x, shape, dir, NAN);
   taper_problem P;
   taper_setup(&P, shape, dir);
+  if (P.A0 == 0 && P.B0 == 0) return *lower = sovc_support(x, shape, dir, NAN); /* underflow */
   taper_state t0, t1;
   taper_eval(&t0, &P, 0.0);
   t1 = t0;

@@ -543,7 +543,8 @@ TEST(Support, EqualTapersAgreeWithTapersAnUlpApart) {
 }
 
 // Directions whose a1 v1 and a2 v2 underflow to 0 (every slice support is 0)
-// have the pole as their support point, as exactly vertical ones do.
+// have the pole as their support point, as exactly vertical ones do; the
+// support bound of such a direction was NaN.
 TEST(Support, UnderflowingHorizontalPartGivesThePole) {
   const sovc_shape s = MakeShape(0.3, 0.17, 1.7, 0.27, 0.16, 0.0026, 0.0026);
   for (double sign : {1.0, -1.0}) {
@@ -554,6 +555,9 @@ TEST(Support, UnderflowingHorizontalPartGivesThePole) {
     EXPECT_EQ(x[0], 0.0);
     EXPECT_EQ(x[1], 0.0);
     EXPECT_EQ(x[2], sign * 1.7);
+    double lower;
+    EXPECT_EQ(sovc_support_bound(&lower, &s, d), h);  // not NaN
+    EXPECT_EQ(lower, h);
   }
 }
 
