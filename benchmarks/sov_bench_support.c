@@ -6,12 +6,14 @@
  * none (NaN), near (the support height of a direction 1e-2 away, as in a
  * Newton loop) and far (the height of an unrelated direction).
  *
- *   sov_bench_support [--shapes N] [--dirs D] [--repeat R] [--dump FILE]
+ *   sov_bench_support [--shapes N] [--dirs D] [--repeat R] [--class NAME]
+ *                     [--dump FILE]
  *
  * Prints the fastest and the median of R timed passes, in ns per support, for each class and
  * hint; --dump writes every support value and point (%a) so that two builds
- * can be compared answer by answer. Run it under valgrind --tool=callgrind
- * (--repeat 1) to count exp/log calls. Not a ctest test. */
+ * can be compared answer by answer; --class times one class only. To count
+ * exp/log calls per support, run one class under valgrind --tool=callgrind
+ * --toggle-collect=time_pass with --repeat 1. Not a ctest test. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -170,44 +172,60 @@ static void dump_case(FILE *f, const bench_case *bc, int c) {
     }
 }
 
+/* Command line. */
+typedef struct bench_args {
+  int shapes, dirs, repeat;
+  int only; /* class index, or -1 for all */
+  const char *dump;
+} bench_args;
+
 /* Parses the options; returns 0 on a usage error. */
-static int parse(int argc, char **argv, int *shapes, int *dirs, int *repeat, const char **dump) {
+static int parse(bench_args *a, int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (i + 1 >= argc) return 0;
-    if (strcmp(argv[i], "--shapes") == 0) *shapes = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--dirs") == 0) *dirs = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--repeat") == 0) *repeat = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--dump") == 0) *dump = argv[++i];
-    else return 0;
+    const char *opt = argv[i], *val = argv[++i];
+    if (strcmp(opt, "--shapes") == 0) a->shapes = atoi(val);
+    else if (strcmp(opt, "--dirs") == 0) a->dirs = atoi(val);
+    else if (strcmp(opt, "--repeat") == 0) a->repeat = atoi(val);
+    else if (strcmp(opt, "--dump") == 0) a->dump = val;
+    else if (strcmp(opt, "--class") == 0) {
+      a->only = kClasses;
+      for (int c = 0; c < kClasses; ++c)
+        if (strcmp(val, kClassNames[c]) == 0) a->only = c;
+      if (a->only == kClasses) return 0;
+    } else return 0;
   }
-  return *shapes > 0 && *dirs > 0 && *repeat > 0 && *repeat <= kMaxRepeat;
+  return a->shapes > 0 && a->dirs > 0 && a->repeat > 0 && a->repeat <= kMaxRepeat;
 }
 
 /* Builds the cases, times them and prints the table. */
 int main(int argc, char **argv) {
-  int shapes = 40, dirs = 200, repeat = 11;
-  const char *dump = NULL;
-  if (!parse(argc, argv, &shapes, &dirs, &repeat, &dump)) {
-    fprintf(stderr, "usage: sov_bench_support [--shapes N] [--dirs D] [--repeat R<=%d] [--dump FILE]\n",
+  bench_args a = {40, 200, 11, -1, NULL};
+  if (!parse(&a, argc, argv)) {
+    fprintf(stderr,
+            "usage: sov_bench_support [--shapes N] [--dirs D] [--repeat R<=%d]\n"
+            "                         [--class moderate|box|diamond|dented] [--dump FILE]\n",
             kMaxRepeat);
     return 2;
   }
-  FILE *df = dump ? fopen(dump, "w") : NULL;
-  if (dump && !df) return 1;
+  FILE *df = a.dump ? fopen(a.dump, "w") : NULL;
+  if (a.dump && !df) return 1;
   bench_rng rng = {0x5eed5099f1ull};
   double sum = 0;
   printf("ns per tapered support, fastest (median) of %d passes, %d shapes x %d directions\n",
-         repeat, shapes, dirs);
+         a.repeat, a.shapes, a.dirs);
   printf("%-9s %17s %17s %17s\n", "class", kHintNames[0], kHintNames[1], kHintNames[2]);
   for (int c = 0; c < kClasses; ++c) {
-    bench_case bc;
-    if (!make_case(&bc, &rng, c, shapes, dirs)) return 1;
-    double fast[kHints], median[kHints];
-    time_case(fast, median, &bc, repeat, &sum);
-    printf("%-9s", kClassNames[c]);
-    for (int h = 0; h < kHints; ++h) printf(" %7.1f (%7.1f)", fast[h], median[h]);
-    printf("\n");
-    if (df) dump_case(df, &bc, c);
+    bench_case bc; /* drawn for every class: --class times the same calls */
+    if (!make_case(&bc, &rng, c, a.shapes, a.dirs)) return 1;
+    if (a.only < 0 || a.only == c) {
+      double fast[kHints], median[kHints];
+      time_case(fast, median, &bc, a.repeat, &sum);
+      printf("%-9s", kClassNames[c]);
+      for (int h = 0; h < kHints; ++h) printf(" %7.1f (%7.1f)", fast[h], median[h]);
+      printf("\n");
+      if (df) dump_case(df, &bc, c);
+    }
     free(bc.shape);
     free(bc.dir);
     for (int h = 0; h < kHints; ++h) free(bc.hint[h]);
