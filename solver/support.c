@@ -15,9 +15,13 @@
  *   mu = R(s) = V/N + c N'/N,
  * whose right side is bounded: no infinite slopes at the poles. It is solved
  * by Halley's method in the unknown y = mu (eps2 >= 1) or y = zeta = s/c
- * (eps2 < 1), the choice in which s(y) is smooth at the equator, safeguarded
- * by a bracket and bisection in s; the last small step is applied to the
- * point by a second-order Taylor update instead of another evaluation.
+ * (eps2 < 1), the choice in which s(y) is smooth at the equator (for
+ * eps2 < 1 the step is taken in mu where F is straighter there), with
+ * fixed-point steps mu = R(s) where R changes little (they jump from a pole
+ * or a flat part of the profile, where Halley's steps crawl or overshoot),
+ * safeguarded by a bracket and bisection in s; the last small step is
+ * applied to the point by a second-order Taylor update instead of another
+ * evaluation.
  * Bodies accepted with a tiny dent (eps2 < 1, unequal tapers; see
  * convexity.c) can make f slightly non-concave near s = 0: a root that is a
  * local minimum is detected and the larger of its neighbouring maxima taken.
@@ -25,13 +29,14 @@
  * step R(0) as the starting point. */
 #include "solver/support.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "solver/shape.h"
 
 enum {
-  kMaxNewton = 100, /* Halley steps of one solve */
-  kStuckSteps = 3,  /* steps that leave s unchanged before bisection takes over */
+  kMaxNewton = 100, /* steps of one solve before bisection alone */
+  kSlowSteps = 2,   /* steps in a row that do not halve |F| before one bisection */
   kMaxBisect = 200, /* halvings of [-1, 1] (about 60 reach the last bit) */
   kZoneScan = 16    /* equal steps scanning a dent zone for every maximum */
 };
@@ -44,8 +49,27 @@ static const double kTaylorStep = 2e-6;
  * Halley step then leaves a root error far below rounding. */
 static const double kTaylorResidual = 1e-7;
 
+/* Below this |k| = |F F''| / (2 F'^2) Halley's step is taken; above it the
+ * fixed-point step, which is exact in mu when R is constant, is tried first. */
+static const double kHalleyTrust = 0.25;
+
+/* The fixed-point step goes first where R cannot change by this fraction
+ * of the residual |F| over the bracket. */
+static const double kFixedPointFirst = 0.1;
+
+/* |F| below this many ulps of its terms mu, V/N and c N'/N is all
+ * rounding: the slopes match to rounding and the solve stops (on a flat
+ * face the root's s is then anywhere along it). */
+static const double kFNoise = 8 * DBL_EPSILON;
+
 /* log(1e300): the unknown is kept where |zeta|^m <= 1e300. */
 static const double kLogYmax = 690.77552789821368;
+
+/* s clamped to the poles [-1, 1] (NaN to 1, as fmax(-1, fmin(1, s))),
+ * inline: fmin and fmax are calls here, once per evaluation. */
+static double clamp_pole(double s) {
+  return !(s <= 1) ? 1.0 : (s < -1 ? -1.0 : s);
+}
 
 /* An l_p norm of (X, Y) >= 0 with its weights X^p/n^p, Y^p/n^p and its
  * gradient (X/n)^(p-1), (Y/n)^(p-1). */
@@ -97,41 +121,30 @@ typedef struct taper_problem {
   double q, m;    /* slice dual exponent, profile exponent 2/eps2 */
   int mu_var;     /* unknown y is mu (eps2 >= 1) or zeta (eps2 < 1) */
   double ymax;    /* |y| bound keeping |zeta|^m below 1e300 */
+  int equal;      /* tx == ty: every slice is the slice at s = 0 scaled by kx */
+  lp_pair slice0; /* with equal tapers, the slice dual norm at s = 0 */
 } taper_problem;
 
 /* Everything known at one trial y. */
 typedef struct taper_state {
   double y, s, c, mu; /* unknown, height z/a3, profile width c(s), -c'(s) */
+  double zeta;        /* s / c */
   double s_y, s_yy;   /* ds/dy, d2s/dy2 */
   double mu_s;        /* dmu/ds */
+  double mu_y, mu_yy; /* dmu/dy, d2mu/dy2 */
   double kx, ky;      /* taper factors at s */
   double a, b, L1, D; /* tx/kx, ty/ky, N'/N and (N'/N)' */
+  double R, R_s;      /* V/N + c N'/N and its s derivative */
+  double F_scale;     /* |mu| + |V/N| + |c N'/N|, the size of F's terms */
   double F, F_y, F_yy;/* residual mu - R(s) and its y derivatives */
   lp_pair slice;      /* slice dual norm at s */
 } taper_state;
 
-/* Profile point of y: mu, c, s, s_y, and d = (s_yy, mu_y, mu_yy) (NaN where
- * a second derivative is unbounded; Halley then falls back to Newton). */
-static void taper_profile(taper_state *t, double d[3], const taper_problem *P, double y) {
-  const double m = P->m;
-  const double mu = P->mu_var ? y : sovc_spow(y, m - 1);
-  const double zeta = P->mu_var ? sovc_spow(y, 1 / (m - 1)) : y;
-  const double zm = fabs(mu) * fabs(zeta); /* |zeta|^m */
-  t->y = y;
-  t->mu = mu;
-  /* c = (1 + zm)^(-1/m) and s = zeta c; towards the poles (zm > 1) from
-   * |s| = (1 + 1/zm)^(-1/m), which keeps s to a few ulps of the pole where
-   * c's logarithm, about log(zm) / m, would cost that many ulps. */
-  double s;
-  if (zm > 1) {
-    const double as = exp(-log1p(1 / zm) / m);
-    t->c = as / fabs(zeta);
-    s = copysign(as, zeta);
-  } else {
-    t->c = exp(-log1p(zm) / m);
-    s = zeta * t->c;
-  }
-  t->s = fmax(-1.0, fmin(1.0, s)); /* within the poles despite rounding */
+/* Derivatives of the profile point t (y, mu, zeta, c set; zm = |zeta|^m)
+ * in y: s_y, and d = (s_yy, mu_y, mu_yy) (NaN where a second derivative is
+ * unbounded; Halley then falls back to Newton). */
+static void taper_profile_rates(taper_state *t, double d[3], const taper_problem *P, double zm) {
+  const double m = P->m, mu = t->mu, zeta = t->zeta;
   const double s_z = t->c / (1 + zm), s_zz = -(m + 1) * mu * s_z * s_z / t->c;
   if (P->mu_var) { /* zeta = spow(mu, 1/(m-1)) */
     const double z_y = zeta != 0 ? fabs(zeta) / ((m - 1) * fabs(mu)) : (m == 2 ? 1.0 : 0.0);
@@ -149,14 +162,85 @@ static void taper_profile(taper_state *t, double d[3], const taper_problem *P, d
   }
 }
 
+/* Profile point of the unknown y with its mu and zeta: c, s, s_y and d
+ * (taper_profile_rates). */
+static void taper_profile_mz(taper_state *t, double d[3], const taper_problem *P, double y,
+                             double mu, double zeta) {
+  const double m = P->m;
+  t->y = y;
+  t->mu = mu;
+  t->zeta = zeta;
+  const double zm = fabs(mu) * fabs(zeta); /* |zeta|^m */
+  /* c = (1 + zm)^(-1/m) and s = zeta c; towards the poles (zm > 1) from
+   * |s| = (1 + 1/zm)^(-1/m), which keeps s to a few ulps of the pole where
+   * c's logarithm, about log(zm) / m, would cost that many ulps. */
+  double s;
+  if (zm > 1) {
+    const double as = exp(-log1p(1 / zm) / m);
+    t->c = as / fabs(t->zeta);
+    s = copysign(as, t->zeta);
+  } else {
+    t->c = zm > 0 ? exp(-log1p(zm) / m) : 1.0;
+    s = t->zeta * t->c;
+  }
+  t->s = clamp_pole(s); /* within the poles despite rounding */
+  taper_profile_rates(t, d, P, zm);
+}
+
+/* Profile point of y: mu, zeta, c, s, s_y and d (taper_profile_rates). */
+static void taper_profile(taper_state *t, double d[3], const taper_problem *P, double y) {
+  const double m = P->m;
+  taper_profile_mz(t, d, P, y, P->mu_var ? y : sovc_spow(y, m - 1),
+                   P->mu_var ? sovc_spow(y, 1 / (m - 1)) : y);
+}
+
+/* Profile point of mu = -c'(s) (clamped as y is to [-ymax, ymax]). */
+static void taper_profile_mu(taper_state *t, double d[3], const taper_problem *P, double mu) {
+  if (P->mu_var) {
+    taper_profile(t, d, P, fmax(-P->ymax, fmin(P->ymax, mu)));
+    return;
+  }
+  const double zeta = sovc_spow(mu, 1 / (P->m - 1));
+  if (fabs(zeta) < P->ymax) taper_profile_mz(t, d, P, zeta, mu, zeta);
+  else taper_profile(t, d, P, copysign(P->ymax, mu));
+}
+
+/* Profile point of a height s in [-1, 1], as taper_profile of its unknown
+ * (zeta = s/c, mu = |zeta|^(m-1) = (|s|^m/|s|) c/(1 - |s|^m), signed) but
+ * from |s|^m and c directly, without the round trip through y. */
+static void taper_profile_s(taper_state *t, double d[3], const taper_problem *P, double s) {
+  const double m = P->m, as = fabs(s), sm = sovc_power(as, m), cm = 1 - sm;
+  if (!(cm > 0) || as == 0) { /* the pole (y clamped to ymax) or the equator */
+    taper_profile(t, d, P, as == 0 ? 0.0 : copysign(P->ymax, s));
+    return;
+  }
+  const double c = sovc_power(cm, 1 / m), zeta = s / c;
+  const double mu = copysign((as > SOVC_TINY_BASE ? sm / as : sovc_power(as, m - 1)) * c / cm, s);
+  const double y = P->mu_var ? mu : zeta;
+  if (!(fabs(y) <= P->ymax)) {
+    taper_profile(t, d, P, copysign(P->ymax, s));
+    return;
+  }
+  t->y = y;
+  t->mu = mu;
+  t->zeta = zeta;
+  t->c = c;
+  t->s = s;
+  taper_profile_rates(t, d, P, sm / cm);
+}
+
 /* Residual F = mu - R(s), R = V/N + c N'/N, and its first two y derivatives
- * (R_s, R_ss from N'/N = L1, N''/N = L2 and (N''/N)' in closed form). */
-static void taper_eval(taper_state *t, const taper_problem *P, double y) {
-  double d[3]; /* s_yy, mu_y, mu_yy */
-  taper_profile(t, d, P, y);
+ * (R_s, R_ss from N'/N = L1, N''/N = L2 and (N''/N)' in closed form) at the
+ * profile point t with d = (s_yy, mu_y, mu_yy). */
+static void taper_slice(taper_state *t, const double d[3], const taper_problem *P) {
   t->kx = 1 + P->tx * t->s;
   t->ky = 1 + P->ty * t->s;
-  lp_pair_eval(&t->slice, P->A0 * t->kx, P->B0 * t->ky, P->q);
+  if (P->equal) { /* (A0 k, B0 k): the same weights and gradients, n scaled */
+    t->slice = P->slice0;
+    t->slice.n *= t->kx;
+  } else {
+    lp_pair_eval(&t->slice, P->A0 * t->kx, P->B0 * t->ky, P->q);
+  }
   const double w0 = t->slice.w[0], w1 = t->slice.w[1], c = t->c, mu = t->mu;
   const double a = P->tx / t->kx, b = P->ty / t->ky, ab = a - b;
   const double L1 = w0 * a + w1 * b;
@@ -171,27 +255,36 @@ static void taper_eval(taper_state *t, const taper_problem *P, double y) {
   t->D = D;
   t->s_yy = d[0];
   t->mu_s = d[1] / t->s_y;
-  t->F = mu - (VN + c * L1);
+  t->mu_y = d[1];
+  t->mu_yy = d[2];
+  t->R = VN + c * L1;
+  t->R_s = R_s;
+  t->F_scale = fabs(mu) + fabs(VN) + fabs(c * L1);
+  t->F = mu - t->R;
   t->F_y = d[1] - R_s * t->s_y;
   t->F_yy = d[2] - (T * t->s_y - L1 * d[1]) * t->s_y - R_s * d[0];
 }
 
-/* Unknown y for a height s in [-1, 1], clamped to [-ymax, ymax]
- * (zeta = s/c, mu = |zeta|^(m-1) = (|s|^m/|s|) c/(1 - |s|^m), signed). */
-static double taper_y_of_s(const taper_problem *P, double s) {
-  const double as = fabs(s), sm = sovc_power(as, P->m), cm = 1 - sm;
-  if (!(cm > 0)) return copysign(P->ymax, s);
-  if (as == 0) return 0.0;
-  const double c = sovc_power(cm, 1 / P->m);
-  const double y = P->mu_var ? sm / as * c / cm : as / c;
-  return copysign(fmin(P->ymax, y), s);
+/* Everything at the trial unknown y (taper_profile, taper_slice). */
+static void taper_eval(taper_state *t, const taper_problem *P, double y) {
+  double d[3]; /* s_yy, mu_y, mu_yy */
+  taper_profile(t, d, P, y);
+  taper_slice(t, d, P);
 }
 
-/* Halley step from t (Newton when the curvature term is unreliable). */
-static double taper_step(const taper_state *t) {
+/* Everything at the trial height s in [-1, 1] (taper_profile_s). */
+static void taper_eval_s(taper_state *t, const taper_problem *P, double s) {
+  double d[3];
+  taper_profile_s(t, d, P, s);
+  taper_slice(t, d, P);
+}
+
+/* Halley step from t (Newton when the curvature term is unreliable); *k
+ * is Halley's curvature term F F_yy / (2 F_y^2). */
+static double taper_step(double *k, const taper_state *t) {
   const double newton = -t->F / t->F_y;
-  const double k = t->F * t->F_yy / (2 * t->F_y * t->F_y);
-  return (isfinite(k) && fabs(k) < 0.5) ? newton / (1 - k) : newton;
+  *k = t->F * t->F_yy / (2 * t->F_y * t->F_y);
+  return (isfinite(*k) && fabs(*k) < 0.5) ? newton / (1 - *k) : newton;
 }
 
 /* d log x_i / ds of the slice support point, i = 0, 1 (through c, the taper
@@ -203,60 +296,158 @@ static void taper_point_rates(double E[2], const taper_state *t, const taper_pro
 }
 
 /* Bisection in s alone on the bracket F(s_lo) < 0 < F(s_hi) until it
- * cannot shrink, for the solves Halley does not finish. */
+ * cannot shrink, for the solves the steps do not finish. */
 static void taper_bisect(taper_state *t, const taper_problem *P, double s_lo, double s_hi) {
   for (int it = 0; it < kMaxBisect; ++it) {
     const double s = 0.5 * (s_lo + s_hi);
     if (!(s > s_lo && s < s_hi)) return;
-    taper_eval(t, P, taper_y_of_s(P, s));
+    taper_eval_s(t, P, s);
     if (t->F == 0) return;
     if (t->F < 0) s_lo = s;
     else s_hi = s;
   }
 }
 
-/* Root of F in [lo, hi] from y0 by safeguarded Halley, falling back to
- * bisection in s when a step leaves the bracket (ends: F < 0 < F). On
- * return *dy is a final step small enough for taper_point's Taylor update.
- * Far from the root on a flat profile (eps2 near 0) the unknown's high
- * power makes Halley crawl while s stays pinned at a pole: a few such
- * steps, or running out of steps, hand the bracket to bisection in s. */
-static void taper_solve(taper_state *t, double *dy, const taper_problem *P, double y0,
-                        double lo, double hi) {
-  double s_lo = -1, s_hi = 1;
-  int stuck = 0;
+/* Evaluates t at its fixed-point step, mu = R(s). */
+static void taper_fixed_point(taper_state *t, const taper_problem *P) {
+  double d[3];
+  taper_profile_mu(t, d, P, t->R);
+  taper_slice(t, d, P);
+}
+
+/* A bracket of the root: F < 0 at the lo ends, F > 0 at the hi ends, in
+ * the unknown y, in s and in mu. */
+typedef struct taper_bracket {
+  double lo, hi;
+  double s_lo, s_hi;
+  double mu_lo, mu_hi;
+} taper_bracket;
+
+/* Narrows the bracket to the evaluated state t. */
+static void bracket_update(taper_bracket *B, const taper_state *t) {
+  if (t->F < 0) B->lo = t->y, B->s_lo = t->s, B->mu_lo = t->mu;
+  else B->hi = t->y, B->s_hi = t->s, B->mu_hi = t->mu;
+}
+
+/* Halley's step in mu instead of y = zeta (eps2 < 1), where its curvature
+ * term |k| is smaller than k_y, y's: zeta^(m-1) is linear in mu, so the
+ * step is exact when R does not change. Returns 1 and the new mu if so. */
+static int taper_mu_step(double *mu_new, const taper_state *t, const taper_problem *P, double k_y) {
+  if (P->mu_var || t->mu == 0 || !(t->mu_y > 0) || !isfinite(t->mu_yy)) return 0;
+  const double F_mu = t->F_y / t->mu_y, F_mumu = (t->F_yy - F_mu * t->mu_yy) / (t->mu_y * t->mu_y);
+  const double k = t->F * F_mumu / (2 * F_mu * F_mu);
+  if (!(fabs(k) < fabs(k_y))) return 0;
+  *mu_new = t->mu - t->F / F_mu / (1 - k);
+  return 1;
+}
+
+/* Next trial point of taper_solve by a step, evaluated into t; returns 0
+ * (t unchanged) when no step lands inside the bracket. The fixed-point step
+ * mu = R(s) is exact when R does not change: it is taken first where R
+ * cannot change by a tenth of the residual over the bracket (from a pole
+ * or a flat part of the profile, where Halley's steps in y crawl or
+ * overshoot), then Halley's step when its curvature term k is small
+ * (trust; in mu when that is straighter), then the fixed-point step anyway,
+ * then Halley's (Newton's) step. */
+static int taper_next_step(taper_state *t, const taper_problem *P, const taper_bracket *B,
+                           double step, double k) {
+  const double y = t->y + step, R = t->R;
+  const int trust = fabs(k) < kHalleyTrust;
+  const int fp_in = R > B->mu_lo && R < B->mu_hi && R != t->mu;
+  const int fp_first = fabs(t->R_s) * (B->s_hi - B->s_lo) <= kFixedPointFirst * fabs(t->F);
+  const int halley_in = step != 0 && y > B->lo && y < B->hi;
+  double d[3], mu;
+  if (fp_in && (fp_first || !(trust && halley_in))) {
+    taper_profile_mu(t, d, P, R);
+  } else if (trust && halley_in && taper_mu_step(&mu, t, P, k) && mu > B->mu_lo && mu < B->mu_hi) {
+    taper_profile_mu(t, d, P, mu);
+  } else if (halley_in) {
+    taper_profile(t, d, P, y);
+  } else {
+    return 0;
+  }
+  taper_slice(t, d, P);
+  return 1;
+}
+
+/* Next trial point of taper_solve by bisection in s (in y where s cannot
+ * tell the ends apart), evaluated into t; returns 0 (t unchanged) when the
+ * bracket cannot shrink. */
+static int taper_next_bisect(taper_state *t, const taper_problem *P, const taper_bracket *B) {
+  double d[3];
+  const double s = 0.5 * (B->s_lo + B->s_hi);
+  /* In y, geometric where the ends are far apart on one side (near a pole
+   * y spans hundreds of decades while s cannot move). */
+  const double alo = fabs(B->lo), ahi = fabs(B->hi);
+  const double ym = B->lo * B->hi > 0 && (ahi > 4 * alo || alo > 4 * ahi)
+                        ? copysign(sqrt(alo) * sqrt(ahi), B->lo)
+                        : 0.5 * (B->lo + B->hi);
+  if (s > B->s_lo && s < B->s_hi) {
+    taper_profile_s(t, d, P, s);
+    if (!(t->y > B->lo && t->y < B->hi)) taper_profile(t, d, P, ym);
+  } else if (ym > B->lo && ym < B->hi) {
+    taper_profile(t, d, P, ym);
+  } else {
+    return 0;
+  }
+  taper_slice(t, d, P);
+  return 1;
+}
+
+/* Whether the final Halley step from t is small enough for taper_point's
+ * Taylor update instead of one more evaluation. */
+static int taper_taylor_ok(const taper_state *t, const taper_problem *P, double step) {
+  if (!(fabs(step) * 10 < fabs(t->y) && fabs(t->F) <= kTaylorResidual * (1 + fabs(t->mu))))
+    return 0;
+  double E[2];
+  taper_point_rates(E, t, P);
+  const double rate = 1 + fmax(fabs(E[0]), fabs(E[1]));
+  /* s_y * rate first: near a pole s_y underflows while rate (up to
+   * |zeta|^m, 1e300) does not. Where dmu/ds overflows, taper_point's
+   * second-order term cannot be formed: another evaluation instead. */
+  return fabs(step) * (t->s_y * rate) <= kTaylorStep && isfinite(t->mu_s);
+}
+
+/* Root of F between the evaluated states lo (F < 0) and hi (F > 0), NULL
+ * for the ends y = -ymax and ymax, from the evaluated state t between them
+ * by safeguarded steps within a bracket (taper_next_step). On return *dy
+ * is a final step small enough for taper_point's Taylor update. Two steps
+ * in a row that neither halve |F| nor move less than half as far as the one
+ * before are followed by a bisection (taper_next_bisect); a solve stops
+ * where F is its own rounding (a flat face; near a pole, where a step of a
+ * few ulps of y leaves |F| as it was), and bisection alone finishes one
+ * that runs out of steps. */
+static void taper_solve(taper_state *t, double *dy, const taper_problem *P, const taper_state *lo,
+                        const taper_state *hi) {
+  taper_bracket B = {-P->ymax, P->ymax, -1, 1, -INFINITY, INFINITY};
+  if (lo) B.lo = lo->y, B.s_lo = lo->s, B.mu_lo = lo->mu;
+  if (hi) B.hi = hi->y, B.s_hi = hi->s, B.mu_hi = hi->mu;
+  int slow = 0;
+  double moved_before = INFINITY;
   *dy = 0;
-  taper_eval(t, P, y0);
   for (int it = 0; t->F != 0; ++it) {
-    if (t->F < 0) lo = t->y, s_lo = t->s;
-    else hi = t->y, s_hi = t->s;
-    if (it == kMaxNewton || stuck == kStuckSteps) {
-      taper_bisect(t, P, s_lo, s_hi);
+    bracket_update(&B, t);
+    if (it == kMaxNewton) {
+      taper_bisect(t, P, B.s_lo, B.s_hi);
       return;
     }
     const int ok = t->F_y > 0;
-    const double step = ok ? taper_step(t) : 0.0;
+    double k = NAN;
+    const double step = ok ? taper_step(&k, t) : 0.0;
     if (ok && fabs(step) <= 4e-16 * fabs(t->y) + 1e-300) return;
-    if (ok && fabs(step) * 10 < fabs(t->y) && fabs(t->F) <= kTaylorResidual * (1 + fabs(t->mu))) {
-      double E[2];
-      taper_point_rates(E, t, P);
-      const double rate = 1 + fmax(fabs(E[0]), fabs(E[1]));
-      /* s_y * rate first: near a pole s_y underflows while rate (up to
-       * |zeta|^m, 1e300) does not. Where dmu/ds overflows, taper_point's
-       * second-order term cannot be formed: another evaluation instead. */
-      if (fabs(step) * (t->s_y * rate) <= kTaylorStep && isfinite(t->mu_s)) {
-        *dy = step;
-        return;
-      }
+    if (ok && taper_taylor_ok(t, P, step)) {
+      *dy = step;
+      return;
     }
-    double y = t->y + step;
-    if (!ok || !(y > lo && y < hi)) {
-      y = taper_y_of_s(P, 0.5 * (s_lo + s_hi));
-      if (!(y > lo && y < hi)) y = 0.5 * (lo + hi);
-    }
-    const double s_before = t->s;
-    taper_eval(t, P, y);
-    stuck = t->s == s_before ? stuck + 1 : 0;
+    if (fabs(t->F) <= kFNoise * t->F_scale) return;
+    const double F_before = fabs(t->F), y_before = t->y;
+    const int forced = slow == kSlowSteps;
+    if (forced || !taper_next_step(t, P, &B, step, k))
+      if (!taper_next_bisect(t, P, &B)) return;
+    const double moved = fabs(t->y - y_before);
+    if (moved <= 1e-12 * fabs(y_before) && fabs(t->F) >= F_before) return;
+    slow = !forced && (fabs(t->F) > 0.5 * F_before || moved > 0.5 * moved_before) ? slow + 1 : 0;
+    moved_before = moved;
   }
 }
 
@@ -285,7 +476,7 @@ static double taper_point(double x[3], const taper_state *t, const taper_problem
     const double second = u * u - ds * ds * (P->q * lt[i] * lt[i] + (P->q - 1) * t->D) - ds_dcs;
     x[i] = copysign(base[i] * (1 + u + 0.5 * second), v[i]);
   }
-  x[2] = shape->a[2] * fmax(-1.0, fmin(1.0, t->s + ds));
+  x[2] = shape->a[2] * clamp_pole(t->s + ds);
   return v[0] * x[0] + v[1] * x[1] + v[2] * x[2];
 }
 
@@ -311,12 +502,13 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
   taper_state prev = *lo, cur, t;
   for (int i = 1; i <= kZoneScan; ++i) {
     if (i < kZoneScan)
-      taper_eval(&cur, P, taper_y_of_s(P, zl + (zh - zl) * i / kZoneScan));
+      taper_eval_s(&cur, P, zl + (zh - zl) * i / kZoneScan);
     else
       cur = *hi;
     if (prev.F < 0 && cur.F > 0) {
       double dy, xt[3];
-      taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (prev.s + cur.s)), prev.y, cur.y);
+      taper_eval_s(&t, P, 0.5 * (prev.s + cur.s));
+      taper_solve(&t, &dy, P, &prev, &cur);
       const double ht = taper_point(xt, &t, P, shape, v, dy);
       if (ht > h) h = ht, x[0] = xt[0], x[1] = xt[1], x[2] = xt[2];
     }
@@ -337,9 +529,9 @@ static double other_side(double x[3], double h, const taper_problem *P,
   const double s = x[2] / shape->a[2], zl = shape->dent_zone[0], zh = shape->dent_zone[1];
   const double part[3][2] = {{-1, zl}, {zl, zh}, {zh, 1}};
   taper_state ends[2]; /* at zl and zh */
-  taper_eval(&ends[0], P, taper_y_of_s(P, zl));
+  taper_eval_s(&ends[0], P, zl);
   if (zh > zl) {
-    taper_eval(&ends[1], P, taper_y_of_s(P, zh));
+    taper_eval_s(&ends[1], P, zh);
     h = zone_maxima(x, h, P, shape, v, &ends[0], &ends[1]);
   } else {
     ends[1] = ends[0];
@@ -360,10 +552,12 @@ static double other_side(double x[3], double h, const taper_problem *P,
       lo = *inner;
       taper_eval(&hi, P, P->ymax);
     }
-    if (lo.F < 0 && hi.F > 0) /* start mid-height: y's upper end can be huge */
-      taper_solve(&t, &dy, P, taper_y_of_s(P, 0.5 * (part[k][0] + part[k][1])), lo.y, hi.y);
-    else
+    if (lo.F < 0 && hi.F > 0) { /* start mid-height: y's upper end can be huge */
+      taper_eval_s(&t, P, 0.5 * (part[k][0] + part[k][1]));
+      taper_solve(&t, &dy, P, &lo, &hi);
+    } else {
       t = hi.F <= 0 ? hi : lo;
+    }
     const double ht = taper_point(xt, &t, P, shape, v, dy);
     if (ht > h) h = ht, x[0] = xt[0], x[1] = xt[1], x[2] = xt[2];
   }
@@ -381,28 +575,38 @@ static void taper_setup(taper_problem *P, const sovc_shape *shape, const double 
   P->m = 2 / shape->eps2;
   P->mu_var = shape->eps2 >= 1;
   P->ymax = exp(kLogYmax * (P->mu_var ? (P->m - 1) / P->m : 1 / P->m));
+  P->equal = P->tx == P->ty;
+  if (P->equal) lp_pair_eval(&P->slice0, P->A0, P->B0, P->q);
 }
 
 /* Support of a tapered superovoid by the 1-D search; returns h. */
 static double support_tapered(double x[3], const sovc_shape *shape, const double v[3], double z0) {
   taper_problem P;
   taper_setup(&P, shape, v);
-  taper_state t;
-  double y0, dy;
-  if (isfinite(z0) && fabs(z0) < 1) {
-    y0 = taper_y_of_s(&P, z0);
-  } else { /* first fixed-point step from the equator: y with mu = R(0) */
-    taper_eval(&t, &P, 0.0);
-    const double R0 = -t.F;
-    y0 = P.mu_var ? R0 : sovc_spow(R0, 1 / (P.m - 1));
+  if (P.A0 == 0 && P.B0 == 0 && P.V != 0) { /* a1 v1, a2 v2 underflow: the pole */
+    x[0] = x[1] = 0;
+    x[2] = copysign(shape->a[2], v[2]);
+    return fabs(P.V);
   }
-  taper_solve(&t, &dy, &P, fmax(-P.ymax, fmin(P.ymax, y0)), -P.ymax, P.ymax);
+  taper_state t, t0;
+  double dy;
+  if (isfinite(z0) && fabs(z0) < 1) {
+    taper_eval_s(&t, &P, z0);
+    taper_solve(&t, &dy, &P, NULL, NULL);
+  } else { /* the first fixed-point step from the equator, mu = R(0); the
+              equator is one end of the bracket */
+    taper_eval(&t0, &P, 0.0);
+    t = t0;
+    taper_fixed_point(&t, &P);
+    taper_solve(&t, &dy, &P, t0.F < 0 ? &t0 : NULL, t0.F < 0 ? NULL : &t0);
+  }
   if (t.F_y < 0) { /* a local minimum inside a tolerated dent: try both sides */
     taper_state left, right;
     double dy_l, dy_r;
-    const double ym = t.y;
-    taper_solve(&left, &dy_l, &P, taper_y_of_s(&P, 0.5 * (t.s - 1)), -P.ymax, ym);
-    taper_solve(&right, &dy_r, &P, taper_y_of_s(&P, 0.5 * (t.s + 1)), ym, P.ymax);
+    taper_eval_s(&left, &P, 0.5 * (t.s - 1));
+    taper_solve(&left, &dy_l, &P, NULL, &t);
+    taper_eval_s(&right, &P, 0.5 * (t.s + 1));
+    taper_solve(&right, &dy_r, &P, &t, NULL);
     double xl[3];
     const double hl = taper_point(xl, &left, &P, shape, v, dy_l);
     double h = taper_point(x, &right, &P, shape, v, dy_r);
@@ -437,11 +641,11 @@ double sovc_support_bound(double *lower, const sovc_shape *shape, const double d
     return *lower = sovc_support(x, shape, dir, NAN);
   taper_problem P;
   taper_setup(&P, shape, dir);
+  if (P.A0 == 0 && P.B0 == 0) return *lower = sovc_support(x, shape, dir, NAN); /* underflow */
   taper_state t0, t1;
   taper_eval(&t0, &P, 0.0);
-  const double R0 = -t0.F;
-  const double y1 = P.mu_var ? R0 : sovc_spow(R0, 1 / (P.m - 1));
-  taper_eval(&t1, &P, fmax(-P.ymax, fmin(P.ymax, y1)));
+  t1 = t0;
+  taper_fixed_point(&t1, &P);
   double f0, g0, f1, g1;
   taper_tangent(&f0, &g0, &t0, &P);
   taper_tangent(&f1, &g1, &t1, &P);
@@ -471,9 +675,10 @@ double sovc_support_steps(double x[3], const sovc_shape *shape, const double dir
   taper_problem P;
   taper_setup(&P, shape, dir);
   taper_state t, next;
-  taper_eval(&t, &P, taper_y_of_s(&P, s));
+  taper_eval_s(&t, &P, s);
   for (int k = 0; k < steps && t.F != 0 && t.F_y > 0; ++k) {
-    const double y = t.y + taper_step(&t);
+    double curvature;
+    const double y = t.y + taper_step(&curvature, &t);
     if (!(fabs(y) <= P.ymax)) break;
     taper_eval(&next, &P, y);
     double f, fn, slope;

@@ -464,6 +464,103 @@ TEST(Support, DentedBodiesGiveTheGlobalMaximumFromEveryHint) {
   EXPECT_EQ(dented, 25);
 }
 
+// A random accepted tapered shape, not dented, whose exponents are drawn
+// from the given ranges (redrawn until sovc_shape_init accepts the body),
+// or none after 1000 rejections.
+bool RandomShapeIn(sovc_shape* s, std::mt19937_64& rng, double e1_lo, double e1_hi, double e2_lo,
+                   double e2_hi, bool equal_tapers) {
+  std::uniform_real_distribution<double> size(0.05, 2), e1(e1_lo, e1_hi), e2(e2_lo, e2_hi),
+      tap(-0.5, 0.5), unit(0, 1);
+  for (int tries = 0; tries < 1000; ++tries) {
+    // Small tapers too (eps2 near 2 allows only those) and unequal ones
+    // close to each other (flat profiles dent otherwise).
+    const double tx = unit(rng) * tap(rng);
+    const double ty = equal_tapers ? tx : tx + unit(rng) * unit(rng) * 0.1 * tap(rng);
+    const double p[7] = {size(rng), size(rng), size(rng), e1(rng), e2(rng), tx, ty};
+    if (sovc_shape_init(s, p) == SOV_OK && s->dent <= SOVC_DENT_NEGLECT) return true;
+  }
+  return false;
+}
+
+// The 1-D search's hard cases: flat profiles (eps2 in [0.1, 0.2], where
+// Halley's steps in the unknown crawl or overshoot to a pole), diamond
+// profiles and cross-sections (eps near 1.9), nearly horizontal directions
+// (the support on a side face) and hints far from the answer or at the
+// poles. Every hint must give the brute-force maximum over the SPEC surface
+// and a point where the normal is dir.
+TEST(Support, HardProfilesMatchBruteForceFromEveryHint) {
+  std::mt19937_64 rng(14);
+  const double bands[3][4] = {{0.1, 1.9, 0.1, 0.2}, {0.1, 1.9, 1.8, 1.9}, {1.8, 1.9, 0.1, 1.9}};
+  const double hints[] = {NAN, -0.99, -0.5, 0.0, 0.5, 0.99, -1 + 1e-12, 1 - 1e-12};
+  for (int k = 0; k < 24; ++k) {
+    const double* b = bands[k % 3];
+    sovc_shape s;
+    ASSERT_TRUE(RandomShapeIn(&s, rng, b[0], b[1], b[2], b[3], k % 2 == 0));
+    double d[3];
+    RandomDirection(d, rng);
+    if (k % 4 < 2) d[2] *= k % 4 == 0 ? 1e-1 : 1e-3;  // nearly horizontal
+    const double brute = BruteSupport(s, d);
+    for (double hint : hints) {
+      double x[3];
+      const double h = sovc_support(x, &s, d, hint);
+      EXPECT_NEAR(h, brute, kValueTol * std::sqrt(Dot(d, d)) * 3) << "shape " << k << " hint " << hint;
+      EXPECT_NEAR(h, Dot(d, x), kSameTol * std::fabs(h) * 4);
+      ExpectSurfaceAndNormal(s, x, d);
+    }
+  }
+}
+
+// A pair of the contact battery (robot-scale, eps2 = 0.16): from the hint
+// -0.74 the search went to a pole, where Halley's steps crawl, and bisected
+// 53 times for the support at s = 0.91 on the other side.
+TEST(Support, FlatProfileFromTheFarSideOfTheBody) {
+  const sovc_shape s = MakeShape(0.354331974692316, 0.08127100737947258, 0.39284222022524523,
+                                 1.5571507987408229, 0.15975365837546382, 0.019405795875714386,
+                                 0.019405795875714386);
+  const double d[3] = {0.06885199527932025, 0.9929942219024455, 0.09603060977841688};
+  double x[3], xn[3];
+  const double h = sovc_support(x, &s, d, -0.7375908425449162);
+  EXPECT_NEAR(h, BruteSupport(s, d), kValueTol * 3);
+  EXPECT_NEAR(h, sovc_support(xn, &s, d, NAN), kSameTol * h);
+  ExpectSurfaceAndNormal(s, x, d);
+}
+
+// Equal tapers take the slice norm at s = 0 scaled by 1 + t s; a taper one
+// ulp away takes the general slice norm at every height. Both must agree.
+TEST(Support, EqualTapersAgreeWithTapersAnUlpApart) {
+  std::mt19937_64 rng(15);
+  for (int k = 0; k < 300; ++k) {
+    sovc_shape s;
+    ASSERT_TRUE(RandomShapeIn(&s, rng, 0.1, 1.9, 0.1, 1.9, true));
+    sovc_shape u = s;
+    u.taper[1] = std::nextafter(s.taper[1], 2.0);
+    double d[3], x[3], xu[3];
+    RandomDirection(d, rng);
+    const double h = sovc_support(x, &s, d, NAN), hu = sovc_support(xu, &u, d, NAN);
+    EXPECT_NEAR(hu, h, kSameTol * 10 * h) << "shape " << k;
+    ExpectSurfaceAndNormal(s, x, d);
+  }
+}
+
+// Directions whose a1 v1 and a2 v2 underflow to 0 (every slice support is 0)
+// have the pole as their support point, as exactly vertical ones do; the
+// support bound of such a direction was NaN.
+TEST(Support, UnderflowingHorizontalPartGivesThePole) {
+  const sovc_shape s = MakeShape(0.3, 0.17, 1.7, 0.27, 0.16, 0.0026, 0.0026);
+  for (double sign : {1.0, -1.0}) {
+    const double d[3] = {-5e-324, 0, sign * 3.5e-84};
+    double x[3];
+    const double h = sovc_support(x, &s, d, -0.002);
+    EXPECT_EQ(h, 3.5e-84 * 1.7);
+    EXPECT_EQ(x[0], 0.0);
+    EXPECT_EQ(x[1], 0.0);
+    EXPECT_EQ(x[2], sign * 1.7);
+    double lower;
+    EXPECT_EQ(sovc_support_bound(&lower, &s, d), h);  // not NaN
+    EXPECT_EQ(lower, h);
+  }
+}
+
 TEST(SupportBound, BoundsTheSupportFromAbove) {
   std::mt19937_64 rng(10);
   int below_exact = 0, tapered_convex = 0;  // convex: every valid shape that is not dented
