@@ -51,6 +51,7 @@ constexpr int kWarmSteps = 20, kQuickWarmSteps = 5;
 constexpr double kWarmAngle = 1e-3;  // rad per step, about a random axis
 constexpr double kWarmShift = 1e-3;  // per step, times the pair's size (PairSize)
 constexpr size_t kQuickPairs = 30;
+constexpr double kSlowUs = 1000;  // issue 29: no single query over 1 ms
 constexpr uint64_t kMotionSeed = 0x5eedf0c1a29ull;
 const char* const kAllBatteries[] = {"paper", "stress", "contact", "ellipsoid"};
 
@@ -478,16 +479,36 @@ void ReportRatio(Summary* s, const BatteryReport& b, const char* what, Method ou
   s->Add(b.name, k + "_median_per_pair", r.median);
 }
 
-// Prints and records our accuracy, slowest calls and FCL's errors and skips.
+// Prints and records our slowest queries: the issue's bound is 1 ms a query.
+// A pair's median of R calls is its cost; a single call's time also holds
+// whatever preempted it on a shared machine.
+void ReportSlowest(Summary* s, const BatteryReport& b) {
+  size_t over[2] = {0, 0};
+  double max_call[2] = {0, 0};
+  for (const PairOutcome& o : b.pairs)
+    for (int m : {kDist, kCollide}) {
+      over[m] += o.t[m].median_us > kSlowUs;
+      max_call[m] = std::max(max_call[m], o.t[m].max_us);
+    }
+  std::printf(
+      "ours over %.0f us (pair's median): distance %zu, collide %zu pairs; slowest single "
+      "timed call (preemption included): distance %.4g us, collide %.4g us\n",
+      kSlowUs, over[0], over[1], max_call[0], max_call[1]);
+  s->Add(b.name, "distance_pairs_over_1ms", static_cast<double>(over[0]));
+  s->Add(b.name, "collide_pairs_over_1ms", static_cast<double>(over[1]));
+  s->Add(b.name, "distance_max_call_us", max_call[0]);
+  s->Add(b.name, "collide_max_call_us", max_call[1]);
+}
+
+// Prints and records our accuracy and FCL's errors and skips.
 void ReportChecks(Summary* s, const BatteryReport& b) {
   size_t wrong = 0, refused = 0, skipped = 0, ell_wrong_sign = 0;
-  double max_err = 0, max_call[2] = {0, 0};
+  double max_err = 0;
   std::vector<double> fcl_err, ell_err;
   for (const PairOutcome& o : b.pairs) {
     wrong += OursWrong(o);
     refused += o.status != SOV_OK || o.collide_status != SOV_OK;
     if (o.status == SOV_OK) max_err = std::max(max_err, std::fabs(o.d - o.d_ref));
-    for (int m : {kDist, kCollide}) max_call[m] = std::max(max_call[m], o.t[m].max_us);
     skipped += !o.fcl_note.empty();
     fcl_err.push_back(std::fabs(o.fcl_d - o.d_ref));
     ell_err.push_back(std::fabs(o.ell_d - o.d_ref));
@@ -498,8 +519,6 @@ void ReportChecks(Summary* s, const BatteryReport& b) {
       "\nours: %zu of %zu pairs refused or off the reference by > %.0e (max |d - d_ref| "
       "%.2g); refusals (distance or collide): %zu\n",
       wrong, b.pairs.size(), kTol, max_err, refused);
-  std::printf("slowest single timed call of ours: distance %.4g us, collide %.4g us\n", max_call[0],
-              max_call[1]);
   std::printf("FCL hulls: |d - d_ref| median %.2g; pairs skipped for FCL: %zu\n",
               bench::Summarize(fcl_err).median, skipped);
   if (b.ellipsoids)
@@ -511,8 +530,6 @@ void ReportChecks(Summary* s, const BatteryReport& b) {
   s->Add(b.name, "pairs", static_cast<double>(b.pairs.size()));
   s->Add(b.name, "ours_wrong_or_refused", static_cast<double>(wrong));
   s->Add(b.name, "ours_max_err", max_err);
-  s->Add(b.name, "distance_max_call_us", max_call[0]);
-  s->Add(b.name, "collide_max_call_us", max_call[1]);
   s->Add(b.name, "fcl_skipped_pairs", static_cast<double>(skipped));
   s->Add(b.name, "fcl_hull_err_median", bench::Summarize(fcl_err).median);
   if (b.ellipsoids) s->Add(b.name, "fcl_ellipsoid_err_median", bench::Summarize(ell_err).median);
@@ -564,6 +581,7 @@ void Report(Summary* s, const BatteryReport& b, const Options& opt) {
   ReportRatio(s, b, "collide (2)/(4)", kCollide, kFclCollide);
   if (b.ellipsoids) ReportRatio(s, b, "ellipsoid distance (1)/(5)", kDist, kFclEll);
   ReportChecks(s, b);
+  ReportSlowest(s, b);
   ReportWarm(s, b, opt.warm_steps);
   std::fflush(stdout);
 }
