@@ -45,19 +45,37 @@ inline double ElapsedNs(Clock::time_point t0) {
   return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
 }
 
-// Runs f once untimed (warm-up), then `repeat` timed calls; returns the
-// median time of one call in microseconds.
-template <class F>
-double MedianUs(int repeat, F&& f) {
+// Median and slowest of one call's timed repetitions, in microseconds.
+struct Timing {
+  double median_us = NAN, max_us = NAN;
+};
+
+// Runs prepare then f once untimed (warm-up), then `repeat` times prepare
+// (untimed: e.g. restoring a warm-start cache) and f (timed).
+template <class P, class F>
+Timing TimeCalls(int repeat, P&& prepare, F&& f) {
+  prepare();
   f();
   std::vector<double> t(static_cast<size_t>(repeat));
   for (double& x : t) {
+    prepare();
     const auto t0 = Clock::now();
     f();
     x = ElapsedNs(t0) * 1e-3;
   }
+  Timing r;
+  r.max_us = *std::max_element(t.begin(), t.end());
   std::nth_element(t.begin(), t.begin() + repeat / 2, t.end());
-  return t[static_cast<size_t>(repeat / 2)];
+  r.median_us = t[static_cast<size_t>(repeat / 2)];
+  return r;
+}
+
+// Runs f once untimed (warm-up), then `repeat` timed calls; returns the
+// median time of one call in microseconds.
+template <class F>
+double MedianUs(int repeat, F&& f) {
+  const auto nothing = [] {};
+  return TimeCalls(repeat, nothing, f).median_us;
 }
 
 // Median, mean and 99th percentile of a sample (NaN when empty).
@@ -255,7 +273,8 @@ inline std::string DataDir(const std::string& given, bool* subset) {
   throw std::runtime_error("no battery_paper.csv or paper_subset.csv in " + dirs.front());
 }
 
-// Path of a battery (paper or stress) in the data directory.
+// Path of a battery (paper, stress, contact, ellipsoid) in the data directory;
+// the committed subsets hold paper and stress only.
 inline std::string BatteryPath(const std::string& dir, bool subset, const std::string& which) {
   return dir + (subset ? "/" + which + "_subset.csv" : "/battery_" + which + ".csv");
 }
@@ -359,15 +378,25 @@ inline std::string Num(double x) {
   std::exit(2);
 }
 
-// Common command line: --out DIR (required), --quick, --data DIR.
+// Common command line: --out DIR (required unless the program has a
+// default), --quick [N] (N: a sample size for programs that take one), --data DIR.
 struct Args {
   std::string out, data;
   bool quick = false;
+  size_t quick_count = 0;  // N of --quick N, 0 when not given
   std::vector<std::string> rest;
 };
 
-// Parses the common options; unknown ones are kept in rest.
-inline Args ParseArgs(int argc, char** argv, const char* usage) {
+// A positive integer spelled in full by s, else 0.
+inline size_t PositiveCount(const char* s) {
+  char* end = nullptr;
+  const long long n = std::strtoll(s, &end, 10);
+  return end != s && *end == '\0' && n > 0 ? static_cast<size_t>(n) : 0;
+}
+
+// Parses the common options; unknown ones are kept in rest. default_out
+// (when not null) stands in for a missing --out.
+inline Args ParseArgs(int argc, char** argv, const char* usage, const char* default_out = nullptr) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const std::string s = argv[i];
@@ -375,14 +404,16 @@ inline Args ParseArgs(int argc, char** argv, const char* usage) {
       a.out = argv[++i];
     else if (s == "--data" && i + 1 < argc)
       a.data = argv[++i];
-    else if (s == "--quick")
+    else if (s == "--quick") {
       a.quick = true;
-    else if (s == "--help" || s == "-h") {
+      if (i + 1 < argc && PositiveCount(argv[i + 1])) a.quick_count = PositiveCount(argv[++i]);
+    } else if (s == "--help" || s == "-h") {
       std::printf("%s", usage);
       std::exit(0);
     } else
       a.rest.push_back(s);
   }
+  if (a.out.empty() && default_out) a.out = default_out;
   if (a.out.empty()) Usage(usage);
   return a;
 }

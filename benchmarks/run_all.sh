@@ -41,6 +41,7 @@ experiments=(
   "motion:motion.csv motion_steps.csv motion.png:"
   "scaling:scaling.csv threads.csv scaling.png:"
   "hand:hand.csv hand_queries.csv hand.png:"
+  "fcl:fcl_summary.csv:data"
 )
 start=$(date +%s)
 failed=0
