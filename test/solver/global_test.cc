@@ -587,4 +587,87 @@ TEST(GlobalSearch, CoaxialBodiesOfRevolutionAreAnswered) {
   }
 }
 
+// ------------------------------------------- issue 29's slow reproducers
+// (answers checked against brute force, not timed: speed lives in
+// benchmarks/).
+
+// A battery row's body: a1 a2 a3 eps1 eps2 tx ty, quaternion w x y z, p.
+Body BodyFromRow(const double row[14]) {
+  Body out;
+  EXPECT_EQ(sov_shape_init(&out.shape, row), SOV_OK);
+  EXPECT_EQ(sov_pose_from_quat(&out.pose, row + 7, row + 11), SOV_OK);
+  return out;
+}
+
+// Fitted UR5 links (eps 0.1, unequal tapers 0.0049 / 0.0013: dented by
+// 1e-8): the position chart's answer lies in a dent, off the hull; 3.7 ms
+// and 130 iterations before the local stage sent it to the polytope search.
+TEST(GlobalSearch, Issue29FittedUr5LinksWithTinyDents) {
+  const double a[14] = {0.067355646398880961,  0.067213620361116097, 0.059532365499365331,
+                        0.10000000000180001,   0.10000000000180001,  0.0048712269613566568,
+                        0.0013454392386107012, 0.14180650315142942,  0.69789276890986407,
+                        0.12355451039826948,   -0.69106503436907507, 0.0023576319300675479,
+                        -0.0057897140049335272, 0.088980850826969882};
+  const double b[14] = {0.042891807843754355,  0.053218078676383104, 0.038768616035229325,
+                        0.10000000000180001,   0.10000000000180001,  0.0043769396825223154,
+                        0.0032807182509069525, -0.073330702119205157, -0.18155364311507291,
+                        0.97658588271981472,   0.089111707820630756, 0.020493023258306139,
+                        -0.1051840114433938,   0.67628382026515999};
+  const Body A = BodyFromRow(a), B = BodyFromRow(b);
+  ExpectSeparatedAnswer(A, B, "A, B");
+  ExpectSeparatedAnswer(B, A, "B, A");
+}
+
+// A flat-profiled body (eps2 0.001, dented by 1e-6) deep in a tapered one:
+// 22.7 ms, most of it the normal chart halving its steps inside the global
+// search's polishes.
+TEST(GlobalSearch, Issue29FlatProfileDeepOverlap) {
+  const double a[14] = {1.9079787013196992,   2.6933071005650966,     2.6479663875155524,
+                        1.0427892468843332,   0.001,                  -0.0028282187559873061,
+                        -4.6473730254110945e-05, -0.12757378220378415, -0.11617125423539604,
+                        -0.28992483774892092, 0.94136749372381567,    -0.58291404456229734,
+                        0.37456660106937467,  -0.1261008723659145};
+  const double b[14] = {2.1592266387815697, 1.6309465510605488,  0.66404248205144678,
+                        1.7489106326219515, 1.201359789119478,   0.25038776247372829,
+                        -0.2286519761407998, 0.4061446212088517, 0.36772869870894481,
+                        -0.7432498609013406, 0.38392941418844462, 0.64921479052846487,
+                        -1.5596614881134021, 0.21745274402729553};
+  const Body A = BodyFromRow(a), B = BodyFromRow(b);
+  ExpectOverlapAnswer(A, B, "A, B");
+  ExpectOverlapAnswer(B, A, "B, A");
+}
+
+// Identical bodies at one pose (their difference A - B is twice the body,
+// and d minus its least width): right, or refused with
+// SOV_ERR_NO_CONVERGENCE, never a wrong SOV_OK. Issue 29's body, then
+// random ones at random poses.
+TEST(GlobalSearch, Issue29IdenticalBodiesAtOnePose) {
+  std::mt19937_64 rng(29);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int answered = 0, refused = 0;
+  for (int k = 0; k < 6; ++k) {
+    double p[7] = {1, 2, 3, 1.2, 1.2, 0, 0};
+    if (k > 0) {
+      for (int i = 0; i < 3; ++i) p[i] = 0.5 + 2 * unit(rng);
+      for (int i = 3; i < 5; ++i) p[i] = 0.2 + 1.6 * unit(rng);
+    }
+    Body a;
+    ASSERT_EQ(sov_shape_init(&a.shape, p), SOV_OK);
+    a.pose = k == 0 ? sov_test::Turn<sov_pose>(0, false) : sov_test::RandomPose<sov_pose>(rng, 1);
+    sov_result r;
+    const int st = sov_distance(&r, &a.shape, &a.pose, &a.shape, &a.pose, nullptr, nullptr);
+    const std::string what = "body " + std::to_string(k);
+    if (st == SOV_ERR_NO_CONVERGENCE) {
+      ++refused;
+      continue;
+    }
+    ASSERT_EQ(st, SOV_OK) << what;
+    ++answered;
+    EXPECT_GE(r.d, BruteForce(a, a) - kNotWorse) << what;
+    EXPECT_NEAR(LowerBound(a, a, r.n), r.d, 1e-9) << what;
+    ExpectSoundWitnesses(a, a, r, what.c_str(), 1e-9);
+  }
+  std::printf("[ identical] %d answered, %d refused\n", answered, refused);
+}
+
 }  // namespace
