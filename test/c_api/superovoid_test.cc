@@ -680,6 +680,64 @@ TEST(SuperovoidErrors, TooSmallBufferIsRejected) {
   for (size_t i = 8; i < sizeof buf; ++i) EXPECT_EQ(buf[i], 'x') << "overrun at " << i;
 }
 
+// Issue 29: every query is solved in a frame centred on the pair and
+// scaled to its size, so an answer does not depend on where the pair is or
+// on its unit of length. The subsets' pairs moved 1e3 to 1e9 away (d to
+// 1e-9, as at the origin; pB - pA = d n to 1e-9 or, where the coordinates'
+// own rounding is coarser, to 4 ulps of them) and scaled by 1e-9 and 1e9
+// (d to 1e-9 of the size).
+TEST(SuperovoidDistance, AnswerIndependentOfOffsetAndScale) {
+  // Far from the origin the input itself is rounded: adding the offset moves
+  // each body by up to half an ulp of the offset, so the pair posed there is
+  // a slightly different pair. Its exact relative placement is recovered by
+  // subtracting the offset again (Sterbenz: exact), and the distance, being
+  // 1-Lipschitz in the relative translation, may differ from the reference by
+  // the tolerance plus that translation's change, and no more.
+  for (const char *name : {"/paper_subset.csv", "/stress_subset.csv"}) {
+    const sov_test::Battery b = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
+    ASSERT_TRUE(b.error.empty()) << b.error;
+    for (size_t i = 0; i < b.pairs.size(); i += 5) {
+      const double d_ref = b.refs[i].d;
+      for (const double offset : {1e3, 1e6, 1e9}) {
+        const double dir[3] = {0.6, -0.8, 0.5};
+        sov_test::Pair moved = b.pairs[i], back = b.pairs[i];
+        for (int j = 0; j < 2; ++j)
+          for (int k = 0; k < 3; ++k) {
+            moved.body[j][11 + k] += offset * dir[k];
+            back.body[j][11 + k] = moved.body[j][11 + k] - offset * dir[k];
+          }
+        double shift2 = 0;
+        for (int k = 0; k < 3; ++k) {
+          const double was = b.pairs[i].body[1][11 + k] - b.pairs[i].body[0][11 + k];
+          const double now = back.body[1][11 + k] - back.body[0][11 + k];
+          shift2 += (now - was) * (now - was);
+        }
+        PosedPair pp;
+        ASSERT_EQ(sov_test::MakePosedPair(&pp, moved), SOV_OK);
+        const sov_result r = Solve(pp);
+        const std::string what = std::string(name) + " row " + std::to_string(i) + " offset " +
+                                 sov_test::Num(offset);
+        EXPECT_NEAR(r.d, d_ref, 1e-9 + std::sqrt(shift2)) << what;
+        const double rounding = 4 * std::ldexp(DBL_EPSILON, std::ilogb(offset));
+        for (int k = 0; k < 3; ++k)
+          EXPECT_NEAR(r.pB[k] - r.pA[k], r.d * r.n[k], std::fmax(1e-9, rounding)) << what;
+      }
+      for (const double scale : {1e-9, 1e9}) {
+        sov_test::Pair scaled = b.pairs[i];
+        for (double *body : {scaled.body[0], scaled.body[1]}) {
+          for (int k = 0; k < 3; ++k) body[k] *= scale;
+          for (int k = 0; k < 3; ++k) body[11 + k] *= scale;
+        }
+        PosedPair pp;
+        ASSERT_EQ(sov_test::MakePosedPair(&pp, scaled), SOV_OK);
+        const sov_result r = Solve(pp);
+        EXPECT_NEAR(r.d / scale, d_ref, 1e-9)
+            << name << " row " << i << " scale " << sov_test::Num(scale);
+      }
+    }
+  }
+}
+
 TEST(SuperovoidErrors, TooSmallWorkMemoryIsRejected) {
   const double near[3] = {0.5, 0, 0};
   const sov_shape s = MakeShape(kValid);
