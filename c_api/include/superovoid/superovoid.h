@@ -74,9 +74,11 @@ typedef struct sov_options {
                           default 1e-11. Every query is solved in a frame
                           centred on A and scaled by s: the sum of both
                           bodies' bounding radii rounded down to a power of
-                          two. The study methods stop below tolerance s (or
-                          the rounding floor 64 eps s max(1, |coordinate / s|)
-                          when that is larger) and report that residual;
+                          two (1 when a semi-axis over it would leave
+                          [1e-280, 1e280]). The study methods stop below
+                          tolerance s (or the rounding floor
+                          64 eps s max(1, |coordinate / s|) when that is
+                          larger) and report that residual;
                           AUTO's internal solves stop below tolerance s
                           max(1, |coordinate / s|) (coordinates from A's
                           centre) and its answer is checked against its own
