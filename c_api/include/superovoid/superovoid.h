@@ -169,8 +169,11 @@ SOV_API int sov_shape_get(sov_shape_info *info, const sov_shape *shape);
  * sov_shape_init. */
 SOV_API int sov_shape_explain(char *buf, size_t size, const double params[7]);
 
-/* Largest s in [0, 1] such that the tapers scaled by s give a convex body
- * (1 if the given tapers are already convex). */
+/* Scale s in [0, 1] at the edge of acceptance: the tapers scaled by s give
+ * a body that sov_shape_init accepts, and a scale in (s, s (1 + 1e-9)] one
+ * that it refuses (SOV_ERR_NONCONVEX); 1 if the given tapers are accepted.
+ * Found by bisection: the dent grows with the tapers, but where it is not
+ * exactly monotone a larger accepted scale may exist. */
 SOV_API int sov_shape_max_taper_scale(double *scale, const double params[7]);
 
 /* Implicit function F (SPEC), its gradient and Hessian (row-major) at a local
