@@ -1,6 +1,7 @@
 """Single pairs from Python: shapes, poses, distance, collide, caches, and
 every kind of failure as a superovoid.Error carrying the C status."""
 import math
+import os
 import pickle
 
 import numpy as np
@@ -136,3 +137,28 @@ def test_status_strings_and_version():
     assert sov.status_string(sov.ERR_INDEX).startswith("a shape index")
     assert sov.version() == sov.__version__
     assert sov.METHODS == ("auto", "implicit", "parametric", "ntb")
+
+
+def test_type_stubs_declare_every_public_name():
+    import ast
+    import inspect
+
+    import superovoid._superovoid as ext
+
+    stub = os.path.join(os.path.dirname(ext.__file__), "_superovoid.pyi")
+    declared = {}
+    for node in ast.parse(open(stub).read()).body:
+        if isinstance(node, ast.ClassDef):
+            declared[node.name] = {n.name for n in node.body if isinstance(n, ast.FunctionDef)} | {
+                n.target.id for n in node.body if isinstance(n, ast.AnnAssign)}
+        elif isinstance(node, ast.FunctionDef):
+            declared[node.name] = set()
+        elif isinstance(node, ast.AnnAssign):
+            declared[node.target.id] = set()
+    public = [n for n in dir(ext) if not n.startswith("_") or n == "__version__"]
+    assert not [n for n in public if n not in declared], "names missing from _superovoid.pyi"
+    for name in public:
+        obj = getattr(ext, name)
+        if inspect.isclass(obj):
+            have = {m for m in dir(obj) if not m.startswith("_")}
+            assert have <= declared[name], f"{name}: {sorted(have - declared[name])} not in the stub"
