@@ -182,8 +182,8 @@ static int run_batch(sov_result *results, int *colliding, int *statuses,
   s.results = results;
   s.colliding = colliding;
   s.statuses = statuses;
-  int used = 0;
-  run_pairs(&used, &s, options, thread_target(threads, batch->count));
+  int used = 1; /* an empty batch: nothing to allocate or start */
+  if (batch->count > 0) run_pairs(&used, &s, options, thread_target(threads, batch->count));
   return finish(report, statuses, batch->count, used);
 }
 

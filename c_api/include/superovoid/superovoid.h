@@ -291,8 +291,8 @@ typedef struct sov_batch_report {
  * what sov_distance(&results[k], ..., options, cache) returns for pair k
  * (results[k] left as sov_distance leaves it when it fails), and
  * SOV_ERR_INDEX where a shape index is out of range. threads: 0 for one per
- * online core, n for at most n (never more than count); the calling thread
- * answers pairs too. report may be NULL.
+ * online core, n for at most n (never more than count, nor 1024); the
+ * calling thread answers pairs too. report may be NULL.
  * Returns SOV_OK when every pair answered, else the status of the
  * lowest-indexed pair that did not (statuses say which, report counts
  * them). Before any pair it refuses the call, writing nothing, with
