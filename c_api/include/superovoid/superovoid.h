@@ -300,10 +300,11 @@ typedef struct sov_batch_report {
  * or n_shapes > 0), SOV_ERR_OPTION (threads < 0, or options out of range)
  * or SOV_ERR_BUFFER (options->work too small).
  * Memory: options->work, when given, serves the calling thread; every
- * other thread gets its own work memory (sov_work_size()) and a 1 MiB
- * stack. Those, and the threads' bookkeeping, are one heap block allocated
- * and freed by the call (none when threads ends up 1 and options->work is
- * given). Where a thread cannot be had, its pairs go to the threads that
+ * thread the call creates (and the calling one when options->work is NULL)
+ * gets work memory of its own (sov_work_size()), and each created thread a
+ * 1 MiB stack. That work memory and the threads' bookkeeping are one heap
+ * block allocated and freed by the call (none when threads ends up 1 and
+ * options->work is given, or count is 0). Where a thread cannot be had, its pairs go to the threads that
  * could (report->threads tells); without the block, the calling thread
  * answers every pair with options as given (work NULL: on its stack). The
  * answers are the same either way. */
