@@ -3,7 +3,10 @@
  * sov_batch_distance / sov_batch_collide on 1 and 2 threads. The modes run
  * interleaved, round after round, and the median round of each is reported,
  * so that a machine shared with other work drifts into every mode alike.
- * Every batch's answers are checked against the loop's, bit for bit.
+ * Every batch's answers are checked against the loop's, bit for bit. The
+ * process CPU time of each mode (all threads) shows whether a second core
+ * was to be had: under load a 2-thread batch takes no less wall time, and
+ * no more CPU time, than a 1-thread one.
  *
  *   sov_bench_batch [battery.csv] [--rounds N] [--threads T]
  *
@@ -34,6 +37,13 @@ typedef struct pairs {
 static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* CPU seconds of the process, every thread's. */
+static double cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -159,19 +169,25 @@ static int run(const pairs *p, int rounds, int max_threads) {
   int *csref = calloc(n, sizeof *csref);
   if (!ref || !out || !sref || !sout || !cref || !cout || !csref) return 1;
   enum { kModes = 6 };
-  static double t[kModes][MAX_ROUNDS];
+  static double t[kModes][MAX_ROUNDS], cpu[kModes][MAX_ROUNDS];
   size_t bad = 0, failed = 0;
   for (int r = 0; r < rounds; ++r) {
-    t[0][r] = loop_distance(ref, sref, p);
-    t[1][r] = batch_distance(out, sout, p, 1);
+    double c0 = cpu_now();
+#define SOV_TIMED(m, call) (t[m][r] = (call), cpu[m][r] = cpu_now() - c0, c0 = cpu_now())
+    SOV_TIMED(0, loop_distance(ref, sref, p));
+    SOV_TIMED(1, batch_distance(out, sout, p, 1));
     bad += differing(ref, sref, out, sout, n);
-    t[2][r] = batch_distance(out, sout, p, max_threads);
+    c0 = cpu_now();
+    SOV_TIMED(2, batch_distance(out, sout, p, max_threads));
     bad += differing(ref, sref, out, sout, n);
-    t[3][r] = loop_collide(cref, csref, p);
-    t[4][r] = batch_collide(cout, sout, p, 1);
+    c0 = cpu_now();
+    SOV_TIMED(3, loop_collide(cref, csref, p));
+    SOV_TIMED(4, batch_collide(cout, sout, p, 1));
     bad += memcmp(cref, cout, n * sizeof *cref) != 0;
-    t[5][r] = batch_collide(cout, sout, p, max_threads);
+    c0 = cpu_now();
+    SOV_TIMED(5, batch_collide(cout, sout, p, max_threads));
     bad += memcmp(cref, cout, n * sizeof *cref) != 0;
+#undef SOV_TIMED
   }
   for (size_t k = 0; k < n; ++k) failed += sref[k] != SOV_OK;
   const char *names[kModes] = {"distance, single-query loop", "distance, batch 1 thread",
@@ -179,14 +195,17 @@ static int run(const pairs *p, int rounds, int max_threads) {
                                "collide, batch 1 thread", "collide, batch N threads"};
   printf("%zu pairs, %d rounds (median round), batches on 1 and %d threads\n", n, rounds,
          max_threads);
-  printf("%-30s %12s %14s %8s\n", "mode", "median [ms]", "pairs/s", "vs loop");
+  printf("%-30s %12s %14s %8s %10s\n", "mode", "median [ms]", "pairs/s", "vs loop", "CPU [ms]");
+  double loops[2] = {0, 0};
   for (int m = 0; m < kModes; ++m) {
-    const double s = median(t[m], rounds), loop = median(t[m < 3 ? 0 : 3], rounds);
+    const double s = median(t[m], rounds), c = median(cpu[m], rounds);
+    if (m == 0 || m == 3) loops[m / 3] = s;
+    const double loop = loops[m / 3];
     char name[64];
     snprintf(name, sizeof name, "%s", names[m]);
     char *N = strstr(name, "N threads");
     if (N) snprintf(N, sizeof name - (size_t)(N - name), "%d threads", max_threads);
-    printf("%-30s %12.2f %14.0f %7.2fx\n", name, 1e3 * s, (double)n / s, loop / s);
+    printf("%-30s %12.2f %14.0f %7.2fx %10.2f\n", name, 1e3 * s, (double)n / s, loop / s, 1e3 * c);
   }
   printf("pairs refused by the solver: %zu; batches differing from the loop: %zu\n", failed, bad);
   free(ref), free(out), free(sref), free(sout), free(cref), free(cout), free(csref);
