@@ -77,17 +77,20 @@ def main():
         (f"collide_batch, {t} threads", lambda: sov.collide_batch(S, ia, ib, qa, qb, threads=t), "c"),
     ]
     times = {name: [] for name, _, _ in modes}
+    cpu = {name: [] for name, _, _ in modes}
     for _ in range(args.rounds):
         for name, f, _ in modes:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             f()
             times[name].append(time.perf_counter() - t0)
+            cpu[name].append(time.process_time() - c0)
     print(f"{args.battery}: {n} pairs, {args.rounds} rounds (median round), python {sys.version.split()[0]}")
-    print(f"{'mode':36s} {'median [ms]':>12s} {'pairs/s':>12s} {'vs loop':>8s}")
+    print(f"{'mode':36s} {'median [ms]':>12s} {'pairs/s':>12s} {'vs loop':>8s} {'CPU [ms]':>9s}")
     loops = {"d": statistics.median(times[modes[0][0]]), "c": statistics.median(times[modes[5][0]])}
     for name, _, kind in modes:
         s = statistics.median(times[name])
-        print(f"{name:36s} {1e3 * s:12.2f} {n / s:12.0f} {loops[kind] / s:7.2f}x")
+        c = statistics.median(cpu[name])
+        print(f"{name:36s} {1e3 * s:12.2f} {n / s:12.0f} {loops[kind] / s:7.2f}x {1e3 * c:9.2f}")
     return 0
 
 
