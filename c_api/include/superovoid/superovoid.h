@@ -270,6 +270,69 @@ SOV_API int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB,
                         const sov_options *options, sov_cache *cache);
 
+/* ---------------------------------------------------------------- batches
+ * Many pair queries in one call, on threads the call creates and joins
+ * (POSIX threads; nothing outlives the call, and the library keeps no state
+ * between calls). Pair k is shapes[index_a[k]] at poses_a[k] against
+ * shapes[index_b[k]] at poses_b[k], answered exactly as sov_distance (or
+ * sov_collide) answers it alone: same bits, whatever the thread count. */
+
+/* The pairs of a batch, all arrays owned by the caller. */
+typedef struct sov_batch {
+  const sov_shape *shapes;  /* n_shapes shapes from sov_shape_init */
+  size_t n_shapes;
+  const size_t *index_a;    /* count indices into shapes: body A of pair k */
+  const size_t *index_b;    /* count indices: body B of pair k */
+  const sov_pose *poses_a;  /* count poses of A */
+  const sov_pose *poses_b;  /* count poses of B */
+  size_t count;             /* number of pairs */
+  sov_cache *caches;        /* NULL (cold), or count caches: pair k starts
+                               from caches[k] and stores its answer there,
+                               as sov_distance does; each cache belongs to
+                               one pair (no cache twice in a batch) */
+} sov_batch;
+
+/* What a batch call did (optional output). */
+typedef struct sov_batch_report {
+  size_t failed;       /* pairs whose status is not SOV_OK */
+  size_t first_failed; /* the lowest such index (count when none failed) */
+  int threads;         /* threads that answered pairs, the calling one
+                          included */
+} sov_batch_report;
+
+/* Signed distance of every pair of batch: results[k] and statuses[k] are
+ * what sov_distance(&results[k], ..., options, cache) returns for pair k
+ * (results[k] left as sov_distance leaves it when it fails), and
+ * SOV_ERR_INDEX where a shape index is out of range. threads: 0 for one per
+ * online core, n for at most n (never more than count, nor 1024); the
+ * calling thread answers pairs too. report may be NULL.
+ * Returns SOV_OK when every pair answered, else the status of the
+ * lowest-indexed pair that did not (statuses say which, report counts
+ * them). Before any pair it refuses the call, writing nothing, with
+ * SOV_ERR_NULL (results, statuses or batch NULL; an array NULL with count
+ * or n_shapes > 0), SOV_ERR_OPTION (threads < 0, or options out of range)
+ * or SOV_ERR_BUFFER (options->work too small).
+ * Memory: options->work, when given, serves the calling thread; every
+ * thread the call creates (and the calling one when options->work is NULL)
+ * gets work memory of its own (sov_work_size()), and each created thread a
+ * 1 MiB stack. That work memory and the threads' bookkeeping are one heap
+ * block allocated and freed by the call (none when threads ends up 1 and
+ * options->work is given, or count is 0). Where a thread cannot be had, its pairs go to the threads that
+ * could (report->threads tells); without the block, the calling thread
+ * answers every pair with options as given (work NULL: on its stack). The
+ * answers are the same either way. */
+SOV_API int sov_batch_distance(sov_result *results, int *statuses,
+                               sov_batch_report *report,
+                               const sov_batch *batch,
+                               const sov_options *options, int threads);
+
+/* Overlap test of every pair of batch, as sov_collide: colliding[k] = 1
+ * when pair k's d <= 0; statuses, report, threads and memory as in
+ * sov_batch_distance (colliding for results). */
+SOV_API int sov_batch_collide(int *colliding, int *statuses,
+                              sov_batch_report *report, const sov_batch *batch,
+                              const sov_options *options, int threads);
+
 #ifdef __cplusplus
 }
 #endif
