@@ -38,11 +38,14 @@ namespace {
 
 using Geometry = fcl::CollisionGeometry<double>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// GJK's distance tolerance in the steps of GJK pairs: its witnesses'
-// direction must be good enough for the support gap along it to be
-// positive a micron from contact (FCL's default 1e-6 leaves curved bodies'
-// distances 3e-4 off, fcl_ext/README.md).
-constexpr double kStepGjkTolerance = 1e-10;
+// GJK's distance tolerance in the steps of GJK pairs: FCL's default. Its
+// witnesses' direction is then rough (curved bodies' distances 3e-4 off,
+// fcl_ext/README.md), and the support gap along it a little below the
+// distance; where that gap is not positive the step is redone at
+// kFineGjkTolerance, whose direction gives a positive gap down to a micron
+// from contact.
+constexpr double kStepGjkTolerance = 1e-6;
+constexpr double kFineGjkTolerance = 1e-10;
 
 // The vertices of a BVHModel of any of FCL's bounding volumes, or null.
 const fcl::Vector3<double>* meshVertices(const Geometry& g, int* count) {
@@ -238,6 +241,9 @@ Separation separation(const fcl::CollisionGeometry<double>* o1, const fcl::Trans
     if (gap && *gap > 0) {
       s.lower = std::min(s.distance, *gap);
       s.certified = true;
+    } else if (gap && gjk_tolerance > detail::kFineGjkTolerance) {
+      // GJK's direction too rough for a positive gap: once more, finely.
+      return separation(o1, tf1, o2, tf2, detail::kFineGjkTolerance, cache);
     }
   }
   return s;

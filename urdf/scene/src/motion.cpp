@@ -150,18 +150,55 @@ double unsharedSpeed(const std::vector<JointShare>& shares, const std::vector<in
   return sum;
 }
 
+// What moves one geometry: its link's path to the root, the joints'
+// shares of its points' speed, and the radius of a ball about its origin
+// that holds it.
+struct GeometryMotion {
+  std::vector<int> path;
+  std::vector<JointShare> shares;
+  double radius = 0;
+};
+
+// The motion of every geometry of the scene along the chain's segment.
+std::vector<GeometryMotion> geometryMotions(
+    const Chain& chain, const std::vector<std::unique_ptr<Scene::Geometry>>& geometries) {
+  std::vector<GeometryMotion> out(geometries.size());
+  for (const auto& g : geometries) {
+    GeometryMotion& m = out[g->index];
+    m.radius = boundingRadius(*g->object->collisionGeometry());
+    m.path = chain.path(static_cast<int>(g->link));
+    m.shares = speedShares(chain, static_cast<int>(g->link),
+                           g->local.translation().norm() + m.radius);
+  }
+  return out;
+}
+
 // One checked pair: two geometries, or a geometry and an environment object.
 struct MotionPair {
   std::size_t a = 0, b = 0;  // geometry indices (b unused for env)
   const fcl::CollisionObject<double>* env = nullptr;
   std::size_t env_index = 0;
-  double mu = 0;  // bound on the shrinking of their distance per unit of t
+  double env_radius = 0;  // the environment object's bounding radius
+  double mu = 0;          // bound on the shrinking of their distance per unit of t
+  double last = std::numeric_limits<double>::infinity();  // last proved distance
   sov_cache* cache = nullptr;
 };
 
 // The next time a pair must be looked at, earliest first.
 using Due = std::pair<double, std::size_t>;
 using DueQueue = std::priority_queue<Due, std::vector<Due>, std::greater<Due>>;
+
+// Bounding balls closer than this fraction of the pair's last proved
+// distance are not worth a step of their own: the exact distance is
+// queried instead (a step on the balls costs far less than a query, but
+// their gap may be much smaller than the distance).
+constexpr double kBallShare = 0.5;
+
+// The gap between the bounding balls of two posed geometries (radii ra,
+// rb about their origins): a lower bound on their distance when positive.
+double ballGap(const Eigen::Isometry3d& ta, double ra, const Eigen::Isometry3d& tb, double rb) {
+  return (ta.translation() - tb.translation()).norm() - ra - rb;
+}
 
 }  // namespace
 
@@ -190,32 +227,26 @@ MotionCheck Scene::motionCollides(const JointPositions& q0, const JointPositions
   return motionCollides(q0, q1, {}, options);
 }
 
-MotionCheck Scene::motionCollides(const JointPositions& q0, const JointPositions& q1,
-                                  const std::vector<fcl::CollisionObject<double>*>& env,
-                                  const MotionOptions& options) {
-  const Chain chain = buildChain(*model_, link_index_, resolvedPositions(q0), resolvedPositions(q1));
-  // Per geometry: its link's path and the joints' shares of its speed.
-  std::vector<std::vector<int>> paths(geometries_.size());
-  std::vector<std::vector<JointShare>> shares(geometries_.size());
-  for (const auto& g : geometries_) {
-    const double rho = g->local.translation().norm() + boundingRadius(*g->object->collisionGeometry());
-    paths[g->index] = chain.path(static_cast<int>(g->link));
-    shares[g->index] = speedShares(chain, static_cast<int>(g->link), rho);
-  }
+namespace {
+
+// The pairs to check: geometries of links that may collide (allowed(a, b)
+// false), and every geometry with every environment object; cache(a, b,
+// env) gives a pair's warm-start cache or null.
+template <class Allowed, class CacheOf>
+std::vector<MotionPair> motionPairs(const std::vector<std::unique_ptr<Scene::Geometry>>& geometries,
+                                    const std::vector<GeometryMotion>& motion,
+                                    const std::vector<fcl::CollisionObject<double>*>& env,
+                                    Allowed allowed, CacheOf cache) {
   std::vector<MotionPair> pairs;
-  for (const auto& a : geometries_) {
-    for (const auto& b : geometries_) {
-      if (b->index <= a->index || a->link == b->link || allowedIndex(a->link, b->link)) continue;
+  for (const auto& a : geometries) {
+    for (const auto& b : geometries) {
+      if (b->index <= a->index || a->link == b->link || allowed(*a, *b)) continue;
       MotionPair p;
       p.a = a->index;
       p.b = b->index;
-      p.mu = unsharedSpeed(shares[a->index], paths[b->index]) +
-             unsharedSpeed(shares[b->index], paths[a->index]);
-      if (options_.warm_start && a->superovoid && b->superovoid) {
-        auto [it, inserted] = caches_.try_emplace({a->index, b->index});
-        if (inserted) sov_cache_reset(&it->second);
-        p.cache = &it->second;
-      }
+      p.mu = unsharedSpeed(motion[a->index].shares, motion[b->index].path) +
+             unsharedSpeed(motion[b->index].shares, motion[a->index].path);
+      p.cache = cache(*a, b.get(), nullptr);
       pairs.push_back(p);
     }
     for (std::size_t k = 0; k < env.size(); ++k) {
@@ -223,71 +254,128 @@ MotionCheck Scene::motionCollides(const JointPositions& q0, const JointPositions
       p.a = a->index;
       p.env = env[k];
       p.env_index = k;
-      p.mu = unsharedSpeed(shares[a->index], {});
-      const bool core = a->superovoid &&
-                        dynamic_cast<const sov::Superovoid*>(env[k]->collisionGeometry().get());
-      if (options_.warm_start && core) {
-        auto [it, inserted] = env_caches_.try_emplace({a->index, env[k]});
-        if (inserted) sov_cache_reset(&it->second);
-        p.cache = &it->second;
-      }
+      p.env_radius = boundingRadius(*env[k]->collisionGeometry());
+      p.mu = unsharedSpeed(motion[a->index].shares, {});
+      p.cache = cache(*a, nullptr, env[k]);
       pairs.push_back(p);
     }
   }
-  MotionCheck out;
-  out.pairs = pairs.size();
-  out.pair.distance = std::numeric_limits<double>::infinity();
-  DueQueue due;
-  for (std::size_t i = 0; i < pairs.size(); ++i) due.push({0.0, i});
-  std::vector<Iso> poses;
-  double posed_at = std::numeric_limits<double>::quiet_NaN();
-  while (!due.empty()) {
-    const auto [t, i] = due.top();
-    due.pop();
-    if (out.steps >= options.max_steps) {
-      throw sov::Error(SOV_ERR_NO_CONVERGENCE,
-                  "scene motion check: " + std::to_string(out.steps) +
-                      " distance queries without an answer; the segment is free on [0, " +
-                      std::to_string(t) + ")");
+  return pairs;
+}
+
+// Conservative advancement of every pair, earliest unproved time first,
+// until a pair comes within the tolerance (the first contact) or every
+// pair is proved apart to t = 1.
+class Advancement {
+ public:
+  Advancement(const Chain& chain, const std::vector<std::unique_ptr<Scene::Geometry>>& geometries,
+              const std::vector<GeometryMotion>& motion, const std::vector<std::string>& links,
+              const MotionOptions& options)
+      : chain_(chain), geometries_(geometries), motion_(motion), links_(links),
+        options_(options) {}
+
+  // The answer for the pairs (their last proved distances are updated).
+  MotionCheck run(std::vector<MotionPair>& pairs) {
+    MotionCheck out;
+    out.pairs = pairs.size();
+    out.pair.distance = std::numeric_limits<double>::infinity();
+    DueQueue due;
+    for (std::size_t i = 0; i < pairs.size(); ++i) due.push({0.0, i});
+    while (!due.empty()) {
+      const auto [t, i] = due.top();
+      due.pop();
+      if (out.steps >= options_.max_steps) {
+        throw sov::Error(SOV_ERR_NO_CONVERGENCE,
+                         "scene motion check: " + std::to_string(out.steps) +
+                             " steps without an answer; the segment is free on [0, " +
+                             std::to_string(t) + ")");
+      }
+      ++out.steps;
+      const double next = step(pairs[i], t, &out);
+      if (out.collides) return out;
+      if (next <= 1) due.push({next, i});
     }
-    if (!(t == posed_at)) {
-      chain.poses(t, poses);
-      posed_at = t;
-    }
-    const MotionPair& p = pairs[i];
-    const Geometry& a = *geometries_[p.a];
-    const Iso ta = poses[a.link] * a.local;
-    const fcl::CollisionGeometry<double>* ga = a.object->collisionGeometry().get();
-    Separation s;
-    if (p.env) {
-      s = separation(ga, ta, p.env->collisionGeometry().get(), p.env->getTransform(),
-                     options.gjk_tolerance, p.cache);
-    } else {
-      const Geometry& b = *geometries_[p.b];
-      s = separation(ga, ta, b.object->collisionGeometry().get(), poses[b.link] * b.local,
-                     options.gjk_tolerance, p.cache);
-    }
-    ++out.steps;
-    if (s.distance <= options.distance_tolerance) {
-      out.collides = true;
-      out.t = t;
-      out.pair = {links_[a.link], a.collision,
-                  p.env ? std::string() : links_[geometries_[p.b]->link],
-                  p.env ? p.env_index : geometries_[p.b]->collision,
-                  s.distance, s.p1, s.p2};
-      return out;
-    }
-    out.certified = out.certified && s.certified;
-    if (!(p.mu > 0)) continue;  // the pair does not move relative to itself
-    const double step = s.lower / p.mu;
-    if (!(step > 0)) {
-      throw sov::Error(SOV_ERR_NO_CONVERGENCE,
-                  "scene motion check: no step proved for links '" + links_[a.link] + "' at t = " +
-                      std::to_string(t));
-    }
-    if (step <= 1 - t) due.push({t + step, i});
+    return out;
   }
-  return out;
+
+ private:
+  // One step of pair p at time t: the next time it must be looked at (> 1
+  // when it is proved apart to the end), or a contact recorded in out.
+  double step(MotionPair& p, double t, MotionCheck* out) {
+    if (!(t == posed_at_)) {
+      chain_.poses(t, poses_);
+      posed_at_ = t;
+    }
+    const Scene::Geometry& a = *geometries_[p.a];
+    const Scene::Geometry* b = p.env ? nullptr : geometries_[p.b].get();
+    const Eigen::Isometry3d ta = poses_[a.link] * a.local;
+    const Eigen::Isometry3d tb = p.env ? p.env->getTransform() : poses_[b->link] * b->local;
+    // A pair that no joint moves (mu 0) is looked at once.
+    const double balls =
+        ballGap(ta, motion_[p.a].radius, tb, p.env ? p.env_radius : motion_[p.b].radius);
+    if (balls > 0) {
+      if (!(p.mu > 0) || balls > p.mu * (1 - t)) return 2;
+      if (balls >= kBallShare * p.last) return t + balls / p.mu;
+    }
+    const Separation s =
+        separation(a.object->collisionGeometry().get(), ta,
+                   p.env ? p.env->collisionGeometry().get() : b->object->collisionGeometry().get(),
+                   tb, options_.gjk_tolerance, p.cache);
+    if (s.distance <= options_.distance_tolerance) {
+      out->collides = true;
+      out->t = t;
+      out->pair = {links_[a.link], a.collision, p.env ? std::string() : links_[b->link],
+                   p.env ? p.env_index : b->collision, s.distance, s.p1, s.p2};
+      return t;
+    }
+    out->certified = out->certified && s.certified;
+    if (!(p.mu > 0)) return 2;
+    p.last = s.lower;
+    if (!(s.lower > 0)) {
+      throw sov::Error(SOV_ERR_NO_CONVERGENCE, "scene motion check: no step proved for link '" +
+                                                   links_[a.link] + "' at t = " + std::to_string(t));
+    }
+    return t + s.lower / p.mu;
+  }
+
+  const Chain& chain_;
+  const std::vector<std::unique_ptr<Scene::Geometry>>& geometries_;
+  const std::vector<GeometryMotion>& motion_;
+  const std::vector<std::string>& links_;
+  const MotionOptions& options_;
+  std::vector<Eigen::Isometry3d> poses_;
+  double posed_at_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+}  // namespace
+
+MotionCheck Scene::motionCollides(const JointPositions& q0, const JointPositions& q1,
+                                  const std::vector<fcl::CollisionObject<double>*>& env,
+                                  const MotionOptions& options) {
+  const Chain chain = buildChain(*model_, link_index_, resolvedPositions(q0), resolvedPositions(q1));
+  const std::vector<GeometryMotion> motion = geometryMotions(chain, geometries_);
+  const auto allowed = [&](const Geometry& a, const Geometry& b) {
+    return allowedIndex(a.link, b.link);
+  };
+  // Warm starts for superovoid pairs, in the caches the queries use.
+  const auto cache = [&](const Geometry& a, const Geometry* b,
+                         const fcl::CollisionObject<double>* e) -> sov_cache* {
+    if (!options_.warm_start || !a.superovoid) return nullptr;
+    if (b && !b->superovoid) return nullptr;
+    if (e && !dynamic_cast<const sov::Superovoid*>(e->collisionGeometry().get())) return nullptr;
+    auto fresh = [](sov_cache& c, bool inserted) {
+      if (inserted) sov_cache_reset(&c);
+      return &c;
+    };
+    if (b) {
+      auto [it, inserted] = caches_.try_emplace({a.index, b->index});
+      return fresh(it->second, inserted);
+    }
+    auto [it, inserted] = env_caches_.try_emplace({a.index, e});
+    return fresh(it->second, inserted);
+  };
+  std::vector<MotionPair> pairs = motionPairs(geometries_, motion, env, allowed, cache);
+  return Advancement(chain, geometries_, motion, links_, options).run(pairs);
 }
 
 }  // namespace urdf

@@ -37,9 +37,10 @@
 //    started);
 //  - the other convex pairs (superovoid vs box, capsule, cone, cylinder,
 //    convex; plane and halfspace; any of them under CCDM_SCREW): d from
-//    sov::distance (GJK at a distance tolerance of 1e-10 for the GJK pairs,
-//    exact for the others) and g the gap along n from the exact support
-//    functions of both bodies (certified);
+//    sov::distance (GJK at FCL's default distance tolerance 1e-6, again at
+//    1e-10 where its direction is too rough; exact for the others) and g
+//    the gap along n from the exact support functions of both bodies
+//    (certified);
 //  - a triangle mesh (BVHModel) or octree: d from sov::distance (FCL's
 //    per-triangle GJK; 0 once they touch), g the gap along n of the mesh's
 //    vertices' convex hull when it is positive (certified), else d itself
@@ -102,7 +103,8 @@ struct Separation {
 // ellipsoid pairs by the core's sov_distance (warm-started from cache when
 // given); the others by sov::distance with nearest points (signed for two
 // shapes; GJK at gjk_tolerance), with the support gap along the nearest
-// points' direction. Throws as sov::distance.
+// points' direction; when that gap is not positive for two bodies with
+// support functions, GJK is run again at 1e-10. Throws as sov::distance.
 SOV_FCL_API Separation separation(const fcl::CollisionGeometry<double>* o1,
                                   const fcl::Transform3<double>& tf1,
                                   const fcl::CollisionGeometry<double>* o2,

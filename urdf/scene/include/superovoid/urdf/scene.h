@@ -122,10 +122,10 @@ struct SrdfReport {
 struct MotionOptions {
   // A pair is in contact once its distance is at most this (length units).
   double distance_tolerance = 1e-6;
-  // distance_tolerance of the FCL requests for GJK pairs in the steps: the
-  // direction of GJK's witnesses must be good enough for the support gap
-  // along it to be positive near contact.
-  double gjk_tolerance = 1e-10;
+  // distance_tolerance of the FCL requests for GJK pairs in the steps
+  // (sov::separation runs GJK again at 1e-10 where the support gap along
+  // its direction is not positive).
+  double gjk_tolerance = 1e-6;
   // Distance queries at most for one check; beyond, sov::Error
   // (SOV_ERR_NO_CONVERGENCE, the message says how far the segment is proved
   // free).
