@@ -334,7 +334,8 @@ SOV_API int sov_motion_pose(sov_pose *pose, const sov_motion *motion, double t);
  * spinning close to each other take many steps: the rotation term counts
  * the whole radius), or a distance query's failure where the previous
  * normal proves no step; result->t then says how far [0, t) is proved
- * free. No heap; stack as sov_distance. */
+ * free. No heap; stack: sov_distance's and under 2 KB more (a cache of its
+ * own when none is given). */
 SOV_API int sov_time_of_contact(sov_toc_result *result, const sov_shape *A,
                                 const sov_motion *MA, const sov_shape *B,
                                 const sov_motion *MB,
