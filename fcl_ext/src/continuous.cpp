@@ -332,25 +332,43 @@ double motionBound(const fcl::MotionBase<double>& m, double r, const Vector& n) 
 
 // FCL's motion for the transforms and motion type of a request (FCL's
 // getMotionBase, without CCDM_SPLINE, and with InterpMotion's reference
-// point set).
-std::unique_ptr<fcl::MotionBase<double>> makeMotion(const Transform& beg, const Transform& end,
-                                                    fcl::CCDMotionType type) {
-  switch (type) {
-    case fcl::CCDM_TRANS: return std::make_unique<fcl::TranslationMotion<double>>(beg, end);
-    case fcl::CCDM_LINEAR:
-      // Not InterpMotion(beg, end), which FCL 0.7 leaves with an
-      // uninitialised reference point (nor (beg, end, O), which leaves its
-      // velocities so): the form that sets both, about the local origin.
-      return std::make_unique<fcl::InterpMotion<double>>(beg.linear(), beg.translation(),
-                                                         end.linear(), end.translation(),
-                                                         Vector::Zero());
-    case fcl::CCDM_SCREW: return std::make_unique<fcl::ScrewMotion<double>>(beg, end);
-    default:
-      throw Error(SOV_ERR_OPTION, "sov::continuousCollide: ccd_motion_type " +
-                                      std::to_string(type) +
-                                      " is not supported for superovoid pairs (CCDM_SPLINE)");
+// point set), held in place: libfcl, built before C++17, gives FCL's motion
+// classes Eigen's aligned operator new and delete, which C++17 code does
+// not see (EIGEN_MAKE_ALIGNED_OPERATOR_NEW is empty there), so one created
+// here with new would be freed by libfcl's deleting destructor with the
+// other allocator (AddressSanitizer: alloc-dealloc-mismatch).
+class MotionHolder {
+ public:
+  MotionHolder(const Transform& beg, const Transform& end, fcl::CCDMotionType type) {
+    switch (type) {
+      case fcl::CCDM_TRANS: trans_.emplace(beg, end); break;
+      case fcl::CCDM_LINEAR:
+        // Not InterpMotion(beg, end), which FCL 0.7 leaves with an
+        // uninitialised reference point (nor (beg, end, O), which leaves its
+        // velocities so): the form that sets both, about the local origin.
+        interp_.emplace(beg.linear(), beg.translation(), end.linear(), end.translation(),
+                        Vector::Zero());
+        break;
+      case fcl::CCDM_SCREW: screw_.emplace(beg, end); break;
+      default:
+        throw Error(SOV_ERR_OPTION, "sov::continuousCollide: ccd_motion_type " +
+                                        std::to_string(type) +
+                                        " is not supported for superovoid pairs (CCDM_SPLINE)");
+    }
   }
-}
+
+  // The motion.
+  const fcl::MotionBase<double>& get() const {
+    if (trans_) return *trans_;
+    if (interp_) return *interp_;
+    return *screw_;
+  }
+
+ private:
+  std::optional<fcl::TranslationMotion<double>> trans_;
+  std::optional<fcl::InterpMotion<double>> interp_;
+  std::optional<fcl::ScrewMotion<double>> screw_;
+};
 
 // The steps allowed by a request.
 std::size_t stepCap(const fcl::ContinuousCollisionRequest<double>& request) {
@@ -512,9 +530,9 @@ double continuousCollide(const fcl::CollisionGeometry<double>* o1,
     return detail::coreContinuous(*o1, tf1_beg, tf1_end, *o2, tf2_beg, tf2_end, request, result,
                                   contact);
   }
-  const auto m1 = detail::makeMotion(tf1_beg, tf1_end, request.ccd_motion_type);
-  const auto m2 = detail::makeMotion(tf2_beg, tf2_end, request.ccd_motion_type);
-  return detail::advance(o1, *m1, o2, *m2, request, result, contact);
+  const detail::MotionHolder m1(tf1_beg, tf1_end, request.ccd_motion_type);
+  const detail::MotionHolder m2(tf2_beg, tf2_end, request.ccd_motion_type);
+  return detail::advance(o1, m1.get(), o2, m2.get(), request, result, contact);
 }
 
 double continuousCollide(const fcl::CollisionGeometry<double>* o1,
