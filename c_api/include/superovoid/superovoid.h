@@ -333,6 +333,91 @@ SOV_API int sov_batch_collide(int *colliding, int *statuses,
                               sov_batch_report *report, const sov_batch *batch,
                               const sov_options *options, int threads);
 
+/* ---- Continuous collision: time of first contact ---------------------- */
+
+/* A body's motion over t in [0, 1], from pose `from` to pose `to`: the
+ * local origin moves on the straight line, the rotation turns at a constant
+ * rate about a fixed world axis by the shortest arc (slerp; FCL's
+ * CCDM_LINEAR InterpMotion). Rotations of exactly half a turn take the axis
+ * of the rotation's quaternion as Shepperd's method computes it. */
+typedef struct sov_motion {
+  sov_pose from; /* pose at t = 0 */
+  sov_pose to;   /* pose at t = 1 */
+} sov_motion;
+
+/* Options of sov_time_of_contact; fill with sov_toc_options_default. */
+typedef struct sov_toc_options {
+  double distance_tolerance; /* contact once the signed distance is at most
+                                this (length units, >= 0; default 1e-6) */
+  double time_tolerance;     /* also contact once the next certified step
+                                is shorter than this (>= 0; default 0:
+                                never; FCL's conservative advancement stops
+                                at its toc_err, 1e-4, this way) */
+  int max_steps;             /* distance queries at most (> 0; default
+                                10000): SOV_ERR_NO_CONVERGENCE beyond */
+  sov_options distance;      /* options of every distance query (default:
+                                sov_options_default; work memory here is
+                                used by every step) */
+} sov_toc_options;
+
+/* Answer of sov_time_of_contact. */
+typedef struct sov_toc_result {
+  int contact;      /* 1: contact at t; 0: no contact in [0, 1] */
+  double t;         /* contact: the time of contact, never after the
+                       first time the bodies touch, and they are apart on
+                       [0, t); no contact: 1. On failure (negative status):
+                       the bodies are proved apart on [0, t) */
+  double d;         /* signed distance at t (contact: <= distance_tolerance,
+                       or the distance where time_tolerance stopped; < 0
+                       only when they overlap at t = 0); the last step's
+                       distance otherwise */
+  double n[3];      /* unit normal from A towards B at that time */
+  double pA[3];     /* witness points at that time, pB - pA = d n */
+  double pB[3];
+  double point[3];  /* contact point: (pA + pB) / 2 */
+  int steps;        /* distance queries made */
+  int iterations;   /* Newton iterations over all of them */
+  int failures;     /* distance queries that failed and were stepped over
+                       on the previous normal's certified gap */
+} sov_toc_result;
+
+/* Defaults: distance tolerance 1e-6, no time tolerance, 10000 steps,
+ * sov_options_default for the distance queries. */
+SOV_API void sov_toc_options_default(sov_toc_options *options);
+
+/* The pose at time t (any finite t; 0 and 1 give the motion's ends to
+ * rounding) of a motion whose poses are rotations. */
+SOV_API int sov_motion_pose(sov_pose *pose, const sov_motion *motion, double t);
+
+/* Time of first contact of A moving by MA and B moving by MB over
+ * t in [0, 1]: conservative advancement on the certified signed distance
+ * (Mirtich 2000). At each step the distance d and normal n at time t are
+ * sov_distance's (warm-started from the previous step); every point of a
+ * body lies within its bounding radius r of its origin, so the gap along
+ * the fixed n shrinks at most at n . (vA - vB) + |n x wA| rA + |n x wB| rB
+ * (v: translation, w: angle times axis of the motions), and the bodies
+ * cannot touch before t + g / that bound, g the gap along n from the exact
+ * support maps. The step ends at the first t with d <= distance_tolerance
+ * (contact at t), past t = 1 (no contact), or when a step would be shorter
+ * than time_tolerance (contact at t, d above the distance tolerance).
+ * Overlapping or touching at t = 0 gives contact at t = 0. The reported t
+ * is never later than the first contact; when the bodies do touch at t*,
+ * t* - t is about d / (their closing speed at t*).
+ * cache (may be NULL) warm-starts the first query and keeps the last
+ * answer. Errors: SOV_ERR_NULL, bad shapes and poses as sov_distance,
+ * SOV_ERR_OPTION for a negative or non-finite tolerance, max_steps < 1 or
+ * bad distance options; SOV_ERR_NO_CONVERGENCE after max_steps (bodies
+ * spinning close to each other take many steps: the rotation term counts
+ * the whole radius), or a distance query's failure where the previous
+ * normal proves no step; result->t then says how far [0, t) is proved
+ * free. No heap; stack: sov_distance's and under 2 KB more (a cache of its
+ * own when none is given). */
+SOV_API int sov_time_of_contact(sov_toc_result *result, const sov_shape *A,
+                                const sov_motion *MA, const sov_shape *B,
+                                const sov_motion *MB,
+                                const sov_toc_options *options,
+                                sov_cache *cache);
+
 #ifdef __cplusplus
 }
 #endif
