@@ -12,8 +12,10 @@
 #     octomap_msgs, object_recognition_msgs) at the tags below; default BUILD_DIR/src. A tree
 #     missing there is cloned with git from GitHub (the only network access; none when the
 #     trees are present).
-#   SOV_MOVEIT_JOBS  parallel compile jobs (default 1; moveit_core takes ~1.5 GB per job)
-# Python: Debian's /usr/bin/python3 (catkin_pkg, genmsg, gencpp live there), whatever is on PATH.
+#   SOV_MOVEIT_JOBS  parallel compile jobs (default 1; one moveit_core compile peaks at 1.4 GB)
+# catkin runs Debian's /usr/bin/python3 (catkin_pkg, genmsg, gencpp, ament_package live
+# there), whatever python3 comes first on PATH.
+# The installed libraries carry RUNPATH PREFIX/lib (no LD_LIBRARY_PATH needed to load them).
 # Then configure superovoid with -DCMAKE_PREFIX_PATH=PREFIX to build moveit/.
 #
 # Debian packages it needs (apt-get install --no-install-recommends):
@@ -68,6 +70,7 @@ build_pkg() {
   echo "=== $1 ($2)"
   cmake -S "$2" -B "$BUILD/build/$1" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$PREFIX" -DCMAKE_PREFIX_PATH="$PREFIX" \
+    -DCMAKE_INSTALL_RPATH="$PREFIX/lib" \
     -DCATKIN_ENABLE_TESTING=OFF -DCATKIN_BUILD_BINARY_PACKAGE=ON -DSETUPTOOLS_DEB_LAYOUT=OFF \
     -DMOVEIT_CI_WARNINGS=OFF -DPYTHON_EXECUTABLE=/usr/bin/python3 -DPython3_EXECUTABLE=/usr/bin/python3 > "$BUILD/build-$1.configure.log" 2>&1 \
     || { tail -30 "$BUILD/build-$1.configure.log"; exit 1; }
