@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -237,6 +238,45 @@ TEST_F(PandaScenes, NeverMissesAMeshCollision) {
       "per state: MoveIt FCL (meshes) %.1f us, Superovoid plugin %.1f us, ratio %.2f\n",
       kStates, both, fitted_only, missed, 1e6 * mesh_s / kStates, 1e6 * fitted_s / kStates,
       fitted_s / mesh_s);
+}
+
+// The colliding pairs of every state (self and world, all of them: one
+// contact per pair): each pair the meshes report, the superovoids report too.
+// Each world object is hit by the meshes in some state, so every kind of
+// world geometry (box, cylinder, sphere, mesh, octomap) is exercised.
+TEST_F(PandaScenes, EveryMeshContactPairIsASuperovoidPair) {
+  random_numbers::RandomNumberGenerator rng(3);
+  moveit::core::RobotState mesh_state(mesh_model_);
+  cd::CollisionRequest req;
+  req.contacts = true;
+  req.max_contacts = 1000;
+  req.max_contacts_per_pair = 1;
+  std::map<std::string, int> mesh_hits;
+  long mesh_pairs = 0;
+  for (int i = 0; i < 2000; ++i) {
+    mesh_state.setToRandomPositions(rng);
+    mesh_state.update();
+    const moveit::core::RobotState fitted_state = fittedState(mesh_state);
+    cd::CollisionResult mesh_res, fitted_res;
+    mesh_scene_->getCollisionEnv()->checkRobotCollision(req, mesh_res, mesh_state,
+                                                       mesh_scene_->getAllowedCollisionMatrix());
+    mesh_scene_->getCollisionEnv()->checkSelfCollision(req, mesh_res, mesh_state,
+                                                      mesh_scene_->getAllowedCollisionMatrix());
+    fitted_scene_->getCollisionEnv()->checkRobotCollision(req, fitted_res, fitted_state,
+                                                         fitted_scene_->getAllowedCollisionMatrix());
+    fitted_scene_->getCollisionEnv()->checkSelfCollision(req, fitted_res, fitted_state,
+                                                        fitted_scene_->getAllowedCollisionMatrix());
+    for (const auto& pair : mesh_res.contacts) {
+      ++mesh_pairs;
+      for (const std::string& name : {pair.first.first, pair.first.second})
+        if (mesh_scene_->getWorld()->hasObject(name)) ++mesh_hits[name];
+      EXPECT_TRUE(fitted_res.contacts.count(pair.first))
+          << "state " << i << ": " << pair.first.first << " - " << pair.first.second;
+    }
+  }
+  EXPECT_GT(mesh_pairs, 0);
+  for (const std::string& name : mesh_scene_->getWorld()->getObjectIds())
+    EXPECT_GT(mesh_hits[name], 0) << name << " is never hit by the meshes";
 }
 
 // Distances on the first 500 random states: the superovoid distance between
