@@ -29,8 +29,8 @@
 #include "superovoid/moveit/collision_env_superovoid.h"
 #include "superovoid/urdf/fit.h"
 
-#ifdef SOV_MOVEIT_PLUGIN_FILE
-#include <class_loader/class_loader.hpp>
+#ifdef SOV_MOVEIT_PACKAGE_PATH
+#include <pluginlib/class_loader.hpp>
 #endif
 
 namespace {
@@ -172,18 +172,35 @@ TEST_F(PandaScenes, PluginIsActiveAndHoldsEverySuperovoid) {
   EXPECT_GT(fitted_count_, 0u);
 }
 
-// The plugin module, loaded by its exported class as pluginlib loads it for
-// collision_detector: Superovoid, makes the scene's detector "Superovoid"
-// (the URDF text from SOV_ROBOT_DESCRIPTION_FILE, roscpp not being up).
-TEST_F(PandaScenes, PluginModuleSelectsTheDetector) {
-#ifndef SOV_MOVEIT_PLUGIN_FILE
+// The plugin as move_group's collision_detector parameter selects it:
+// pluginlib finds "Superovoid" among moveit_core's collision plugins, and
+// its initialize() makes the scene's detector "Superovoid" (the URDF text
+// from SOV_ROBOT_DESCRIPTION_FILE, roscpp not being up); without a text it
+// refuses and the scene keeps MoveIt's detector.
+TEST_F(PandaScenes, PluginlibSelectsTheDetectorByName) {
+#ifndef SOV_MOVEIT_PACKAGE_PATH
   GTEST_SKIP() << "pluginlib not found at configure time: the plugin module was not built";
 #else
+  const char* prefix_path = std::getenv("CMAKE_PREFIX_PATH");
+  const std::string prefixes =
+      std::string(SOV_MOVEIT_PLUGIN_PREFIX) + (prefix_path ? std::string(":") + prefix_path : "");
+  ASSERT_EQ(setenv("ROS_PACKAGE_PATH", SOV_MOVEIT_PACKAGE_PATH, 1), 0);
+  ASSERT_EQ(setenv("CMAKE_PREFIX_PATH", prefixes.c_str(), 1), 0);
+  pluginlib::ClassLoader<cd::CollisionPlugin> loader("moveit_core",
+                                                     "collision_detection::CollisionPlugin");
+  const std::vector<std::string> names = loader.getDeclaredClasses();
+  EXPECT_NE(std::find(names.begin(), names.end(), "FCL"), names.end());
+  ASSERT_NE(std::find(names.begin(), names.end(), "Superovoid"), names.end());
+  auto plugin = loader.createUniqueInstance("Superovoid");
+
+  auto refused = std::make_shared<planning_scene::PlanningScene>(fitted_model_);
+  unsetenv("SOV_ROBOT_DESCRIPTION_FILE");
+  EXPECT_FALSE(plugin->initialize(refused, true));
+  EXPECT_EQ(refused->getActiveCollisionDetectorName(), "FCL");
+
   const std::string path = ::testing::TempDir() + "/sov_fitted_panda.urdf";
   std::ofstream(path) << *fitted_xml_;
   ASSERT_EQ(setenv("SOV_ROBOT_DESCRIPTION_FILE", path.c_str(), 1), 0);
-  class_loader::ClassLoader loader(SOV_MOVEIT_PLUGIN_FILE);
-  auto plugin = loader.createUniqueInstance<cd::CollisionPlugin>("sov::moveit::SuperovoidCollisionPlugin");
   auto scene = std::make_shared<planning_scene::PlanningScene>(fitted_model_);
   ASSERT_EQ(scene->getActiveCollisionDetectorName(), "FCL");
   EXPECT_TRUE(plugin->initialize(scene, true));
