@@ -82,3 +82,8 @@ install(TARGETS moveit_trajectory_processing
   ARCHIVE DESTINATION ${CATKIN_PACKAGE_LIB_DESTINATION})
 install(FILES trajectory_processing/include/moveit/trajectory_processing/trajectory_tools.h
   DESTINATION ${CATKIN_GLOBAL_INCLUDE_DESTINATION}/moveit/trajectory_processing)
+
+# package.xml exports a Bullet plugin description: install the empty one, as
+# the original does without Bullet (pluginlib logs an error for a missing file).
+install(FILES collision_detection_bullet/empty_description.xml
+  DESTINATION ${CATKIN_PACKAGE_SHARE_DESTINATION} RENAME collision_detector_bullet_description.xml)
