@@ -364,6 +364,33 @@ TEST_F(PandaScenes, DistancesNeverExceedTheMeshes) {
   EXPECT_GT(compared, 0);
 }
 
+// The SRDF's disabled pairs, as the planning scene's matrix holds them: at
+// the zero pose none is reported; with an empty matrix some are (the fitted
+// links overlap where they meet, which is why the SRDF disables them).
+TEST_F(PandaScenes, SrdfDisabledPairsAreNotChecked) {
+  moveit::core::RobotState state(fitted_model_);
+  state.setToDefaultValues();
+  state.update();
+  cd::CollisionRequest req;
+  req.contacts = true;
+  req.max_contacts = 1000;
+  req.max_contacts_per_pair = 1;
+  cd::CollisionResult with_srdf, without;
+  const auto& env = *fitted_scene_->getCollisionEnvUnpadded();
+  env.checkSelfCollision(req, with_srdf, state, fitted_scene_->getAllowedCollisionMatrix());
+  env.checkSelfCollision(req, without, state, cd::AllowedCollisionMatrix());
+  const auto& disabled = fitted_model_->getSRDF()->getDisabledCollisionPairs();
+  ASSERT_FALSE(disabled.empty());
+  std::size_t reported_without = 0;
+  for (const srdf::Model::CollisionPair& p : disabled) {
+    const auto key = std::minmax(p.link1_, p.link2_);
+    const std::pair<std::string, std::string> pair(key.first, key.second);
+    EXPECT_EQ(with_srdf.contacts.count(pair), 0u) << pair.first << " - " << pair.second;
+    reported_without += without.contacts.count(pair);
+  }
+  EXPECT_GT(reported_without, 0u);
+}
+
 // Contacts and the allowed-collision matrix on a state where the superovoids
 // collide: contacts name the colliding bodies and lie within their depth;
 // allowing every reported pair removes the collision.

@@ -31,7 +31,8 @@ namespace sov {
 namespace moveit {
 
 // The collision environment. Its const queries may run from several threads
-// at once, as MoveIt's (no warm-start caches: every pair is solved cold).
+// at once, as MoveIt's: they keep no warm-start caches (every pair is solved
+// cold) and the FCL layer keeps no mutable state.
 class SOV_MOVEIT_API CollisionEnvSuperovoid : public collision_detection::CollisionEnvFCL {
  public:
   // The three constructors MoveIt's allocators use, each with the parsed URDF
