@@ -32,7 +32,7 @@ namespace moveit {
 
 // The collision environment. Its const queries may run from several threads
 // at once, as MoveIt's: they keep no warm-start caches (every pair is solved
-// cold) and the FCL layer keeps no mutable state.
+// cold) and the FCL layer's queries are safe from many threads.
 class SOV_MOVEIT_API CollisionEnvSuperovoid : public collision_detection::CollisionEnvFCL {
  public:
   // The three constructors MoveIt's allocators use, each with the parsed URDF
