@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "superovoid/urdf/fit_export.h"
+#include "superovoid/urdf/mesh.h"
 
 namespace sov {
 namespace urdf {
@@ -97,6 +98,73 @@ SOV_FIT_API SuperovoidFit fitSuperovoid(const std::vector<Point3>& points,
 // refinement makes tight to about 1e-6 of the body's size.
 SOV_FIT_API double hausdorffGap(const sov_shape& shape, const sov_pose& pose,
                                 const ConvexHull& hull, int directions);
+
+// Options of fitSuperovoidUnion: how many bodies a mesh may get and when
+// to stop splitting it. The defaults (one body) are fitSuperovoid's fit.
+struct SplitOptions {
+  // Cap on the bodies of one mesh (>= 1).
+  int max_bodies = 1;
+  // Splitting stops once the union's volume over the mesh's hull volume is
+  // at most target_ratio and its gap (UnionFit::gap, metres) at most
+  // target_gap; 0 leaves that target out (with neither target: split up to
+  // max_bodies while splitting still pays).
+  double target_ratio = 0;
+  double target_gap = 0;
+  // Plane positions tried along each of the 13 cut directions.
+  int cut_offsets = 15;
+  // Cuts of a piece (the best of each direction by a box-volume stand-in)
+  // whose two sides are fitted, quickly, to choose among them.
+  int cut_candidates = 4;
+  // Grid cells per axis of each body's box for the union's volume.
+  int volume_cells = 40;
+  // Directions sampled per body for the union's gap.
+  int gap_directions = 1000;
+};
+
+// A union of superovoids fitted to a mesh: body i contains piece i of a
+// hierarchical plane split of the mesh (the mesh's triangles clipped by the
+// cuts), so every vertex and every triangle of the mesh is inside the union.
+struct UnionFit {
+  std::vector<SuperovoidFit> bodies;  // each in the mesh's frame; its volume_ratio
+                                      // and gap are against its own piece's hull
+  double volume = 0;        // of the union (overlaps sampled: volume_cells)
+  double hull_volume = 0;   // of the whole mesh's convex hull
+  double volume_ratio = 0;  // volume / hull_volume (below 1 is possible: non-convex mesh)
+  double gap = 0;           // Hausdorff distance from the union to the mesh: the largest
+                            // distance of a point of the union's boundary to the
+                            // mesh's triangles (sampled, refined; a lower bound)
+  std::size_t points = 0;         // mesh vertices
+  std::size_t hull_vertices = 0;  // of them, vertices of the whole hull
+  int splits_tried = 0;     // cuts fitted and dropped for not paying
+  double seconds = 0;       // wall time, every fit and measure included
+};
+
+// Superovoids whose union contains the mesh: the whole mesh is fitted
+// (fitSuperovoid), then, while a target of split is unmet and fewer than
+// max_bodies bodies exist, the piece whose best cut (the plane that most
+// reduces the pieces' hull volume, qhull) promises the largest saving
+// (its body's volume minus the two sides' hull volumes) is cut and both
+// sides fitted; the cut is kept when it shrinks the union's volume (or, for
+// an unmet gap target, its gap), else that piece is left whole. Every body is
+// convex, contains its piece and is checked with sov_shape_implicit.
+// Deterministic. Throws sov::urdf::Error as fitSuperovoid does, and
+// SOV_ERR_OPTION for options out of range.
+SOV_FIT_API UnionFit fitSuperovoidUnion(const TriangleMesh& mesh,
+                                        const FitOptions& options = FitOptions(),
+                                        const SplitOptions& split = SplitOptions());
+
+// Volume of the union of posed superovoids (the fits' shape and pose): the
+// sum of each body's exact volume less the share of a grid of `cells`^3
+// points over its box that lies in earlier bodies.
+SOV_FIT_API double unionVolume(const std::vector<SuperovoidFit>& bodies, int cells);
+
+// Hausdorff distance from the union of bodies to the mesh it contains: the
+// largest distance from a point of the union's boundary (a point of one
+// body's surface inside no other body) to the mesh's triangles, over
+// `directions` rays from each body's centre, refined around the best one.
+// A lower bound.
+SOV_FIT_API double unionGap(const std::vector<SuperovoidFit>& bodies, const TriangleMesh& mesh,
+                            int directions);
 
 // The collision fitUrdf is about to fit (UrdfFitOptions::progress).
 struct FitProgress {
