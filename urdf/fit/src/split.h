@@ -54,6 +54,9 @@ void cutPiece(const Piece& piece, const Cut& cut, Piece& below, Piece& above);
 // every plane leaves a flat or empty side.
 std::vector<Cut> bestCuts(const Piece& piece, int offsets, int count);
 
+// Throws sov::urdf::Error (SOV_ERR_OPTION) for split options out of range.
+void checkSplitOptions(const SplitOptions& split);
+
 }  // namespace detail
 }  // namespace urdf
 }  // namespace sov

@@ -83,7 +83,12 @@ double pointToMesh(const fcl::BVHModel<fcl::OBBRSS<double>>& tree, const Vector3
 
 Location nowhere() { return Location{"<mesh>", 0, "", ""}; }
 
-void checkSplit(const SplitOptions& s) {
+
+}  // namespace
+
+namespace detail {
+
+void checkSplitOptions(const SplitOptions& s) {
   const bool ok = s.max_bodies >= 1 && s.target_ratio >= 0 && std::isfinite(s.target_ratio) &&
                   s.target_gap >= 0 && std::isfinite(s.target_gap) && s.cut_offsets >= 1 &&
                   s.cut_candidates >= 1 &&
@@ -94,7 +99,7 @@ void checkSplit(const SplitOptions& s) {
                 "and target_gap >= 0, cut_offsets >= 1, cut_candidates >= 1, volume_cells >= 2, gap_directions >= 6)");
 }
 
-}  // namespace
+}  // namespace detail
 
 double unionVolume(const std::vector<SuperovoidFit>& bodies, int cells) {
   const std::vector<Posed> pb = posed(bodies);
@@ -190,8 +195,10 @@ double splitVolume(const detail::Piece& piece, const detail::Cut& cut, const Fit
 // part whole when no candidate exists.
 void chooseCut(Part& part, const FitOptions& options, const SplitOptions& split) {
   part.cut_known = true;
+  // One start and two penalty stages: enough to rank cuts, several times quicker.
   FitOptions quick = options;
   quick.refined_starts = 1;
+  quick.penalties = {options.penalties.front(), options.penalties.back()};
   double best = std::numeric_limits<double>::infinity();
   for (const detail::Cut& c : detail::bestCuts(part.piece, split.cut_offsets, split.cut_candidates)) {
     const double v = splitVolume(part.piece, c, quick);
@@ -227,6 +234,8 @@ void trim(std::vector<Part>& parts, const FitOptions& options) {
     }
     std::sort(own.begin(), own.end());
     own.erase(std::unique(own.begin(), own.end()), own.end());
+    // No other body took any of its points: the refit would be the same fit.
+    if (own.size() >= parts[i].piece.points.size()) continue;
     try {
       const SuperovoidFit f = fitSuperovoid(own, options);
       if (f.volume < parts[i].fit.volume) parts[i].fit = f;
@@ -240,11 +249,11 @@ void trim(std::vector<Part>& parts, const FitOptions& options) {
 
 UnionFit fitSuperovoidUnion(const TriangleMesh& mesh, const FitOptions& options,
                             const SplitOptions& split) {
-  checkSplit(split);
+  detail::checkSplitOptions(split);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<Part> parts(1);
   parts[0].piece = detail::wholeMesh(mesh);
-  parts[0].fit = fitSuperovoid(parts[0].piece.points, options);
+  parts[0].fit = fitSuperovoid(mesh.vertices, options);  // the same points, as given
   const ConvexHull hull = convexHull(mesh.vertices);
   UnionFit u;
   u.hull_volume = hull.volume;

@@ -182,6 +182,9 @@ struct FitProgress {
 // Options of fitUrdf.
 struct UrdfFitOptions {
   FitOptions fit;
+  // Bodies per mesh: with split.max_bodies > 1 a mesh may become a union of
+  // superovoids (fitSuperovoidUnion), written as several <collision>s.
+  SplitOptions split;
   // Links whose mesh collisions are fitted; empty: every link with one.
   std::vector<std::string> links;
   // Folder of each package, by name, for package://name/path mesh URIs.
@@ -197,7 +200,11 @@ struct CollisionFit {
   std::string link;
   std::size_t collision = 0;
   std::string mesh;
-  SuperovoidFit fit;
+  SuperovoidFit fit;       // the single body, or the union's first
+  UnionFit bodies;         // every body (one without split) and the union's figures;
+                           // with one body, its volume_ratio and gap are fit's
+  std::size_t written = 0; // index of its first <collision> in the output's link (the
+                           // bodies follow it; earlier unions of the link shift it)
   std::string same_as;     // as FitProgress::same_as: the fit of an identical mesh, reused
   std::string mesh_path;   // the mesh file read (mesh resolved)
   std::array<double, 3> scale{1, 1, 1};  // its URDF scale
@@ -206,14 +213,16 @@ struct CollisionFit {
 // Replaces every <mesh> collision of the chosen links of the URDF document
 // xml with its fitted superovoid (the origin becomes the collision origin
 // composed with the fit's pose; a fallback box is written before it, as
-// sov::urdf::addFallbacks does) and declares the superovoid namespace on
-// <robot>. Every other byte is kept. Mesh file names are resolved against
+// sov::urdf::addFallbacks does), or with one <collision> per body of its
+// union when options.split allows several (the first keeps the start tag,
+// the others the same with "_<i>" appended to a name attribute), and
+// declares the superovoid namespace on <robot>. Every other byte is kept. Mesh file names are resolved against
 // base_dir, package:// URIs through options.package_paths
 // (sov::urdf::resolveMeshUri); meshes are read through assimp (loadMesh).
 // Every mesh is read before the first fit; identical meshes (the same
 // vertices, scale applied) are fitted once and the fit reused. The result
 // is checked: sov::urdf::parse loads it with every collision, and every mesh
-// vertex is inside its superovoid as parsed back (F <= 0 through
+// vertex is inside its superovoid (one of its union's) as parsed back (F <= 0 through
 // sov_shape_implicit). fits (when not null) gets one entry per fitted
 // collision, in document order. Throws sov::urdf::Error naming source_name
 // and the line (and link) at fault: an input sov::urdf::parse refuses
