@@ -169,6 +169,13 @@ TEST(FitUnionUrdf, SeveralCollisionsPerLinkHoldEveryVertex) {
   EXPECT_EQ(base->collision_array[0]->name, "base_mesh");
   EXPECT_EQ(base->collision_array[1]->name, "base_mesh_1");
   EXPECT_EQ(base->collision_array[k]->geometry->type, urdf::Geometry::BOX);
+  // What an unmodified reader (MoveIt through urdfdom) sees: a fallback box
+  // per body, each its own collision shape of the link.
+  const auto plain = urdf::parseURDF(out);
+  ASSERT_TRUE(plain);
+  ASSERT_EQ(plain->getLink("base")->collision_array.size(), k + 1);
+  for (std::size_t b = 0; b < k; ++b)
+    EXPECT_EQ(plain->getLink("base")->collision_array[b]->geometry->type, urdf::Geometry::BOX);
   const auto input = urdf::parseURDF(sov_fit_test::readText(in));
   const Eigen::Isometry3d origin = sov_fit_test::collisionOrigin(*input, "base", 0);
   const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
