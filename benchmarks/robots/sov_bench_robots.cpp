@@ -424,16 +424,24 @@ struct FitStats {
   long collide_failures = 0, distance_failures = 0;
 };
 
+// One fitted model's answer at one configuration (NaN: not answered).
+struct FitRow {
+  double colliding = NAN, pairs = NAN, distance = NAN, collide_us = NAN, distance_us = NAN;
+};
+
 // Self-collision and minimum self-distance of a fitted scene at the current
 // configuration, timed and compared with the mesh answers (hm, pm, dm).
-void checkFitted(sov::urdf::Scene& scene, FitStats& st, int config, bool hm,
-                 const std::set<std::pair<std::string, std::string>>& pm,
-                 const sov::urdf::PairDistance& dm, const std::string& out_dir) {
+FitRow checkFitted(sov::urdf::Scene& scene, FitStats& st, int config, bool hm,
+                   const std::set<std::pair<std::string, std::string>>& pm,
+                   const sov::urdf::PairDistance& dm, const std::string& out_dir) {
+  FitRow row;
   std::set<std::pair<std::string, std::string>> pf;
   auto t0 = Clock::now();
   try {
     const bool hf = scene.selfCollision(&pf);
-    st.t_coll.push_back(micros(t0, Clock::now()));
+    st.t_coll.push_back(row.collide_us = micros(t0, Clock::now()));
+    row.colliding = hf;
+    row.pairs = static_cast<double>(pf.size());
     st.agree += hm == hf;
     st.fit_only += hf && !hm;
     st.mesh_only += hm && !hf;
@@ -450,7 +458,8 @@ void checkFitted(sov::urdf::Scene& scene, FitStats& st, int config, bool hm,
   t0 = Clock::now();
   try {
     const sov::urdf::PairDistance df = scene.minSelfDistance();
-    st.t_dist.push_back(micros(t0, Clock::now()));
+    st.t_dist.push_back(row.distance_us = micros(t0, Clock::now()));
+    row.distance = df.distance;
     if (!hm) st.margins.push_back(dm.distance - df.distance);
   } catch (const std::exception& e) {
     if (st.distance_failures++ == 0) {
@@ -458,6 +467,7 @@ void checkFitted(sov::urdf::Scene& scene, FitStats& st, int config, bool hm,
       dumpSuperovoids(scene, out_dir + "/panda_" + st.name + "_failure.txt");
     }
   }
+  return row;
 }
 
 // Prints a fitted model's figures against the meshes'.
@@ -540,6 +550,10 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs,
   std::mt19937_64 rng(20261122);
   std::vector<double> t_mesh_coll, t_mesh_dist;
   long mesh_pairs = 0, mesh_colliding = 0;
+  std::ofstream csv(out_dir + "/panda_configs.csv");
+  csv << "config,mesh_colliding,fit_colliding,union_colliding,mesh_pairs,fit_pairs,union_pairs,"
+         "mesh_min_distance,fit_min_distance,union_min_distance,mesh_collide_us,"
+         "mesh_distance_us,fit_collide_us,fit_distance_us,union_collide_us,union_distance_us\n";
   FitStats single, uni;
   single.name = "single";
   uni.name = "union";
@@ -557,8 +571,13 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs,
     t_mesh_dist.push_back(micros(t0, Clock::now()));
     mesh_pairs += pm.size();
     mesh_colliding += hm;
-    checkFitted(fit_scene, single, c, hm, pm, dm, out_dir);
-    checkFitted(union_scene, uni, c, hm, pm, dm, out_dir);
+    const FitRow f = checkFitted(fit_scene, single, c, hm, pm, dm, out_dir);
+    const FitRow u = checkFitted(union_scene, uni, c, hm, pm, dm, out_dir);
+    csv << c << "," << hm << "," << f.colliding << "," << u.colliding << "," << pm.size() << ","
+        << f.pairs << "," << u.pairs << "," << (hm ? NAN : dm.distance) << "," << f.distance << ","
+        << u.distance << "," << t_mesh_coll.back() << "," << t_mesh_dist.back() << ","
+        << f.collide_us << "," << f.distance_us << "," << u.collide_us << "," << u.distance_us
+        << "\n";
   }
   std::printf("panda: %d configurations, %ld colliding for the meshes\n", configs, mesh_colliding);
   std::printf("panda per-configuration times:\n");
