@@ -208,6 +208,24 @@ void chooseCut(Part& part, const FitOptions& options, const SplitOptions& split)
   part.promise = part.fit.volume - best;
 }
 
+// True when the body holds the triangle whole (its corners: the body is convex).
+bool holds(const Posed& b, const detail::Triangle& t) {
+  return std::all_of(t.begin(), t.end(),
+                     [&](const Point3& c) { return b.implicit(Vector3d(c[0], c[1], c[2])) <= 0; });
+}
+
+// True when every triangle of every piece is held whole by some body.
+bool covered(const std::vector<Part>& parts) {
+  std::vector<Posed> bodies;
+  for (const Part& p : parts)
+    if (p.has_body) bodies.emplace_back(p.fit);
+  for (const Part& p : parts)
+    for (const detail::Triangle& t : p.piece.triangles)
+      if (std::none_of(bodies.begin(), bodies.end(), [&](const Posed& b) { return holds(b, t); }))
+        return false;
+  return true;
+}
+
 // Trims the bodies: each in turn is refitted to the triangles that no other
 // body holds whole (a triangle is inside a convex body when its corners are)
 // and the refit kept when smaller; a body left with no triangle of its own
@@ -221,11 +239,8 @@ void trim(std::vector<Part>& parts, const FitOptions& options) {
     std::vector<Point3> own;
     for (const Part& p : parts)
       for (const detail::Triangle& t : p.piece.triangles) {
-        const bool held = std::any_of(others.begin(), others.end(), [&](const Posed& b) {
-          return std::all_of(t.begin(), t.end(), [&](const Point3& c) {
-            return b.implicit(Vector3d(c[0], c[1], c[2])) <= 0;
-          });
-        });
+        const bool held =
+            std::any_of(others.begin(), others.end(), [&](const Posed& b) { return holds(b, t); });
         if (!held) own.insert(own.end(), t.begin(), t.end());
       }
     if (own.empty()) {
@@ -243,6 +258,38 @@ void trim(std::vector<Part>& parts, const FitOptions& options) {
       // Too few or flat points: the body stays as it is.
     }
   }
+}
+
+// The parts with part `pick` cut in two (its cut) and both sides fitted.
+// Triangles of other pieces that only pick's body held (trim let their own
+// bodies drop them) go to the side their centroid lies on, so that every
+// triangle stays held.
+std::vector<Part> splitPart(const std::vector<Part>& parts, std::size_t pick,
+                            const FitOptions& options) {
+  Part below, above;
+  const detail::Cut& cut = parts[pick].cut;
+  detail::cutPiece(parts[pick].piece, cut, below.piece, above.piece);
+  std::vector<Point3> below_pts = below.piece.points, above_pts = above.piece.points;
+  std::vector<Posed> others;
+  for (std::size_t j = 0; j < parts.size(); ++j)
+    if (j != pick && parts[j].has_body) others.emplace_back(parts[j].fit);
+  for (std::size_t j = 0; j < parts.size(); ++j) {
+    if (j == pick) continue;
+    for (const detail::Triangle& t : parts[j].piece.triangles) {
+      if (std::any_of(others.begin(), others.end(), [&](const Posed& b) { return holds(b, t); }))
+        continue;
+      double side = -3 * cut.offset;
+      for (const Point3& c : t) side += cut.normal[0] * c[0] + cut.normal[1] * c[1] + cut.normal[2] * c[2];
+      std::vector<Point3>& to = side <= 0 ? below_pts : above_pts;
+      to.insert(to.end(), t.begin(), t.end());
+    }
+  }
+  below.fit = fitSuperovoid(below_pts, options);
+  above.fit = fitSuperovoid(above_pts, options);
+  std::vector<Part> trial = parts;
+  trial[pick] = below;
+  trial.insert(trial.begin() + static_cast<std::ptrdiff_t>(pick) + 1, above);
+  return trial;
 }
 
 }  // namespace
@@ -277,20 +324,15 @@ UnionFit fitSuperovoidUnion(const TriangleMesh& mesh, const FitOptions& options,
       if (!p.whole && (pick < 0 || p.promise > parts[pick].promise)) pick = static_cast<int>(i);
     }
     if (pick < 0) break;
-    Part below, above;
-    detail::cutPiece(parts[pick].piece, parts[pick].cut, below.piece, above.piece);
-    below.fit = fitSuperovoid(below.piece.points, options);
-    above.fit = fitSuperovoid(above.piece.points, options);
-    std::vector<Part> trial = parts;
-    trial[pick] = below;
-    trial.insert(trial.begin() + pick + 1, above);
+    std::vector<Part> trial = splitPart(parts, static_cast<std::size_t>(pick), options);
     trim(trial, options);
     const std::vector<SuperovoidFit> bodies = bodiesOf(trial);
     const double volume = unionVolume(bodies, split.volume_cells);
     const double gap = want_gap ? unionGap(bodies, mesh, split.gap_directions) : 0;
     // A cut pays when the union shrinks, or, for an unmet gap target, when
     // the gap does.
-    const bool pays = volume < u.volume || (want_gap && u.gap > split.target_gap && gap < u.gap);
+    const bool pays = (volume < u.volume || (want_gap && u.gap > split.target_gap && gap < u.gap)) &&
+                      covered(trial);
     if (!pays) {
       parts[pick].whole = true;
       ++u.splits_tried;
