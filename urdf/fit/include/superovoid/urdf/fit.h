@@ -121,9 +121,10 @@ struct SplitOptions {
   int gap_directions = 1000;
 };
 
-// A union of superovoids fitted to a mesh: body i contains piece i of a
-// hierarchical plane split of the mesh (the mesh's triangles clipped by the
-// cuts), so every vertex and every triangle of the mesh is inside the union.
+// A union of superovoids fitted to a mesh: pieces of a hierarchical plane
+// split of the mesh (its triangles clipped by the cuts), one body each; every
+// triangle of the mesh is held whole by some body, so every vertex and every
+// triangle is inside the union.
 struct UnionFit {
   std::vector<SuperovoidFit> bodies;  // each in the mesh's frame; its volume_ratio
                                       // and gap are against its own piece's hull
@@ -139,16 +140,19 @@ struct UnionFit {
   double seconds = 0;       // wall time, every fit and measure included
 };
 
-// Superovoids whose union contains the mesh: the whole mesh is fitted
-// (fitSuperovoid), then, while a target of split is unmet and fewer than
-// max_bodies bodies exist, the piece whose best cut (the plane that most
-// reduces the pieces' hull volume, qhull) promises the largest saving
-// (its body's volume minus the two sides' hull volumes) is cut and both
-// sides fitted; the cut is kept when it shrinks the union's volume (or, for
-// an unmet gap target, its gap), else that piece is left whole. Every body is
-// convex, contains its piece and is checked with sov_shape_implicit.
-// Deterministic. Throws sov::urdf::Error as fitSuperovoid does, and
-// SOV_ERR_OPTION for options out of range.
+// Superovoids whose union contains the mesh (urdf/fit/README.md, "Unions"):
+// the whole mesh is fitted (fitSuperovoid), then, while a target is unmet
+// and fewer than max_bodies bodies exist, the piece whose best cut promises
+// the largest saving is cut and both sides fitted. A piece's candidate cuts
+// are the planes that most reduce a box-volume stand-in (cut_candidates of
+// them); the one whose sides' quick fits are smallest is its best cut and
+// its promise is its body's volume less theirs. After a cut every body is
+// refitted to the triangles no other body holds (kept when smaller, dropped
+// when none); the cut is kept when the union's volume shrinks (or, for an
+// unmet gap target, its gap), else the piece is left whole. Every body is
+// convex; containment is checked with sov_shape_implicit. Deterministic.
+// Throws sov::urdf::Error as fitSuperovoid does, and SOV_ERR_OPTION for
+// options out of range.
 SOV_FIT_API UnionFit fitSuperovoidUnion(const TriangleMesh& mesh,
                                         const FitOptions& options = FitOptions(),
                                         const SplitOptions& split = SplitOptions());
