@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 
-
 namespace sov {
 namespace urdf {
 namespace detail {
@@ -15,8 +14,12 @@ namespace {
 
 using Eigen::Vector3d;
 
-Vector3d vec(const Point3& p) { return Vector3d(p[0], p[1], p[2]); }
-Point3 point(const Vector3d& v) { return {v[0], v[1], v[2]}; }
+Vector3d vec(const Point3& p) {
+  return Vector3d(p[0], p[1], p[2]);
+}
+Point3 point(const Vector3d& v) {
+  return {v[0], v[1], v[2]};
+}
 
 // The distinct corners of the triangles.
 std::vector<Point3> corners(const std::vector<Triangle>& triangles) {

@@ -35,7 +35,9 @@ struct Posed {
   double radius;  // of a ball about p holding the body
 
   explicit Posed(const SuperovoidFit& f)
-      : shape(&f.shape), R(Eigen::Map<const RowMatrix>(f.pose.R)), p(f.pose.p[0], f.pose.p[1], f.pose.p[2]) {
+      : shape(&f.shape),
+        R(Eigen::Map<const RowMatrix>(f.pose.R)),
+        p(f.pose.p[0], f.pose.p[1], f.pose.p[2]) {
     sov_shape_info info{};
     sov_shape_get(&info, shape);
     radius = std::max(Vector3d(info.aabb_lo[0], info.aabb_lo[1], info.aabb_lo[2]).norm(),
@@ -81,8 +83,9 @@ double pointToMesh(const fcl::BVHModel<fcl::OBBRSS<double>>& tree, const Vector3
   return std::max(d, 0.0);
 }
 
-Location nowhere() { return Location{"<mesh>", 0, "", ""}; }
-
+Location nowhere() {
+  return Location{"<mesh>", 0, "", ""};
+}
 
 }  // namespace
 
@@ -91,12 +94,12 @@ namespace detail {
 void checkSplitOptions(const SplitOptions& s) {
   const bool ok = s.max_bodies >= 1 && s.target_ratio >= 0 && std::isfinite(s.target_ratio) &&
                   s.target_gap >= 0 && std::isfinite(s.target_gap) && s.cut_offsets >= 1 &&
-                  s.cut_candidates >= 1 &&
-                  s.volume_cells >= 2 && s.gap_directions >= 6;
+                  s.cut_candidates >= 1 && s.volume_cells >= 2 && s.gap_directions >= 6;
   if (!ok)
     throw Error(SOV_ERR_OPTION, nowhere(),
                 "split options out of range (need max_bodies >= 1, finite target_ratio >= 0 "
-                "and target_gap >= 0, cut_offsets >= 1, cut_candidates >= 1, volume_cells >= 2, gap_directions >= 6)");
+                "and target_gap >= 0, cut_offsets >= 1, cut_candidates >= 1, volume_cells >= 2, "
+                "gap_directions >= 6)");
 }
 
 }  // namespace detail
@@ -200,7 +203,8 @@ void chooseCut(Part& part, const FitOptions& options, const SplitOptions& split)
   quick.refined_starts = 1;
   quick.penalties = {options.penalties.front(), options.penalties.back()};
   double best = std::numeric_limits<double>::infinity();
-  for (const detail::Cut& c : detail::bestCuts(part.piece, split.cut_offsets, split.cut_candidates)) {
+  for (const detail::Cut& c :
+       detail::bestCuts(part.piece, split.cut_offsets, split.cut_candidates)) {
     const double v = splitVolume(part.piece, c, quick);
     if (v < best) best = v, part.cut = c;
   }
@@ -279,7 +283,8 @@ std::vector<Part> splitPart(const std::vector<Part>& parts, std::size_t pick,
       if (std::any_of(others.begin(), others.end(), [&](const Posed& b) { return holds(b, t); }))
         continue;
       double side = -3 * cut.offset;
-      for (const Point3& c : t) side += cut.normal[0] * c[0] + cut.normal[1] * c[1] + cut.normal[2] * c[2];
+      for (const Point3& c : t)
+        side += cut.normal[0] * c[0] + cut.normal[1] * c[1] + cut.normal[2] * c[2];
       std::vector<Point3>& to = side <= 0 ? below_pts : above_pts;
       to.insert(to.end(), t.begin(), t.end());
     }
@@ -331,8 +336,9 @@ UnionFit fitSuperovoidUnion(const TriangleMesh& mesh, const FitOptions& options,
     const double gap = want_gap ? unionGap(bodies, mesh, split.gap_directions) : 0;
     // A cut pays when the union shrinks, or, for an unmet gap target, when
     // the gap does.
-    const bool pays = (volume < u.volume || (want_gap && u.gap > split.target_gap && gap < u.gap)) &&
-                      covered(trial);
+    const bool pays =
+        (volume < u.volume || (want_gap && u.gap > split.target_gap && gap < u.gap)) &&
+        covered(trial);
     if (!pays) {
       parts[pick].whole = true;
       ++u.splits_tried;
