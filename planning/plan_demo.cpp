@@ -1,0 +1,470 @@
+// sov_plan_demo: OMPL plans the Panda's arm from the table into a shelf and
+// between the shelf's compartments, on its fitted superovoids and on its
+// original meshes, on the same seeded queries, one after the other in one
+// process; every returned path is re-checked on the meshes (recheck.h).
+// Prints a row per run and a summary per planner, motion validation and
+// model; writes the runs as CSV and draws the first fitted path in the scene
+// (plot_plan.py, matplotlib).
+//
+//   sov_plan_demo [--short] [--queries N] [--planners P,P] [--motions M,M]
+//                 [--time-limit S] [--ao-time S] [--resolution F] [--seed N]
+//                 [--panda-dir DIR] [--out-dir DIR] [--no-plot]
+#include <fcl/geometry/bvh/BVH_model.h>
+#include <fcl/geometry/shape/box.h>
+#include <ompl/util/Console.h>
+#include <ompl/util/RandomNumbers.h>
+#include <superovoid/fcl.h>
+#include <superovoid/planning/ompl_planning.h>
+#include <superovoid/planning/queries.h>
+#include <superovoid/planning/recheck.h>
+#include <superovoid/planning/world.h>
+#include <superovoid/urdf/mesh.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace sp = sov::planning;
+
+// Exit status when a path that the certified motion checks passed on the
+// fitted model collides on the meshes the fitted links contain: a bug.
+constexpr int kCertifiedPathCollides = 3;
+
+struct Options {
+  bool short_mode = false;
+  std::size_t queries = 20;
+  std::vector<std::string> planners = {"RRTConnect", "BITstar"};
+  std::vector<sp::MotionValidation> motions = {sp::MotionValidation::kDiscrete};
+  double time_limit = 10;  // RRTConnect's
+  double ao_time = 5;      // the asymptotically optimal planner's budget
+  double resolution = 0.01;
+  std::uint64_t seed = 1;
+  std::string panda_dir = SOV_PLANNING_PANDA_DIR;
+  std::string out_dir = SOV_PLANNING_OUT_DIR;
+  bool plot = true;
+};
+
+const char* kUsage =
+    "usage: sov_plan_demo [--short] [--queries N] [--planners P,P] [--motions M,M]\n"
+    "                     [--time-limit S] [--ao-time S] [--resolution F] [--seed N]\n"
+    "                     [--panda-dir DIR] [--out-dir DIR] [--no-plot]\n"
+    "Plans the Panda among a table, a shelf and an octree with OMPL (planners\n"
+    "RRTConnect, BITstar, RRTstar; motions discrete, certified) on its fitted\n"
+    "superovoids and on its meshes, re-checks every path on the meshes, and\n"
+    "writes DIR/plan_runs.csv and DIR/plan.png. --short: 2 queries, RRTConnect.\n";
+
+[[noreturn]] void misuse(const std::string& message) {
+  std::fprintf(stderr, "sov_plan_demo: %s\n%s", message.c_str(), kUsage);
+  std::exit(2);
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  return out;
+}
+
+double positive(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (*end || !(v > 0) || !std::isfinite(v)) misuse(flag + " wants a positive number");
+  return v;
+}
+
+std::vector<sp::MotionValidation> motionsOf(const std::string& text) {
+  std::vector<sp::MotionValidation> out;
+  for (const auto& m : split(text)) {
+    if (m == "discrete") out.push_back(sp::MotionValidation::kDiscrete);
+    else if (m == "certified") out.push_back(sp::MotionValidation::kCertified);
+    else misuse("unknown motion validation '" + m + "' (discrete, certified)");
+  }
+  return out;
+}
+
+// Parses the command line; exits with status 2 on misuse.
+Options parseArgs(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) misuse(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--short") {
+      o.short_mode = true;
+      o.queries = 2;
+      o.planners = {"RRTConnect"};
+    } else if (a == "--queries") {
+      o.queries = static_cast<std::size_t>(positive(a, value()));
+    } else if (a == "--planners") {
+      o.planners = split(value());
+    } else if (a == "--motions") {
+      o.motions = motionsOf(value());
+    } else if (a == "--time-limit") {
+      o.time_limit = positive(a, value());
+    } else if (a == "--ao-time") {
+      o.ao_time = positive(a, value());
+    } else if (a == "--resolution") {
+      o.resolution = positive(a, value());
+    } else if (a == "--seed") {
+      o.seed = static_cast<std::uint64_t>(positive(a, value()));
+    } else if (a == "--panda-dir") {
+      o.panda_dir = value();
+    } else if (a == "--out-dir") {
+      o.out_dir = value();
+    } else if (a == "--no-plot") {
+      o.plot = false;
+    } else if (a == "--help" || a == "-h") {
+      std::printf("%s", kUsage);
+      std::exit(0);
+    } else {
+      misuse("unknown argument '" + a + "'");
+    }
+  }
+  return o;
+}
+
+const char* nameOf(sp::MotionValidation m) {
+  return m == sp::MotionValidation::kDiscrete ? "discrete" : "certified";
+}
+
+// The two models of the Panda, each in its scene with the SRDF, and a third
+// scene of the meshes for the re-check.
+struct Robot {
+  sov::urdf::Model fitted_model, mesh_model;
+  std::unique_ptr<sov::urdf::Scene> fitted, mesh, recheck;
+  sp::Arm arm;
+  std::vector<double> reach;  // of the meshes, for the re-check
+};
+
+std::unique_ptr<sov::urdf::Scene> sceneOf(const sov::urdf::Model& model, const std::string& dir) {
+  sov::urdf::SceneOptions so;
+  so.mesh_directory = dir;
+  auto scene = std::make_unique<sov::urdf::Scene>(model, so);
+  scene->loadSrdf(dir + "/panda.srdf");
+  return scene;
+}
+
+Robot loadRobot(const std::string& dir) {
+  Robot r;
+  r.fitted_model = sov::urdf::parseFile(dir + "/panda_fit.urdf");
+  r.mesh_model = sov::urdf::parseFile(dir + "/panda.urdf");
+  r.fitted = sceneOf(r.fitted_model, dir);
+  r.mesh = sceneOf(r.mesh_model, dir);
+  r.recheck = sceneOf(r.mesh_model, dir);
+  r.arm = sp::pandaArm(r.mesh_model);
+  r.reach = sp::reachBounds(r.mesh_model, *r.recheck, r.arm);
+  return r;
+}
+
+// One planning run and its re-check on the meshes.
+struct Run {
+  std::size_t query = 0;
+  std::string planner, model;
+  sp::MotionValidation motion = sp::MotionValidation::kDiscrete;
+  sp::PlanResult result;
+  sp::Recheck recheck;
+};
+
+double median(std::vector<double> v, double p = 0.5) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * (v.size() - 1) + 0.5))];
+}
+
+double statesPerSecond(const sp::CheckCounts& c) {
+  return c.state_seconds > 0 ? c.states / c.state_seconds : NAN;
+}
+
+void printRun(const Run& r, const sp::Query& q) {
+  const auto& p = r.result;
+  std::printf("%3zu %-10s -> %-10s %-10s %-9s %-6s ", r.query, q.from.c_str(), q.to.c_str(),
+              r.planner.c_str(), nameOf(r.motion), r.model.c_str());
+  if (!p.solved) {
+    std::printf("%-6s %9.1f ms  %7zu states %9.0f /s  no path\n", "FAILED", 1e3 * p.seconds,
+                p.counts.states, statesPerSecond(p.counts));
+    return;
+  }
+  std::printf("%-6s %9.1f ms  %7zu states %9.0f /s  %5zu motions  length %6.3f rad  %2zu wp | ",
+              "solved", 1e3 * p.seconds, p.counts.states, statesPerSecond(p.counts),
+              p.counts.motions, p.length, p.path.size());
+  const auto& c = r.recheck;
+  if (c.collides)
+    std::printf("meshes: COLLIDES at segment %zu t %.4f (%s - %s)\n", c.segment, c.t,
+                c.link1.c_str(), c.link2.c_str());
+  else
+    std::printf("meshes: free, clearance %.1f mm, %.0f %% proved\n", 1e3 * c.min_clearance,
+                100 * c.proved_fraction);
+}
+
+// Plans query q with every planner and motion validation on both models,
+// the model that goes first alternating from one query to the next.
+std::vector<Run> runQuery(Robot& robot, const sp::World& world, const sp::Query& q,
+                          std::size_t index, const Options& o) {
+  std::vector<Run> runs;
+  const auto env = world.env();
+  for (const auto& planner : o.planners) {
+    for (const auto motion : o.motions) {
+      for (int k = 0; k < 2; ++k) {
+        const bool fitted = (k == 0) == (index % 2 == 0);
+        sp::PlanOptions po;
+        po.planner = planner;
+        po.time_limit = planner == "RRTConnect" ? o.time_limit : o.ao_time;
+        po.motion = motion;
+        po.resolution = o.resolution;
+        Run r{index, planner, fitted ? "fitted" : "mesh", motion, {}, {}};
+        r.result = sp::plan(fitted ? *robot.fitted : *robot.mesh, env, robot.arm, q.start,
+                            q.goal, po);
+        if (r.result.solved)
+          r.recheck = sp::recheckPath(*robot.recheck, env, world.coveringEnv(), robot.arm,
+                                      robot.reach, r.result.path);
+        printRun(r, q);
+        std::fflush(stdout);
+        runs.push_back(r);
+      }
+    }
+  }
+  return runs;
+}
+
+void writeRunsCsv(const std::string& path, const std::vector<Run>& runs,
+                  const std::vector<sp::Query>& queries) {
+  std::ofstream out(path);
+  out << "query,from,to,planner,motion,model,solved,seconds,first_solution_seconds,"
+         "simplify_seconds,states,state_seconds,motions,motion_seconds,motion_steps,"
+         "motions_certified,length,waypoints,recheck_collides,recheck_segment,recheck_t,"
+         "recheck_link1,recheck_link2,min_clearance,proved_fraction,recheck_configurations\n";
+  for (const auto& r : runs) {
+    const auto& p = r.result;
+    const auto& c = r.recheck;
+    out << r.query << ',' << queries[r.query].from << ',' << queries[r.query].to << ','
+        << r.planner << ',' << nameOf(r.motion) << ',' << r.model << ',' << p.solved << ','
+        << p.seconds << ',' << p.first_solution_seconds << ',' << p.simplify_seconds << ','
+        << p.counts.states << ',' << p.counts.state_seconds << ',' << p.counts.motions << ','
+        << p.counts.motion_seconds << ',' << p.counts.motion_steps << ','
+        << p.counts.motions_certified << ',' << p.length << ',' << p.path.size() << ','
+        << c.collides << ',' << c.segment << ',' << c.t << ',' << c.link1 << ',' << c.link2
+        << ',' << c.min_clearance << ',' << c.proved_fraction << ',' << c.configurations << '\n';
+  }
+}
+
+// Summary per planner, motion validation and model, with the ratios of the
+// meshes to the fitted model on the queries both solved.
+void printSummary(const std::vector<Run>& runs, const Options& o) {
+  std::printf("\nsummary (%zu queries; times of solved runs; checks/s = state checks per second "
+              "spent in them)\n", o.queries);
+  std::printf("%-10s %-9s %-6s %7s %10s %10s %10s %10s %9s %11s\n", "planner", "motion", "model",
+              "solved", "median ms", "p99 ms", "first ms", "checks/s", "length", "mesh hits");
+  for (const auto& planner : o.planners)
+    for (const auto motion : o.motions) {
+      std::map<std::string, std::map<std::size_t, const Run*>> by_model;
+      for (const auto& r : runs)
+        if (r.planner == planner && r.motion == motion) by_model[r.model][r.query] = &r;
+      for (const char* model : {"fitted", "mesh"}) {
+        std::vector<double> t, first, rate, len;
+        int solved = 0, hits = 0;
+        for (const auto& [q, r] : by_model[model]) {
+          if (!r->result.solved) continue;
+          ++solved;
+          hits += r->recheck.collides;
+          t.push_back(1e3 * r->result.seconds);
+          first.push_back(1e3 * r->result.first_solution_seconds);
+          rate.push_back(statesPerSecond(r->result.counts));
+          len.push_back(r->result.length);
+        }
+        std::printf("%-10s %-9s %-6s %3d/%-3zu %10.1f %10.1f %10.1f %10.0f %9.3f %11d\n",
+                    planner.c_str(), nameOf(motion), model, solved, by_model[model].size(),
+                    median(t), median(t, 0.99), median(first), median(rate), median(len), hits);
+      }
+      std::vector<double> time_ratio, rate_ratio;
+      for (const auto& [q, f] : by_model["fitted"]) {
+        const auto m = by_model["mesh"].find(q);
+        if (m == by_model["mesh"].end() || !f->result.solved || !m->second->result.solved)
+          continue;
+        time_ratio.push_back(m->second->result.first_solution_seconds /
+                             f->result.first_solution_seconds);
+        rate_ratio.push_back(statesPerSecond(f->result.counts) /
+                             statesPerSecond(m->second->result.counts));
+      }
+      std::printf("%-10s %-9s mesh / fitted, per query both solved (%zu): time to first "
+                  "solution x%.2f median; fitted checks/s x%.2f median\n",
+                  planner.c_str(), nameOf(motion), time_ratio.size(), median(time_ratio),
+                  median(rate_ratio));
+    }
+}
+
+}  // namespace
+
+namespace drawing {
+
+// The triangles of one scene geometry in the root frame: superovoids
+// tessellated, boxes as 12 triangles, meshes as loaded.
+sov::urdf::TriangleMesh geometryMesh(const fcl::CollisionGeometry<double>& g,
+                                     const fcl::Transform3<double>& pose) {
+  sov::urdf::TriangleMesh m;
+  if (const auto* s = dynamic_cast<const sov::Superovoid*>(&g)) {
+    m = sov::urdf::tessellate(s->shape(), 12, 24);
+  } else if (const auto* b = dynamic_cast<const fcl::Box<double>*>(&g)) {
+    for (int i = 0; i < 8; ++i)
+      m.vertices.push_back({(i & 1 ? 0.5 : -0.5) * b->side.x(), (i & 2 ? 0.5 : -0.5) * b->side.y(),
+                            (i & 4 ? 0.5 : -0.5) * b->side.z()});
+    m.triangles = {{0, 1, 3}, {0, 3, 2}, {4, 6, 7}, {4, 7, 5}, {0, 4, 5}, {0, 5, 1},
+                   {2, 3, 7}, {2, 7, 6}, {0, 2, 6}, {0, 6, 4}, {1, 5, 7}, {1, 7, 3}};
+  } else if (const auto* b = dynamic_cast<const fcl::BVHModel<fcl::OBBRSS<double>>*>(&g)) {
+    for (int i = 0; i < b->num_vertices; ++i)
+      m.vertices.push_back({b->vertices[i].x(), b->vertices[i].y(), b->vertices[i].z()});
+    for (int i = 0; i < b->num_tris; ++i)
+      m.triangles.push_back({static_cast<int>(b->tri_indices[i][0]),
+                             static_cast<int>(b->tri_indices[i][1]),
+                             static_cast<int>(b->tri_indices[i][2])});
+  }
+  for (auto& v : m.vertices) {
+    const Eigen::Vector3d w = pose * Eigen::Vector3d(v[0], v[1], v[2]);
+    v = {w.x(), w.y(), w.z()};
+  }
+  return m;
+}
+
+// The configuration a fraction s of the way along path (by joint distance).
+sp::Config along(const std::vector<sp::Config>& path, double s) {
+  std::vector<double> cum = {0};
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    double d = 0;
+    for (std::size_t j = 0; j < path[i].size(); ++j)
+      d += (path[i][j] - path[i - 1][j]) * (path[i][j] - path[i - 1][j]);
+    cum.push_back(cum.back() + std::sqrt(d));
+  }
+  const double target = s * cum.back();
+  std::size_t i = 1;
+  while (i + 1 < path.size() && cum[i] < target) ++i;
+  const double t = cum[i] > cum[i - 1] ? (target - cum[i - 1]) / (cum[i] - cum[i - 1]) : 0;
+  sp::Config q(path[i].size());
+  for (std::size_t j = 0; j < q.size(); ++j)
+    q[j] = path[i - 1][j] + std::min(1.0, std::max(0.0, t)) * (path[i][j] - path[i - 1][j]);
+  return q;
+}
+
+// Writes the world's boxes, the robot's triangles at 6 configurations along
+// path and the tool point's trace, for plot_plan.py.
+void writeDrawing(const std::string& dir, const sp::World& world, sov::urdf::Scene& scene,
+                  const sp::Arm& arm, const std::vector<sp::Config>& path) {
+  std::ofstream boxes(dir + "/plan_scene.csv");
+  boxes << "name,cx,cy,cz,sx,sy,sz\n";
+  for (const auto& b : sp::drawnBoxes(world))
+    boxes << b.name << ',' << b.pose.translation().x() << ',' << b.pose.translation().y() << ','
+          << b.pose.translation().z() << ',' << b.size.x() << ',' << b.size.y() << ','
+          << b.size.z() << '\n';
+  std::ofstream tris(dir + "/plan_robot.csv");
+  tris << "pose,x0,y0,z0,x1,y1,z1,x2,y2,z2\n";
+  const int poses = 6;
+  for (int k = 0; k < poses; ++k) {
+    scene.setJointPositions(arm.positions(along(path, k / double(poses - 1))));
+    for (const auto& g : scene.geometries()) {
+      const auto m = geometryMesh(*g.object->collisionGeometry(), g.object->getTransform());
+      for (const auto& t : m.triangles) {
+        tris << k;
+        for (int c : t)
+          for (double x : m.vertices[c]) tris << ',' << x;
+        tris << '\n';
+      }
+    }
+  }
+  std::ofstream trace(dir + "/plan_trace.csv");
+  trace << "x,y,z\n";
+  for (int k = 0; k <= 200; ++k) {
+    scene.setJointPositions(arm.positions(along(path, k / 200.0)));
+    const Eigen::Vector3d p = scene.linkPose("fer_hand_tcp").translation();
+    trace << p.x() << ',' << p.y() << ',' << p.z() << '\n';
+  }
+}
+
+}  // namespace drawing
+
+namespace {
+
+// Draws plan.png through plot_plan.py, or says why not.
+void plot(const Options& o) {
+  const std::string python = SOV_PYTHON3;
+  if (python.empty()) {
+    std::printf("no python3 found when configuring: no plot\n");
+    return;
+  }
+  std::fflush(stdout);
+  const std::string cmd = "\"" + python + "\" \"" + SOV_PLANNING_PLOT_SCRIPT + "\" \"" +
+                          o.out_dir + "\" \"" + o.out_dir + "/plan.png\"";
+  if (std::system(cmd.c_str()) != 0) std::printf("plot_plan.py failed: no plot\n");
+}
+
+int run(const Options& o) {
+  ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
+  ompl::RNG::setSeed(o.seed);
+  Robot robot = loadRobot(o.panda_dir);
+  const sp::World world = sp::shelfWorld(o.seed);
+  const auto env = world.env();
+  // table -> shelf_low, table -> shelf_high, shelf_low -> shelf_high, and back.
+  const std::vector<std::pair<std::size_t, std::size_t>> legs = {{0, 1}, {0, 2}, {1, 2},
+                                                                   {2, 0}, {1, 0}, {2, 1}};
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto queries = sp::makeQueries(robot.mesh_model, {robot.fitted.get(), robot.mesh.get()},
+                                       env, robot.arm, "fer_hand_tcp", world.regions, legs,
+                                       o.queries, o.seed);
+  std::string planners, motions;
+  for (const auto& p : o.planners) planners += (planners.empty() ? "" : ",") + p;
+  for (const auto m : o.motions) motions += std::string(motions.empty() ? "" : ",") + nameOf(m);
+  std::printf("Panda: 7 arm joints, fingers at 0.04; %zu obstacles (octree: %zu points, "
+              "resolution %.2f); %zu queries (seed %llu, drawn in %.1f s); planners: %s; "
+              "motions: %s\n",
+              world.objects.size(), world.cloud.size(), world.octree_resolution, queries.size(),
+              static_cast<unsigned long long>(o.seed),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+              planners.c_str(), motions.c_str());
+  std::vector<Run> runs;
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    auto more = runQuery(robot, world, queries[i], i, o);
+    runs.insert(runs.end(), more.begin(), more.end());
+  }
+  printSummary(runs, o);
+  writeRunsCsv(o.out_dir + "/plan_runs.csv", runs, queries);
+  std::printf("wrote %s/plan_runs.csv\n", o.out_dir.c_str());
+
+  int status = 0, collisions = 0;
+  for (const auto& r : runs) {
+    collisions += r.recheck.collides;
+    if (r.recheck.collides && r.model == "fitted" &&
+        r.motion == sp::MotionValidation::kCertified && r.result.counts.motions_certified)
+      status = kCertifiedPathCollides;
+  }
+  std::printf("re-check on the meshes: %d of %zu returned paths collide\n", collisions,
+              std::count_if(runs.begin(), runs.end(), [](const Run& r) { return r.result.solved; }));
+  const auto drawn = std::find_if(runs.begin(), runs.end(), [](const Run& r) {
+    return r.model == "fitted" && r.result.solved;
+  });
+  if (o.plot && drawn != runs.end()) {
+    drawing::writeDrawing(o.out_dir, world, *robot.fitted, robot.arm, drawn->result.path);
+    plot(o);
+  }
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parseArgs(argc, argv);
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sov_plan_demo: %s\n", e.what());
+    return 1;
+  }
+}
