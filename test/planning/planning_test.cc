@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
@@ -67,6 +69,24 @@ TEST(PlanningPanda, FittedLinksContainTheirMeshes) {
     ++links;
   }
   EXPECT_EQ(links, 9u);  // link0 .. link7 and the hand; the fingers stay boxes
+}
+
+// The committed meshes are the shared Panda's collision meshes, byte for
+// byte (runs when ../shared/data exists beside the repository).
+TEST(PlanningPanda, MeshesAreTheSharedPandasCollisionMeshes) {
+  const std::string shared = std::string(SOV_SHARED_DATA_DIR) + "/robots/panda/meshes/collision";
+  if (!std::ifstream(shared + "/link0.stl"))
+    GTEST_SKIP() << shared << " not found: the committed meshes are not compared";
+  const auto bytes = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  for (const char* name : {"link0", "link1", "link2", "link3", "link4", "link5", "link6",
+                           "link7", "hand"}) {
+    const std::string mine = bytes(kDir + "/meshes/" + name + ".stl");
+    EXPECT_FALSE(mine.empty()) << name;
+    EXPECT_EQ(mine, bytes(shared + "/" + name + ".stl")) << name;
+  }
 }
 
 // The SRDF names only links of the model, and the pairs a planner must
