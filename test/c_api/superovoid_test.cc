@@ -526,6 +526,34 @@ TEST(SuperovoidErrors, QuaternionsOffUnitNormAreRejected) {
   EXPECT_EQ(sov_pose_from_quat(&X, zero, kOrigin), SOV_ERR_QUATERNION);
 }
 
+// A matrix accepted with an error (float precision: about 6e-8 an entry)
+// poses the nearest rotation: orthonormal to rounding, det 1, and moved from
+// the given matrix by no more than its own error.
+TEST(SuperovoidPose, AcceptedMatricesAreMadeOrthonormal) {
+  Rng rng(12);
+  for (int trial = 0; trial < 100; ++trial) {
+    double q[4];
+    RandomQuat(q, rng);
+    const sov_pose exact = QuatPose(q, kOrigin);
+    double M[9];
+    for (int i = 0; i < 9; ++i) M[i] = static_cast<float>(exact.R[i]);
+    M[trial % 9] += 4e-7;  // and a little more, still within the rule
+    sov_pose X;
+    ASSERT_EQ(sov_pose_from_matrix(&X, M, kOrigin), SOV_OK);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const double dot = X.R[3 * i] * X.R[3 * j] + X.R[3 * i + 1] * X.R[3 * j + 1] +
+                           X.R[3 * i + 2] * X.R[3 * j + 2];
+        EXPECT_NEAR(dot, i == j ? 1.0 : 0.0, 4 * DBL_EPSILON) << "trial " << trial;
+      }
+    const double* R = X.R;
+    const double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+                       R[2] * (R[3] * R[7] - R[4] * R[6]);
+    EXPECT_NEAR(det, 1.0, 4 * DBL_EPSILON) << "trial " << trial;
+    for (int i = 0; i < 9; ++i) EXPECT_NEAR(X.R[i], M[i], 1e-6) << "trial " << trial;
+  }
+}
+
 TEST(SuperovoidErrors, NonRotationMatricesAreRejected) {
   Rng rng(11);
   double q[4];

@@ -222,7 +222,11 @@ SOV_API int sov_shape_mass(double *volume, double com[3], double inertia[9],
 SOV_API int sov_pose_from_quat(sov_pose *pose, const double q[4],
                                const double p[3]);
 
-/* Pose from a row-major rotation matrix (orthonormal within 1e-6, det +1). */
+/* Pose from a row-major rotation matrix R. Accepted when every entry of
+ * R R^T is within 1e-6 of the identity's and |det R - 1| <= 1e-6 (else
+ * SOV_ERR_ROTATION; SOV_ERR_NONFINITE for NaN or infinity); an accepted R
+ * is replaced by the nearest rotation (its polar factor, orthonormal to
+ * rounding), so a float-precision matrix poses the body it means. */
 SOV_API int sov_pose_from_matrix(sov_pose *pose, const double R[9],
                                  const double p[3]);
 
