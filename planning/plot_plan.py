@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws a path of sov_plan_demo: the table, the shelf and its boxes, the
 octree's occupied cells, the fitted Panda at six configurations along the
-path (lighter to darker) and the trace of its tool point.
+path (purple at the start to yellow at the goal) and the trace of its tool point.
 
     plot_plan.py DIR OUT.png
 
@@ -48,13 +48,14 @@ def read_rows(path):
 
 
 def draw_world(ax, rows):
-    colours = {"table": "#b08d57", "octree": "#d04040"}
-    for r in rows:
+    colours = {"table": "#b08d57", "octree": "#e02020"}
+    order = {"table": 0, "octree": 2}
+    for r in sorted(rows, key=lambda r: order.get(r["name"], 1)):
         c = np.array([float(r[k]) for k in ("cx", "cy", "cz")])
         s = np.array([float(r[k]) for k in ("sx", "sy", "sz")])
         name = r["name"]
         colour = colours.get(name, "#7090b0" if name.startswith("box") else "#c8b890")
-        alpha = 0.9 if name == "octree" else (0.25 if name.startswith("shelf") else 0.6)
+        alpha = 1.0 if name == "octree" else (0.2 if name.startswith("shelf") else 0.6)
         ax.add_collection3d(
             Poly3DCollection(box_faces(c, s), facecolor=colour, edgecolor="none", alpha=alpha)
         )
@@ -82,6 +83,9 @@ def main():
     folder, out = sys.argv[1], sys.argv[2]
     fig = plt.figure(figsize=(9, 7))
     ax = fig.add_subplot(projection="3d")
+    # Drawn in order (table, shelf, octree, robot): mplot3d's depth sort puts
+    # the whole table in front of the octree's cells on it.
+    ax.computed_zorder = False
     draw_world(ax, read_rows(os.path.join(folder, "plan_scene.csv")))
     draw_robot(ax, os.path.join(folder, "plan_robot.csv"))
     trace = np.loadtxt(os.path.join(folder, "plan_trace.csv"), delimiter=",", skiprows=1)
