@@ -56,6 +56,7 @@ const char *sov_status_string(int status) {
     case SOV_ERR_SPURIOUS: return "the method converged to a common-normal pair that is not the answer";
     case SOV_ERR_RANGE: return "a result is past the double range";
     case SOV_ERR_UNINITIALIZED: return "the shape was not filled by sov_shape_init";
+    case SOV_ERR_INDEX: return "a shape index is past the end of the batch's shapes";
     default: return "unknown status";
   }
 }
@@ -416,4 +417,10 @@ int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
   const sovc_pair P = {sovc_shape_of(A), &xa, sovc_shape_of(B), &xb, 1};
   return sovc_collide(colliding, &P, &opt, cache ? sovc_cache_of(cache) : NULL);
+}
+
+/* The options check every query makes, for the batch calls (c_api/batch.c),
+ * which make it once before any pair. */
+int sovc_api_check_options(const sov_options *options) {
+  return check_options(options);
 }

@@ -46,8 +46,12 @@ enum {
   kDirPerInterval = 6, /* candidate directions per positive interval */
   kDirGolden = 12,   /* golden-section steps refining the worst direction */
   kCurvatureGolden = 30, /* golden-section steps refining a curvature peak */
-  kScaleSteps = 20   /* bisection steps of the taper scale (~1e-6) */
+  kScaleSteps = 64   /* cap of the taper scale's bisection steps */
 };
+
+/* Relative width at which the taper scale's bisection stops: near-diamond
+ * cross-sections allow scales of 1e-5, so an absolute width would not do. */
+static const double kScaleRelTol = 1e-9;
 
 /* Directions are x shares at z = 0 in logit form. The worst direction at a
  * height z has a logit within kLogitCap there (a share at most 4e-18 from
@@ -366,12 +370,13 @@ int sovc_is_convex(const double params[7]) {
   return sovc_shape_dent(zone, params) <= kDentTol;
 }
 
-/* Largest s in [0, 1] whose scaled tapers pass sovc_is_convex (bisection). */
+/* s in [0, 1] whose scaled tapers pass sovc_is_convex, with a failing
+ * scale in (s, s (1 + 1e-9)] (bisection; the taper-free body passes). */
 double sovc_max_taper_scale(const double params[7]) {
   if (sovc_is_convex(params)) return 1.0;
   double p[7], lo = 0, hi = 1;
   for (int i = 0; i < 7; ++i) p[i] = params[i];
-  for (int it = 0; it < kScaleSteps; ++it) {
+  for (int it = 0; it < kScaleSteps && hi - lo > kScaleRelTol * hi; ++it) {
     const double mid = 0.5 * (lo + hi);
     p[5] = params[5] * mid;
     p[6] = params[6] * mid;

@@ -127,8 +127,9 @@ static void scale_shape(sovc_shape *out, const sovc_shape *S, double f) {
   out->radius = S->radius * f;
 }
 
-/* The power of two nearest the pair's size (the sum of the bounding
- * radii), or 1 where scaling would take a semi-axis past the double range. */
+/* The pair's size (the sum of the bounding radii) rounded down to a power
+ * of two, or 1 where scaling would take a semi-axis past kScaledMin or
+ * kScaledMax. */
 static double pair_scale(const sovc_pair *P) {
   int k;
   frexp(P->A->radius + P->B->radius, &k);

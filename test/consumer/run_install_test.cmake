@@ -10,11 +10,13 @@
 #  4. run the programs and the installed tools, with LD_LIBRARY_PATH unset:
 #     installed libraries and tools carry an $ORIGIN-relative RUNPATH
 #     (checked with readelf), and the consumers CMake's build RPATH;
-#  5. (shared library) check that only sov_* symbols are exported and that
+#  5. import the installed Python package (SOV_PYTHON, when it was built)
+#     from the prefix's site directory;
+#  6. (shared library) check that only sov_* symbols are exported and that
 #     LAPACKE stays private.
 # Inputs: SOV_BUILD_DIR SOV_WORK_DIR SOV_CONSUMER_DIR SOV_CONFIG SOV_SHARED
 #         SOV_LIBRARY_FILE SOV_NM SOV_READELF SOV_C_COMPILER SOV_GENERATOR
-#         PKG_CONFIG_EXECUTABLE
+#         PKG_CONFIG_EXECUTABLE SOV_PYTHON (empty: no Python package)
 
 # Run a command; stop the test with its output if it fails.
 function(sov_run what)
@@ -156,6 +158,36 @@ if(EXISTS ${bin_dir}/sov-urdf-fallback)
   endif()
 endif()
 
+# The installed Python package (when built; SOV_PYTHON is its interpreter)
+# imports from the prefix's site directory with LD_LIBRARY_PATH unset: its
+# module finds the libraries through its RUNPATH.
+if(SOV_PYTHON)
+  file(GLOB_RECURSE py_init ${prefix}/__init__.py)
+  list(FILTER py_init INCLUDE REGEX "/superovoid/__init__\\.py$")
+  if(NOT py_init)
+    message(FATAL_ERROR "install: no superovoid/__init__.py under ${prefix}")
+  endif()
+  get_filename_component(py_pkg ${py_init} DIRECTORY)
+  get_filename_component(py_site ${py_pkg} DIRECTORY)
+  set(ENV{PYTHONPATH} ${py_site})
+  file(WRITE ${SOV_WORK_DIR}/import_check.py
+    "import superovoid as s\n"
+    "u = s.Shape(1, 1, 1, 1, 1)\n"
+    "assert abs(s.distance(u, s.Pose(), u, s.Pose([3, 0, 0])).d - 1) < 1e-12\n"
+    "print(s.__file__, s.HAVE_SCENE, s.HAVE_FIT)\n")
+  sov_run("import installed Python package" ${SOV_PYTHON} ${SOV_WORK_DIR}/import_check.py)
+  if(NOT SOV_LAST_OUTPUT MATCHES "^${py_pkg}/__init__.py")
+    message(FATAL_ERROR "the Python package imported is not the installed one:\n${SOV_LAST_OUTPUT}")
+  endif()
+  file(GLOB py_module ${py_pkg}/_superovoid*.so)
+  file(GLOB py_stub ${py_pkg}/_superovoid.pyi ${py_pkg}/py.typed)
+  list(LENGTH py_stub py_stub_count)
+  if(NOT py_module OR NOT py_stub_count EQUAL 2)
+    message(FATAL_ERROR "install: the extension module, stub or py.typed is missing in ${py_pkg}")
+  endif()
+  unset(ENV{PYTHONPATH})
+endif()
+
 if(NOT SOV_SHARED)
   return()
 endif()
@@ -163,6 +195,9 @@ endif()
 # Every installed library and tool has a RUNPATH relative to its own folder
 # ($ORIGIN), and none points back into the build tree.
 file(GLOB installed_elf ${lib_dir}/libsuperovoid*.so ${bin_dir}/*)
+if(SOV_PYTHON)
+  list(APPEND installed_elf ${py_module})
+endif()
 foreach(elf IN LISTS installed_elf)
   sov_run("readelf ${elf}" ${SOV_READELF} -d ${elf})
   if(NOT SOV_LAST_OUTPUT MATCHES "\\(RUNPATH\\)[^\n]*\\[\\$ORIGIN[^\n]*\\]")

@@ -341,6 +341,22 @@ int MakePose(sov_pose *X, FuzzedDataProvider &in, double spread) {
   return st;
 }
 
+// The pair's size s of superovoid.h (sov_options.tolerance): the sum of the
+// bounding radii rounded down to a power of two, or 1 where dividing a
+// semi-axis by it would leave [1e-280, 1e280].
+double PairSize(const Query &q) {
+  sov_shape_info a, b;
+  if (sov_shape_get(&a, &q.A) != SOV_OK || sov_shape_get(&b, &q.B) != SOV_OK) Fail("sov_shape_get");
+  int k;
+  std::frexp(a.radius + b.radius, &k);
+  const double s = std::ldexp(1.0, k - 1);
+  for (int i = 0; i < 3; ++i) {
+    const double x = a.params[i] / s, y = b.params[i] / s;
+    if (!(x > 1e-280 && x < 1e280 && y > 1e-280 && y < 1e280)) return 1;
+  }
+  return s;
+}
+
 double Scale(const Query &q, const sov_result *r) {
   double s = std::fmax(Info(q.A).radius, Info(q.B).radius);
   for (int k = 0; k < 3; ++k) {
@@ -522,13 +538,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int ost = sov_distance(&r, &q.A, &q.XA, &q.B, &q.XB, &options, &cache);
   if (!OptionsValid(fuzzed) && ost != SOV_ERR_OPTION)
     Fail("invalid options gave status %d, not SOV_ERR_OPTION", ost);
-  // A study method's OK answer is below its tolerance, or below the rounding
-  // floor of its coordinates when that is larger (superovoid.h; bug 6).
+  // A study method's OK answer is below its tolerance times the pair's size
+  // s, or below the rounding floor of its coordinates from A's centre when
+  // that is larger (superovoid.h; bug 6).
   if (ost == SOV_OK && options.method != SOV_METHOD_AUTO) {
-    double L = 1;
+    const double s = PairSize(q);
+    double L = s;
     for (int i = 0; i < 3; ++i)
-      L = std::fmax(L, std::fmax(std::fabs(r.pA[i]), std::fabs(r.pB[i])));
-    const double bound = std::fmax(options.tolerance, 64 * DBL_EPSILON * L);
+      L = std::fmax(L, std::fmax(std::fabs(r.pA[i] - q.XA.p[i]), std::fabs(r.pB[i] - q.XA.p[i])));
+    const double bound = std::fmax(options.tolerance * s, 64 * DBL_EPSILON * L);
     if (!(r.residual <= bound))
       FailAnswer(q, r, "method %d: SOV_OK with residual %.17g above %.17g", fuzzed.method,
                  r.residual, bound);

@@ -60,8 +60,36 @@ std::vector<sov_test::PosedPair> SubsetPairs() {
   return out;
 }
 
-// Bytes of the painted stack the job's thread touched.
-size_t StackUsed(Job* job) {
+// The stack sov_time_of_contact adds to sov_distance's (superovoid.h: a
+// cache of its own and the step's poses and answers).
+constexpr size_t kTocExtra = 2 * 1024;
+
+// Runs the job's pairs as motions: A crosses B along their line of centres,
+// turning a quarter turn; sov_time_of_contact on each.
+void* RunTocQueries(void* arg) {
+  Job* job = static_cast<Job*>(arg);
+  sov_toc_options o;
+  sov_toc_options_default(&o);
+  o.distance = job->options;
+  for (const sov_test::PosedPair& pp : job->pairs) {
+    sov_motion MA = {pp.XA, pp.XA}, MB = {pp.XB, pp.XB};
+    for (int i = 0; i < 3; ++i) {
+      const double u = pp.XA.p[i] - pp.XB.p[i];
+      MA.from.p[i] += 2 * u;
+      MA.to.p[i] -= 2 * u;
+    }
+    for (int i = 0; i < 3; ++i) {  // a quarter turn about z at the end
+      MA.to.R[i] = -pp.XA.R[3 + i];
+      MA.to.R[3 + i] = pp.XA.R[i];
+    }
+    sov_toc_result r;
+    job->failures += sov_time_of_contact(&r, &pp.A, &MA, &pp.B, &MB, &o, nullptr) != SOV_OK;
+  }
+  return nullptr;
+}
+
+// Bytes of the painted stack the job's thread touched running run.
+size_t StackUsed(Job* job, void* (*run)(void*) = RunQueries) {
   std::vector<unsigned char> stack(kStackBytes + 4096);
   unsigned char* base = stack.data() + (4096 - reinterpret_cast<uintptr_t>(stack.data()) % 4096);
   std::memset(base, kPaint, kStackBytes);
@@ -69,7 +97,7 @@ size_t StackUsed(Job* job) {
   pthread_attr_init(&attr);
   EXPECT_EQ(pthread_attr_setstack(&attr, base, kStackBytes), 0);
   pthread_t thread;
-  EXPECT_EQ(pthread_create(&thread, &attr, RunQueries, job), 0);
+  EXPECT_EQ(pthread_create(&thread, &attr, run, job), 0);
   pthread_join(thread, nullptr);
   pthread_attr_destroy(&attr);
   size_t untouched = 0;
@@ -110,6 +138,22 @@ TEST(HardeningStack, QueriesStayWithinTheDocumentedStack) {
   if (kSanitized) GTEST_SKIP() << "sanitized build: frames are not the release build's";
   EXPECT_LE(used_with, kStackWithWork);
   EXPECT_LE(used_without, kStackWithoutWork);
+}
+
+TEST(HardeningStack, TimeOfContactStaysWithinTheDocumentedStack) {
+  Job job;
+  job.pairs = SubsetPairs();
+  ASSERT_FALSE(job.pairs.empty());
+  sov_options_default(&job.options);
+  std::vector<unsigned char> work(sov_work_size());
+  job.options.work = work.data();
+  job.options.work_size = work.size();
+  const size_t used = StackUsed(&job, RunTocQueries);
+  std::printf("[ stack    ] %zu motions: %zu bytes of stack with work memory\n", job.pairs.size(),
+              used);
+  EXPECT_EQ(job.failures, 0);
+  if (kSanitized) GTEST_SKIP() << "sanitized build: frames are not the release build's";
+  EXPECT_LE(used, kStackWithWork + kTocExtra);
 }
 
 }  // namespace

@@ -28,8 +28,8 @@ constexpr double kSpecLimitTol = 2e-3;
 // Brute-force dents (relative to the width) far enough from the accepted
 // dent (1e-6) for the verdict to be unambiguous.
 constexpr double kClearlyDented = 3e-6, kClearlyConvex = 3e-7;
-// Bisection resolution of sovc_max_taper_scale.
-constexpr double kScaleStep = 2e-6;
+// Relative bisection width of sovc_max_taper_scale.
+constexpr double kScaleRel = 1e-9;
 
 struct Params {
   double p[7];
@@ -206,7 +206,7 @@ TEST(Convexity, EqualTaperLimitAtEllipticProfileIsClosedForm) {
   const double exact = 1 / std::sqrt(2.0);
   EXPECT_TRUE(sovc_is_convex(P(1, 1, 1, 1, 1, exact - 1e-9, exact - 1e-9).p));
   const double tmax = 0.99 * sovc_max_taper_scale(P(1, 1, 1, 1, 1, 0.99, 0.99).p);
-  EXPECT_GE(tmax, exact - kScaleStep);
+  EXPECT_GE(tmax, exact * (1 - kScaleRel));
   EXPECT_LE(tmax, exact + kSpecLimitTol);
 }
 
@@ -327,7 +327,7 @@ TEST(Convexity, MaxTaperScaleBracketsTheBoundary) {
     EXPECT_FALSE(sovc_is_convex(q.p));
     Params in = q, out = q;
     in.p[5] *= s, in.p[6] *= s;
-    out.p[5] *= s + kScaleStep, out.p[6] *= s + kScaleStep;
+    out.p[5] *= s * (1 + kScaleRel), out.p[6] *= s * (1 + kScaleRel);
     EXPECT_TRUE(sovc_is_convex(in.p)) << "case " << k;
     EXPECT_FALSE(sovc_is_convex(out.p)) << "case " << k;
   }

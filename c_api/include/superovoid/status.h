@@ -27,8 +27,10 @@ typedef enum sov_status {
                                   normal not opposite A's) */
   SOV_ERR_RANGE = -14,         /* a result is past the double range
                                   (sov_shape_implicit: with no defined sign) */
-  SOV_ERR_UNINITIALIZED = -15  /* a sov_shape that sov_shape_init did not
+  SOV_ERR_UNINITIALIZED = -15, /* a sov_shape that sov_shape_init did not
                                   fill (zeroed or foreign storage) */
+  SOV_ERR_INDEX = -16          /* a batch pair's shape index is past the end
+                                  of the batch's shapes (sov_batch) */
 } sov_status;
 
 #ifdef __cplusplus

@@ -74,9 +74,11 @@ typedef struct sov_options {
                           default 1e-11. Every query is solved in a frame
                           centred on A and scaled by s: the sum of both
                           bodies' bounding radii rounded down to a power of
-                          two. The study methods stop below tolerance s (or
-                          the rounding floor 64 eps s max(1, |coordinate / s|)
-                          when that is larger) and report that residual;
+                          two (1 when a semi-axis over it would leave
+                          [1e-280, 1e280]). The study methods stop below
+                          tolerance s (or the rounding floor
+                          64 eps s max(1, |coordinate / s|) when that is
+                          larger) and report that residual;
                           AUTO's internal solves stop below tolerance s
                           max(1, |coordinate / s|) (coordinates from A's
                           centre) and its answer is checked against its own
@@ -167,8 +169,11 @@ SOV_API int sov_shape_get(sov_shape_info *info, const sov_shape *shape);
  * sov_shape_init. */
 SOV_API int sov_shape_explain(char *buf, size_t size, const double params[7]);
 
-/* Largest s in [0, 1] such that the tapers scaled by s give a convex body
- * (1 if the given tapers are already convex). */
+/* Scale s in [0, 1] at the edge of acceptance: the tapers scaled by s give
+ * a body that sov_shape_init accepts, and a scale in (s, s (1 + 1e-9)] one
+ * that it refuses (SOV_ERR_NONCONVEX); 1 if the given tapers are accepted.
+ * Found by bisection: the dent grows with the tapers, but where it is not
+ * exactly monotone a larger accepted scale may exist. */
 SOV_API int sov_shape_max_taper_scale(double *scale, const double params[7]);
 
 /* Implicit function F (SPEC), its gradient and Hessian (row-major) at a local
@@ -264,6 +269,154 @@ SOV_API int sov_distance(sov_result *result, const sov_shape *A,
 SOV_API int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB,
                         const sov_options *options, sov_cache *cache);
+
+/* ---------------------------------------------------------------- batches
+ * Many pair queries in one call, on threads the call creates and joins
+ * (POSIX threads; nothing outlives the call, and the library keeps no state
+ * between calls). Pair k is shapes[index_a[k]] at poses_a[k] against
+ * shapes[index_b[k]] at poses_b[k], answered exactly as sov_distance (or
+ * sov_collide) answers it alone: same bits, whatever the thread count. */
+
+/* The pairs of a batch, all arrays owned by the caller. */
+typedef struct sov_batch {
+  const sov_shape *shapes;  /* n_shapes shapes from sov_shape_init */
+  size_t n_shapes;
+  const size_t *index_a;    /* count indices into shapes: body A of pair k */
+  const size_t *index_b;    /* count indices: body B of pair k */
+  const sov_pose *poses_a;  /* count poses of A */
+  const sov_pose *poses_b;  /* count poses of B */
+  size_t count;             /* number of pairs */
+  sov_cache *caches;        /* NULL (cold), or count caches: pair k starts
+                               from caches[k] and stores its answer there,
+                               as sov_distance does; each cache belongs to
+                               one pair (no cache twice in a batch) */
+} sov_batch;
+
+/* What a batch call did (optional output). */
+typedef struct sov_batch_report {
+  size_t failed;       /* pairs whose status is not SOV_OK */
+  size_t first_failed; /* the lowest such index (count when none failed) */
+  int threads;         /* threads that answered pairs, the calling one
+                          included */
+} sov_batch_report;
+
+/* Signed distance of every pair of batch: results[k] and statuses[k] are
+ * what sov_distance(&results[k], ..., options, cache) returns for pair k
+ * (results[k] left as sov_distance leaves it when it fails), and
+ * SOV_ERR_INDEX where a shape index is out of range. threads: 0 for one per
+ * online core, n for at most n (never more than count, nor 1024); the
+ * calling thread answers pairs too. report may be NULL.
+ * Returns SOV_OK when every pair answered, else the status of the
+ * lowest-indexed pair that did not (statuses say which, report counts
+ * them). Before any pair it refuses the call, writing nothing, with
+ * SOV_ERR_NULL (results, statuses or batch NULL; an array NULL with count
+ * or n_shapes > 0), SOV_ERR_OPTION (threads < 0, or options out of range)
+ * or SOV_ERR_BUFFER (options->work too small).
+ * Memory: options->work, when given, serves the calling thread; every
+ * thread the call creates (and the calling one when options->work is NULL)
+ * gets work memory of its own (sov_work_size()), and each created thread a
+ * 1 MiB stack. That work memory and the threads' bookkeeping are one heap
+ * block allocated and freed by the call (none when threads ends up 1 and
+ * options->work is given, or count is 0). Where a thread cannot be had, its pairs go to the threads that
+ * could (report->threads tells); without the block, the calling thread
+ * answers every pair with options as given (work NULL: on its stack). The
+ * answers are the same either way. */
+SOV_API int sov_batch_distance(sov_result *results, int *statuses,
+                               sov_batch_report *report,
+                               const sov_batch *batch,
+                               const sov_options *options, int threads);
+
+/* Overlap test of every pair of batch, as sov_collide: colliding[k] = 1
+ * when pair k's d <= 0; statuses, report, threads and memory as in
+ * sov_batch_distance (colliding for results). */
+SOV_API int sov_batch_collide(int *colliding, int *statuses,
+                              sov_batch_report *report, const sov_batch *batch,
+                              const sov_options *options, int threads);
+
+/* ---- Continuous collision: time of first contact ---------------------- */
+
+/* A body's motion over t in [0, 1], from pose `from` to pose `to`: the
+ * local origin moves on the straight line, the rotation turns at a constant
+ * rate about a fixed world axis by the shortest arc (slerp; FCL's
+ * CCDM_LINEAR InterpMotion). Rotations of exactly half a turn take the axis
+ * of the rotation's quaternion as Shepperd's method computes it. */
+typedef struct sov_motion {
+  sov_pose from; /* pose at t = 0 */
+  sov_pose to;   /* pose at t = 1 */
+} sov_motion;
+
+/* Options of sov_time_of_contact; fill with sov_toc_options_default. */
+typedef struct sov_toc_options {
+  double distance_tolerance; /* contact once the signed distance is at most
+                                this (length units, >= 0; default 1e-6) */
+  double time_tolerance;     /* also contact once the next certified step
+                                is shorter than this (>= 0; default 0:
+                                never; FCL's conservative advancement stops
+                                at its toc_err, 1e-4, this way) */
+  int max_steps;             /* distance queries at most (> 0; default
+                                10000): SOV_ERR_NO_CONVERGENCE beyond */
+  sov_options distance;      /* options of every distance query (default:
+                                sov_options_default; work memory here is
+                                used by every step) */
+} sov_toc_options;
+
+/* Answer of sov_time_of_contact. */
+typedef struct sov_toc_result {
+  int contact;      /* 1: contact at t; 0: no contact in [0, 1] */
+  double t;         /* contact: the time of contact, never after the
+                       first time the bodies touch, and they are apart on
+                       [0, t); no contact: 1. On failure (negative status):
+                       the bodies are proved apart on [0, t) */
+  double d;         /* signed distance at t (contact: <= distance_tolerance,
+                       or the distance where time_tolerance stopped; < 0
+                       only when they overlap at t = 0); the last step's
+                       distance otherwise */
+  double n[3];      /* unit normal from A towards B at that time */
+  double pA[3];     /* witness points at that time, pB - pA = d n */
+  double pB[3];
+  double point[3];  /* contact point: (pA + pB) / 2 */
+  int steps;        /* distance queries made */
+  int iterations;   /* Newton iterations over all of them */
+  int failures;     /* distance queries that failed and were stepped over
+                       on the previous normal's certified gap */
+} sov_toc_result;
+
+/* Defaults: distance tolerance 1e-6, no time tolerance, 10000 steps,
+ * sov_options_default for the distance queries. */
+SOV_API void sov_toc_options_default(sov_toc_options *options);
+
+/* The pose at time t (any finite t; 0 and 1 give the motion's ends to
+ * rounding) of a motion whose poses are rotations. */
+SOV_API int sov_motion_pose(sov_pose *pose, const sov_motion *motion, double t);
+
+/* Time of first contact of A moving by MA and B moving by MB over
+ * t in [0, 1]: conservative advancement on the certified signed distance
+ * (Mirtich 2000). At each step the distance d and normal n at time t are
+ * sov_distance's (warm-started from the previous step); every point of a
+ * body lies within its bounding radius r of its origin, so the gap along
+ * the fixed n shrinks at most at n . (vA - vB) + |n x wA| rA + |n x wB| rB
+ * (v: translation, w: angle times axis of the motions), and the bodies
+ * cannot touch before t + g / that bound, g the gap along n from the exact
+ * support maps. The step ends at the first t with d <= distance_tolerance
+ * (contact at t), past t = 1 (no contact), or when a step would be shorter
+ * than time_tolerance (contact at t, d above the distance tolerance).
+ * Overlapping or touching at t = 0 gives contact at t = 0. The reported t
+ * is never later than the first contact; when the bodies do touch at t*,
+ * t* - t is about d / (their closing speed at t*).
+ * cache (may be NULL) warm-starts the first query and keeps the last
+ * answer. Errors: SOV_ERR_NULL, bad shapes and poses as sov_distance,
+ * SOV_ERR_OPTION for a negative or non-finite tolerance, max_steps < 1 or
+ * bad distance options; SOV_ERR_NO_CONVERGENCE after max_steps (bodies
+ * spinning close to each other take many steps: the rotation term counts
+ * the whole radius), or a distance query's failure where the previous
+ * normal proves no step; result->t then says how far [0, t) is proved
+ * free. No heap; stack: sov_distance's and under 2 KB more (a cache of its
+ * own when none is given). */
+SOV_API int sov_time_of_contact(sov_toc_result *result, const sov_shape *A,
+                                const sov_motion *MA, const sov_shape *B,
+                                const sov_motion *MB,
+                                const sov_toc_options *options,
+                                sov_cache *cache);
 
 #ifdef __cplusplus
 }

@@ -47,3 +47,23 @@ int sov_test_scene_srdf_contacts_from_c(size_t *count, const char *path, const c
   sov_scene_destroy(scene);
   return status;
 }
+
+/* Checks the motion of count joints from q0 to q1 in a scene of the URDF
+ * file at path, without obstacles, into out; returns the first failing
+ * status. */
+int sov_test_scene_motion_from_c(sov_scene_motion *out, const char *path,
+                                 const char *const *names, const double *q0, const double *q1,
+                                 size_t count, char *err, size_t err_size);
+
+int sov_test_scene_motion_from_c(sov_scene_motion *out, const char *path,
+                                 const char *const *names, const double *q0, const double *q1,
+                                 size_t count, char *err, size_t err_size) {
+  sov_scene *scene = NULL;
+  int status = sov_scene_create_file(&scene, path, err, err_size);
+  if (status == 0) {
+    status = sov_scene_motion_collides(out, scene, names, q0, q1, count, NULL, NULL, 0, err,
+                                       err_size);
+  }
+  sov_scene_destroy(scene);
+  return status;
+}

@@ -341,3 +341,50 @@ int sov_scene_collides_superovoids(int* colliding, sov_scene* scene, const sov_s
     return SOV_OK;
   });
 }
+
+namespace {
+
+// Joint positions from C arrays; a name given twice is a joint error.
+sov::urdf::JointPositions positionsOf(const char* const* names, const double* values,
+                                      size_t count) {
+  sov::urdf::JointPositions q;
+  for (size_t k = 0; k < count; ++k) {
+    if (!q.emplace(names[k], values[k]).second) {
+      throw sov::urdf::SceneError(SOV_SCENE_ERR_JOINT, names[k],
+                                  "joint '" + std::string(names[k]) + "' is given twice");
+    }
+  }
+  return q;
+}
+
+}  // namespace
+
+int sov_scene_motion_collides(sov_scene_motion* out, sov_scene* scene, const char* const* names,
+                              const double* q0, const double* q1, size_t count,
+                              const sov_shape* shapes, const sov_pose* poses, size_t n_obstacles,
+                              char* err, size_t err_size) {
+  if (!out || !scene || (count > 0 && (!names || !q0 || !q1)) ||
+      (n_obstacles > 0 && (!shapes || !poses))) {
+    return nullArgument(err, err_size);
+  }
+  for (size_t k = 0; k < count; ++k) {
+    if (!names[k]) return nullArgument(err, err_size);
+  }
+  return guarded(err, err_size, [&]() -> int {
+    const sov::urdf::JointPositions from = positionsOf(names, q0, count);
+    const sov::urdf::JointPositions to = positionsOf(names, q1, count);
+    const auto env = obstacles(*scene, shapes, poses, n_obstacles);
+    const sov::urdf::MotionCheck m = scene->scene->motionCollides(from, to, env);
+    sov_scene_motion r{};
+    sov::urdf::PairDistance pair = m.pair;
+    const int status = copyDistance(&r.pair, pair, err, err_size);
+    if (status != SOV_OK) return status;
+    r.colliding = m.collides ? 1 : 0;
+    r.t = m.t;
+    r.steps = m.steps;
+    r.pairs = m.pairs;
+    r.certified = m.certified ? 1 : 0;
+    *out = r;
+    return SOV_OK;
+  });
+}

@@ -16,20 +16,12 @@
 #include <limits>
 #include <tuple>
 
+#include "geometry.h"
 #include "joint_default.h"
 #include "superovoid/urdf/mesh.h"
 
 namespace sov {
 namespace urdf {
-
-struct Scene::Geometry {
-  std::size_t index = 0;                                    // position in Scene::geometries_
-  std::size_t link = 0;                                     // index into Scene::links_
-  std::size_t collision = 0;                                // <collision> index in the link
-  Eigen::Isometry3d local = Eigen::Isometry3d::Identity();  // in the link frame
-  std::shared_ptr<sov::Superovoid> superovoid;              // null for FCL primitives
-  std::unique_ptr<fcl::CollisionObject<double>> object;
-};
 
 // The query callbacks, with access to the scene's members.
 struct SceneAccess {

@@ -189,6 +189,39 @@ SOV_SCENE_API int sov_scene_collides_superovoids(int *colliding, sov_scene *scen
                                                  const sov_shape *shapes, const sov_pose *poses,
                                                  size_t count, char *err, size_t err_size);
 
+/* Answer of sov_scene_motion_collides (Scene::motionCollides). */
+typedef struct sov_scene_motion {
+  int colliding;           /* 1: a checked pair comes within 1e-6 on the
+                              segment */
+  double t;                /* time of first contact in [0, 1] along
+                              q0 + t (q1 - q0), never after the first
+                              contact; every checked pair is apart on
+                              [0, t); 1 when free */
+  sov_scene_distance pair; /* colliding: the pair at t, its distance and
+                              witness points (link2 "" and collision2 the
+                              obstacle's index for an obstacle); free:
+                              empty names, distance +infinity */
+  size_t steps;            /* distance queries made */
+  size_t pairs;            /* geometry pairs checked */
+  int certified;           /* 1 when every step's lower bound was proved
+                              (0: a mesh pair stepped on FCL's GJK
+                              distance) */
+} sov_scene_motion;
+
+/* Whether the joint-space segment from q0 to q1 is free (conservative
+ * advancement over every pair of links that may collide, and against
+ * n_obstacles static superovoid obstacles as in
+ * sov_scene_distance_superovoids, which may be 0): names[k] moves from
+ * q0[k] to q1[k]; the other joints keep their positions. The scene's joint
+ * positions are left as they were. Errors: SOV_SCENE_ERR_JOINT (a name,
+ * given twice, or a position at either end), the obstacles' statuses,
+ * SOV_ERR_NO_CONVERGENCE (a million distance queries without an answer). */
+SOV_SCENE_API int sov_scene_motion_collides(sov_scene_motion *out, sov_scene *scene,
+                                            const char *const *names, const double *q0,
+                                            const double *q1, size_t count,
+                                            const sov_shape *shapes, const sov_pose *poses,
+                                            size_t n_obstacles, char *err, size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif

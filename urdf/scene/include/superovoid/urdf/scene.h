@@ -118,6 +118,40 @@ struct SrdfReport {
   std::vector<std::string> skipped;
 };
 
+// Options of Scene::motionCollides.
+struct MotionOptions {
+  // A pair is in contact once its distance is at most this (length units).
+  double distance_tolerance = 1e-6;
+  // distance_tolerance of the FCL requests for GJK pairs in the steps
+  // (sov::separation runs GJK again at 1e-10 where the support gap along
+  // its direction is not positive).
+  double gjk_tolerance = 1e-6;
+  // Distance queries at most for one check; beyond, sov::Error
+  // (SOV_ERR_NO_CONVERGENCE, the message says how far the segment is proved
+  // free).
+  std::size_t max_steps = 1000000;
+};
+
+// Answer of Scene::motionCollides for the joint-space segment
+// q(t) = q0 + t (q1 - q0), t in [0, 1].
+struct MotionCheck {
+  // A checked pair comes within MotionOptions::distance_tolerance.
+  bool collides = false;
+  // The time of first contact (1 when free): never after the first time a
+  // checked pair touches, and every checked pair is apart on [0, t).
+  double t = 1.0;
+  // The pair in contact at t, with its distance and witness points at
+  // q(t) (PairDistance's conventions: link2 "" and collision2 the object's
+  // index for an environment object); distance +infinity when free.
+  PairDistance pair;
+  std::size_t steps = 0;  // distance queries made
+  std::size_t pairs = 0;  // geometry pairs checked
+  // Every step's lower bound was proved (exact support functions or the
+  // core); false when a mesh or octree pair stepped on FCL's GJK distance
+  // (sov::Separation).
+  bool certified = true;
+};
+
 // Scene options.
 struct SceneOptions {
   // Superovoid-superovoid self pairs start from the previous answer of the
@@ -224,6 +258,34 @@ class SOV_SCENE_API Scene {
   std::vector<Contact> contacts(const std::vector<fcl::CollisionObject<double>*>& env,
                                 double margin);
 
+  // Whether the straight joint-space segment from q0 to q1 is free, with a
+  // certificate: conservative advancement (Mirtich 2000) over every
+  // geometry pair of links that may collide (the allowed-collision matrix
+  // and the SRDF applied), and against env (static objects) when given.
+  // Joints absent from q0 or q1 keep their current positions; mimic joints
+  // follow their masters (linearly along the segment); continuous joints
+  // are interpolated in value, without wrapping. Each pair advances on its
+  // own: at time t its distance d and normal n (sov::separation, superovoid
+  // pairs warm-started from the scene's caches) and a lower bound g on d;
+  // no point of a link moves faster, per unit of t, than the sum over the
+  // joints between the pair's links (those the two links' chains do not
+  // share) of |q1_j - q0_j| times the distance from joint j's axis to the
+  // farthest point of the link's geometry (bounded through the chain's
+  // joint offsets, prismatic extensions and the geometry's bounding
+  // radius), plus |q1_j - q0_j| for a prismatic joint; so the pair cannot
+  // touch before t + g / (the pair's two bounds). The pair with the
+  // earliest unproved time is advanced first, so the first contact found
+  // is the first along the segment. Throws SceneError as setJointPositions
+  // for bad positions at either end, sov::Error (SOV_ERR_NO_CONVERGENCE)
+  // after options.max_steps queries, and as sov::distance. The joint
+  // positions and objects of the scene are left as they were (the
+  // warm-start caches are updated).
+  MotionCheck motionCollides(const JointPositions& q0, const JointPositions& q1,
+                             const MotionOptions& options = MotionOptions());
+  MotionCheck motionCollides(const JointPositions& q0, const JointPositions& q1,
+                             const std::vector<fcl::CollisionObject<double>*>& env,
+                             const MotionOptions& options = MotionOptions());
+
   // One collision geometry of the world: its link, <collision> index, FCL
   // object (world pose = link pose * collision origin) and whether it is a
   // superovoid.
@@ -257,6 +319,9 @@ class SOV_SCENE_API Scene {
  private:
   // Moves the objects to the link poses.
   void updatePoses(const LinkPoses& poses);
+  // Every movable joint's position (mimic joints derived) with q applied
+  // over the current ones; throws as setJointPositions.
+  std::map<std::string, double> resolvedPositions(const JointPositions& q) const;
   // True when the links (indices) may collide without being checked.
   bool allowedIndex(std::size_t link1, std::size_t link2) const;
   // The index of a link; throws SceneError if unknown.

@@ -1,0 +1,141 @@
+/* The C API's continuous collision: argument checks, then solver/ccd.c. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "c_api/storage.h"
+#include "solver/ccd.h"
+#include "solver/distance.h"
+#include "solver/pose.h"
+#include "superovoid/superovoid.h"
+
+/* Defaults of sov_time_of_contact. */
+enum { kDefaultMaxSteps = 10000 };
+static const double kDefaultDistanceTolerance = 1e-6;
+
+/* Alignment of the global search's work memory (superovoid.c's). */
+enum { kWorkAlign = 16 };
+
+/* Defaults: 1e-6, no time tolerance, 10000 steps, default distance options. */
+void sov_toc_options_default(sov_toc_options *options) {
+  if (!options) return;
+  options->distance_tolerance = kDefaultDistanceTolerance;
+  options->time_tolerance = 0;
+  options->max_steps = kDefaultMaxSteps;
+  sov_options_default(&options->distance);
+}
+
+/* A pose the solver can take: finite, a rotation within 1e-6. */
+static int check_pose(const sov_pose *X) {
+  if (!sovc_all_finite(X->R, 9) || !sovc_all_finite(X->p, 3)) return SOV_ERR_NONFINITE;
+  return sovc_check_rotation(X->R);
+}
+
+/* Both poses of a motion. */
+static int check_motion(const sov_motion *M) {
+  if (!M) return SOV_ERR_NULL;
+  const int st = check_pose(&M->from);
+  return st != SOV_OK ? st : check_pose(&M->to);
+}
+
+/* A motion as the solver's. */
+static sovc_motion motion_from_public(const sov_motion *M) {
+  const sovc_pose X0 = sovc_pose_from_public(&M->from), X1 = sovc_pose_from_public(&M->to);
+  sovc_motion m;
+  sovc_motion_init(&m, &X0, &X1);
+  return m;
+}
+
+/* Pose at t. */
+int sov_motion_pose(sov_pose *pose, const sov_motion *motion, double t) {
+  if (!pose) return SOV_ERR_NULL;
+  const int st = check_motion(motion);
+  if (st != SOV_OK) return st;
+  if (!isfinite(t)) return SOV_ERR_NONFINITE;
+  const sovc_motion m = motion_from_public(motion);
+  sovc_pose X;
+  sovc_motion_pose(&X, &m, t);
+  sovc_pose_to_public(pose, &X);
+  return SOV_OK;
+}
+
+/* The distance options as sov_distance checks them (superovoid.c's
+ * check_options, kept in step with it). */
+static int check_distance_options(const sov_options *o) {
+  if (o->work && o->work_size < sov_work_size()) return SOV_ERR_BUFFER;
+  if ((int)o->method < 0 || o->method >= SOV_METHOD_COUNT) return SOV_ERR_OPTION;
+  if ((int)o->seed < 0 || o->seed > SOV_SEED_CACHE) return SOV_ERR_OPTION;
+  if (!(o->tolerance > 0) || !isfinite(o->tolerance)) return SOV_ERR_OPTION;
+  if (o->certify != 0 && o->certify != 1) return SOV_ERR_OPTION;
+  return o->max_iterations > 0 ? SOV_OK : SOV_ERR_OPTION;
+}
+
+/* Tolerances finite and >= 0, a positive step cap, valid distance options. */
+static int check_toc_options(const sov_toc_options *o) {
+  if (!(o->distance_tolerance >= 0) || !isfinite(o->distance_tolerance)) return SOV_ERR_OPTION;
+  if (!(o->time_tolerance >= 0) || !isfinite(o->time_tolerance)) return SOV_ERR_OPTION;
+  if (o->max_steps < 1) return SOV_ERR_OPTION;
+  return check_distance_options(&o->distance);
+}
+
+/* The toc options as the solver's; the work memory aligned as
+ * sov_distance aligns it. */
+static sovc_toc_options toc_options_from_public(const sov_toc_options *o) {
+  sovc_toc_options out;
+  out.distance_tolerance = o->distance_tolerance;
+  out.time_tolerance = o->time_tolerance;
+  out.max_steps = o->max_steps;
+  const sov_options *d = &o->distance;
+  unsigned char *work = d->work;
+  if (work) work += (kWorkAlign - (uintptr_t)work % kWorkAlign) % kWorkAlign;
+  const sovc_options dist = {(sovc_method)d->method, (sovc_seed)d->seed, d->tolerance,
+                             d->max_iterations,      d->certify,         work};
+  out.distance = dist;
+  return out;
+}
+
+/* Shapes (sov_shape_get checks them), motions and options, in order. */
+static int check_toc_query(const sov_shape *A, const sov_motion *MA, const sov_shape *B,
+                           const sov_motion *MB, const sov_toc_options *options) {
+  sov_shape_info info;
+  int st = sov_shape_get(&info, A);
+  if (st == SOV_OK) st = check_motion(MA);
+  if (st == SOV_OK) st = sov_shape_get(&info, B);
+  if (st == SOV_OK) st = check_motion(MB);
+  if (st == SOV_OK && options) st = check_toc_options(options);
+  return st;
+}
+
+/* The solver's answer as the public result. */
+static void toc_result_to_public(sov_toc_result *out, const sovc_toc_result *r) {
+  out->contact = r->contact;
+  out->t = r->t;
+  out->d = r->at.d;
+  for (int i = 0; i < 3; ++i) {
+    out->n[i] = r->at.n[i];
+    out->pA[i] = r->at.pA[i];
+    out->pB[i] = r->at.pB[i];
+    out->point[i] = 0.5 * (r->at.pA[i] + r->at.pB[i]);
+  }
+  out->steps = r->steps;
+  out->iterations = r->iterations;
+  out->failures = r->failures;
+}
+
+/* Time of first contact. */
+int sov_time_of_contact(sov_toc_result *result, const sov_shape *A, const sov_motion *MA,
+                        const sov_shape *B, const sov_motion *MB, const sov_toc_options *options,
+                        sov_cache *cache) {
+  if (!result) return SOV_ERR_NULL;
+  const int st = check_toc_query(A, MA, B, MB, options);
+  if (st != SOV_OK) return st;
+  sov_toc_options defaults;
+  sov_toc_options_default(&defaults);
+  const sovc_toc_options opt = toc_options_from_public(options ? options : &defaults);
+  const sovc_motion mA = motion_from_public(MA), mB = motion_from_public(MB);
+  sovc_toc_result r;
+  const int status = sovc_time_of_contact(&r, sovc_shape_of(A), &mA, sovc_shape_of(B), &mB,
+                                          &opt, cache ? sovc_cache_of(cache) : NULL);
+  toc_result_to_public(result, &r);
+  return status;
+}

@@ -1,0 +1,380 @@
+// sov::continuousCollide: a sweep through a box reports the contact (plain
+// FCL reports none), superovoid pairs equal the C core's
+// sov_time_of_contact, GJK primitive and mesh pairs are never later than
+// dense sampling of sov::collide and within its step, the motion types,
+// the overloads, forwarding, and the errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include <fcl/math/motion/interp_motion.h>
+#include <fcl/math/motion/screw_motion.h>
+#include <fcl/math/motion/spline_motion.h>
+#include <fcl/math/motion/translation_motion.h>
+#include <fcl/narrowphase/collision.h>
+#include <fcl/geometry/shape/triangle_p.h>
+#include <fcl/narrowphase/continuous_collision.h>
+
+#include "fcl_test_util.h"
+#include "superovoid/fcl.h"
+
+namespace {
+
+using sov_test::GeometryPtr;
+using sov_test::pose;
+using sov_test::Transform;
+using sov_test::Vector;
+using Request = fcl::ContinuousCollisionRequest<double>;
+using Result = fcl::ContinuousCollisionResult<double>;
+
+// Steps of the dense sampling the answers are checked against.
+constexpr int kSamples = 1000;
+// The layer's distance tolerance at contact, plus GJK's error at 1e-10.
+constexpr double kContactDistance = sov::kContinuousDistanceTolerance + 1e-7;
+
+// FCL's InterpMotion about the local origin from tf0 to tf1. (FCL 0.7's
+// InterpMotion(tf0, tf1) leaves its reference point uninitialised.)
+std::shared_ptr<fcl::InterpMotion<double>> interp(const Transform& tf0, const Transform& tf1) {
+  return std::make_shared<fcl::InterpMotion<double>>(tf0.linear(), tf0.translation(),
+                                                     tf1.linear(), tf1.translation(),
+                                                     Vector::Zero());
+}
+
+// A request for FCL's linear motion (InterpMotion) and no time tolerance:
+// contact at d <= 1e-6.
+Request linearRequest() {
+  Request r;
+  r.ccd_motion_type = fcl::CCDM_LINEAR;
+  r.toc_err = 0;
+  return r;
+}
+
+// First t = k / samples at which sov::collide reports a contact along
+// motions m1, m2 (2 when none).
+double firstSampledContact(const fcl::CollisionGeometry<double>* o1,
+                           const fcl::MotionBase<double>& m1,
+                           const fcl::CollisionGeometry<double>* o2,
+                           const fcl::MotionBase<double>& m2, int samples) {
+  for (int k = 0; k <= samples; ++k) {
+    const double t = static_cast<double>(k) / samples;
+    Transform tf1, tf2;
+    m1.integrate(t);
+    m2.integrate(t);
+    m1.getCurrentTransform(tf1);
+    m2.getCurrentTransform(tf2);
+    fcl::CollisionRequest<double> request;
+    fcl::CollisionResult<double> result;
+    if (sov::collide(o1, tf1, o2, tf2, request, result) > 0) return t;
+  }
+  return 2;
+}
+
+// The layer's signed distance at given poses (0 for a touching mesh).
+double distanceAt(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
+                  const fcl::CollisionGeometry<double>* o2, const Transform& tf2) {
+  return sov::separation(o1, tf1, o2, tf2, 1e-10).distance;
+}
+
+TEST(FclContinuous, SweepThroughABoxReportsTheContact) {
+  // A round superovoid of radius 0.1 flies along x through a box whose
+  // faces are at x = +-0.5: contact when its centre reaches x = -0.6.
+  auto ball = std::make_shared<sov::Superovoid>(0.1, 0.1, 0.1, 1.0, 1.0);
+  auto box = std::make_shared<fcl::Box<double>>(1.0, 1.0, 1.0);
+  const Transform beg = pose(Vector(-2, 0, 0)), end = pose(Vector(2, 0, 0), 1.0);
+  const Transform still = Transform::Identity();
+  Request request;  // FCL's defaults: naive solver, 10 samples, CCDM_TRANS
+  Result result;
+  sov::ContinuousContact contact;
+  const double toc =
+      sov::continuousCollide(ball.get(), beg, end, box.get(), still, still, request, result,
+                             &contact);
+  EXPECT_TRUE(result.is_collide);
+  EXPECT_EQ(toc, result.time_of_contact);
+  const double expected = 1.4 / 4.0;
+  EXPECT_LE(toc, expected);
+  EXPECT_NEAR(toc, expected, 1e-3);  // toc_err 1e-4 of FCL's default
+  EXPECT_NEAR(result.contact_tf1.translation()[0], -2 + 4 * toc, 1e-12);
+  EXPECT_TRUE(result.contact_tf1.linear().isApprox(beg.linear()));  // CCDM_TRANS
+  EXPECT_NEAR(contact.normal[0], 1, 1e-3);
+  EXPECT_NEAR(contact.point[0], -0.5, 1e-3);
+  EXPECT_TRUE(contact.certified);
+  // Plain FCL answers the same pair with no collision (it prints "not
+  // supported" for each of its samples): the issue's silent wrong answer.
+  Result plain;
+  fcl::continuousCollide<double>(ball.get(), beg, end, box.get(), still, still, request, plain);
+  EXPECT_FALSE(plain.is_collide);
+  // With no time tolerance the contact is at a distance of at most 1e-6.
+  Result fine;
+  const double t_fine = sov::continuousCollide(ball.get(), beg, end, box.get(), still, still,
+                                               linearRequest(), fine);
+  EXPECT_TRUE(fine.is_collide);
+  EXPECT_LE(t_fine, expected);
+  EXPECT_NEAR(t_fine, expected, 1e-6);
+}
+
+// A transform as the C API's pose (a rotation within 1e-6).
+sov_pose toPose(const Transform& tf) {
+  double R[9], p[3];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) R[3 * i + j] = tf.linear()(i, j);
+    p[i] = tf.translation()[i];
+  }
+  sov_pose X{};
+  EXPECT_EQ(sov_pose_from_matrix(&X, R, p), SOV_OK);
+  return X;
+}
+
+// Random motions crossing past an obstacle near the origin: from x = -2.5
+// to 2.5 with random turns and a random offset across.
+struct Sweep {
+  Transform a0, a1, b0, b1;
+};
+std::vector<Sweep> sweeps(int count, unsigned seed) {
+  const auto poses = sov_test::randomPoses(4 * count, 0.6, seed);
+  std::vector<Sweep> out;
+  for (int i = 0; i < count; ++i) {
+    Sweep s{poses[4 * i], poses[4 * i + 1], poses[4 * i + 2], poses[4 * i + 3]};
+    s.a0.translation() += Vector(-2.5, 0, 0);
+    s.a1.translation() += Vector(2.5, 0, 0);
+    s.b1.translation() = s.b0.translation();
+    out.push_back(s);
+  }
+  return out;
+}
+
+TEST(FclContinuous, SuperovoidPairsAreTheCoresTimeOfContact) {
+  const auto a = std::make_shared<sov::Superovoid>(0.5, 0.3, 0.4, 0.6, 1.2, 0.2, 0.2);
+  const auto b = std::make_shared<sov::Superovoid>(0.3, 0.45, 0.35, 1.4, 0.5);
+  int contacts = 0;
+  for (const Sweep& s : sweeps(12, 42)) {
+    Result result;
+    sov::ContinuousContact contact;
+    const double toc = sov::continuousCollide(a.get(), s.a0, s.a1, b.get(), s.b0, s.b1,
+                                              linearRequest(), result, &contact);
+    const sov_motion MA = {toPose(s.a0), toPose(s.a1)}, MB = {toPose(s.b0), toPose(s.b1)};
+    sov_toc_options o;
+    sov_toc_options_default(&o);
+    sov_toc_result r{};
+    ASSERT_EQ(sov_time_of_contact(&r, &a->shape(), &MA, &b->shape(), &MB, &o, nullptr), SOV_OK);
+    EXPECT_EQ(result.is_collide, r.contact != 0);
+    EXPECT_EQ(toc, r.contact ? r.t : 1.0);
+    EXPECT_EQ(contact.distance, r.d);
+    EXPECT_EQ(contact.steps, static_cast<std::size_t>(r.steps));
+    contacts += r.contact;
+    // The FCL motion's pose at that time.
+    const auto m1 = interp(s.a0, s.a1);
+    m1->integrate(toc);
+    Transform tf;
+    m1->getCurrentTransform(tf);
+    EXPECT_TRUE(tf.isApprox(result.contact_tf1, 1e-12));
+  }
+  EXPECT_GT(contacts, 3);
+}
+
+// Checks one pair along the sweeps against dense sampling: a contact is
+// never after the first sampled one and within a step of it (or a graze
+// within the tolerance), and no contact means no sampled one.
+void checkAgainstSampling(const GeometryPtr& a, const GeometryPtr& b, const Request& request,
+                          unsigned seed, int* contacts) {
+  for (const Sweep& s : sweeps(6, seed)) {
+    Result result;
+    sov::ContinuousContact contact;
+    const double toc = sov::continuousCollide(a.get(), s.a0, s.a1, b.get(), s.b0, s.b1, request,
+                                              result, &contact);
+    const auto m1 = interp(s.a0, s.a1);
+    const auto m2 = interp(s.b0, s.b1);
+    const double ts = firstSampledContact(a.get(), *m1, b.get(), *m2, kSamples);
+    if (!result.is_collide) {
+      EXPECT_GT(ts, 1) << "missed a sampled contact at " << ts;
+      continue;
+    }
+    ++*contacts;
+    EXPECT_LE(toc, ts);
+    EXPECT_LE(contact.distance, kContactDistance);
+    EXPECT_GT(distanceAt(a.get(), result.contact_tf1, b.get(), result.contact_tf2), -1e-7);
+    if (ts <= 1) {
+      EXPECT_LT(ts - toc, 1.0 / kSamples + 1e-5);
+    }
+  }
+}
+
+TEST(FclContinuous, GjkPrimitivesAreNeverLaterThanSampling) {
+  const auto a = std::make_shared<sov::Superovoid>(0.4, 0.3, 0.35, 0.5, 1.3, 0.1, 0.1);
+  int contacts = 0;
+  unsigned seed = 50;
+  for (const GeometryPtr& g : sov_test::gjkShapes()) {
+    checkAgainstSampling(a, g, linearRequest(), ++seed, &contacts);
+    checkAgainstSampling(g, a, linearRequest(), ++seed, &contacts);
+  }
+  EXPECT_GT(contacts, 20);
+}
+
+TEST(FclContinuous, MeshesAreNeverLaterThanSampling) {
+  const auto a = std::make_shared<sov::Superovoid>(0.4, 0.3, 0.35, 0.5, 1.3, 0.1, 0.1);
+  const sov::Superovoid hull_shape(0.5, 0.4, 0.3, 0.3, 0.8);
+  const auto mesh = sov_test::meshModel<fcl::OBBRSS<double>>(sov_test::tessellate(hull_shape, 13, 24));
+  int contacts = 0;
+  checkAgainstSampling(a, mesh, linearRequest(), 60, &contacts);
+  checkAgainstSampling(mesh, a, linearRequest(), 61, &contacts);
+  EXPECT_GT(contacts, 3);
+  // Convex meshes: every step is proved by the hull's supports.
+  Result result;
+  sov::ContinuousContact contact;
+  const Sweep s = sweeps(1, 62)[0];
+  sov::continuousCollide(a.get(), s.a0, s.a1, mesh.get(), s.b0, s.b1, linearRequest(), result,
+                         &contact);
+  EXPECT_TRUE(contact.certified);
+}
+
+TEST(FclContinuous, ScrewAndTranslationMotions) {
+  const auto a = std::make_shared<sov::Superovoid>(0.4, 0.2, 0.3, 0.7, 0.9);
+  const auto box = std::make_shared<fcl::Box<double>>(0.4, 0.4, 0.4);
+  int contacts = 0;
+  for (const Sweep& s : sweeps(6, 70)) {
+    Request request = linearRequest();
+    request.ccd_motion_type = fcl::CCDM_SCREW;
+    Result result;
+    const double toc =
+        sov::continuousCollide(a.get(), s.a0, s.a1, box.get(), s.b0, s.b1, request, result);
+    fcl::ScrewMotion<double> m1(s.a0, s.a1), m2(s.b0, s.b1);
+    const double ts = firstSampledContact(a.get(), m1, box.get(), m2, kSamples);
+    contacts += result.is_collide;
+    if (!result.is_collide) {
+      EXPECT_GT(ts, 1);
+      continue;
+    }
+    EXPECT_LE(toc, ts);
+    if (ts <= 1) {
+      EXPECT_LT(ts - toc, 1.0 / kSamples + 1e-5);
+    }
+    // The motion-object overload gives the same answer.
+    fcl::ScrewMotion<double> n1(s.a0, s.a1), n2(s.b0, s.b1);
+    Result again;
+    EXPECT_EQ(sov::continuousCollide(a.get(), &n1, box.get(), &n2, request, again), toc);
+  }
+  EXPECT_GT(contacts, 1);
+  // CCDM_TRANS keeps the start rotation; the core path and the generic
+  // path (a translation motion object) agree.
+  const Sweep s = sweeps(1, 71)[0];
+  Request request = linearRequest();
+  request.ccd_motion_type = fcl::CCDM_TRANS;
+  const auto b = std::make_shared<sov::Superovoid>(0.3, 0.3, 0.3, 1.0, 1.0);
+  Result core, generic;
+  const double t1 = sov::continuousCollide(a.get(), s.a0, s.a1, b.get(), s.b0, s.b1, request, core);
+  fcl::TranslationMotion<double> m1(s.a0, s.a1), m2(s.b0, s.b1);
+  const double t2 = sov::continuousCollide(a.get(), &m1, b.get(), &m2, request, generic);
+  EXPECT_EQ(core.is_collide, generic.is_collide);
+  EXPECT_NEAR(t1, t2, 1e-6);
+  EXPECT_TRUE(core.contact_tf1.linear().isApprox(s.a0.linear()));
+}
+
+TEST(FclContinuous, HalfspaceFallIsTheClosedForm) {
+  // A ball of radius 0.2 falls from z = 1 to z = -1 onto z <= 0.
+  const auto ball = std::make_shared<sov::Superovoid>(0.2, 0.2, 0.2, 1.0, 1.0);
+  const auto ground = std::make_shared<fcl::Halfspace<double>>(Vector(0, 0, 1), 0.0);
+  Result result;
+  const double toc = sov::continuousCollide(ball.get(), pose(Vector(0, 0, 1)),
+                                            pose(Vector(0.3, 0, -1), 2.0), ground.get(),
+                                            Transform::Identity(), Transform::Identity(),
+                                            linearRequest(), result);
+  EXPECT_TRUE(result.is_collide);
+  EXPECT_LE(toc, 0.4);
+  EXPECT_NEAR(toc, 0.4, 1e-6);
+}
+
+TEST(FclContinuous, OverlapAtTheStartAndObjectOverloads) {
+  const auto a = std::make_shared<sov::Superovoid>(0.5, 0.5, 0.5, 0.8, 0.8);
+  const auto box = std::make_shared<fcl::Box<double>>(1.0, 1.0, 1.0);
+  fcl::CollisionObject<double> oa(a, pose(Vector(0.8, 0, 0))), ob(box, Transform::Identity());
+  Result result;
+  EXPECT_EQ(sov::continuousCollide(&oa, pose(Vector(3, 0, 0)), &ob, Transform::Identity(),
+                                   linearRequest(), result),
+            0.0);
+  EXPECT_TRUE(result.is_collide);
+  // ContinuousCollisionObject (FCL's collide overload): same as the
+  // geometry form.
+  auto m1 = interp(pose(Vector(-3, 0.2, 0)), pose(Vector(3, 0.2, 0), 1.0));
+  auto m2 = interp(Transform::Identity(), Transform::Identity());
+  fcl::ContinuousCollisionObject<double> ca(a, m1), cb(box, m2);
+  Result r1, r2;
+  const double t1 = sov::collide(&ca, &cb, linearRequest(), r1);
+  const double t2 = sov::continuousCollide(a.get(), pose(Vector(-3, 0.2, 0)),
+                                           pose(Vector(3, 0.2, 0), 1.0), box.get(),
+                                           Transform::Identity(), Transform::Identity(),
+                                           linearRequest(), r2);
+  EXPECT_TRUE(r1.is_collide);
+  EXPECT_NEAR(t1, t2, 1e-9);
+}
+
+TEST(FclContinuous, PairsWithoutASuperovoidAreFcls) {
+  const auto s = std::make_shared<fcl::Sphere<double>>(0.2);
+  const auto box = std::make_shared<fcl::Box<double>>(1.0, 1.0, 1.0);
+  Request request;
+  request.ccd_solver_type = fcl::CCDC_CONSERVATIVE_ADVANCEMENT;
+  Result ours, theirs;
+  const Transform beg = pose(Vector(-3, 0, 0)), end = pose(Vector(3, 0, 0));
+  const Transform still = Transform::Identity();
+  const double t1 =
+      sov::continuousCollide(s.get(), beg, end, box.get(), still, still, request, ours);
+  const double t2 =
+      fcl::continuousCollide<double>(s.get(), beg, end, box.get(), still, still, request, theirs);
+  EXPECT_EQ(t1, t2);
+  EXPECT_EQ(ours.is_collide, theirs.is_collide);
+  EXPECT_EQ(ours.time_of_contact, theirs.time_of_contact);
+}
+
+TEST(FclContinuous, ErrorsAreSovErrors) {
+  const auto a = std::make_shared<sov::Superovoid>(0.5, 0.5, 0.5, 0.8, 0.8);
+  const auto box = std::make_shared<fcl::Box<double>>(1.0, 1.0, 1.0);
+  const Transform beg = pose(Vector(-3, 0, 0)), end = pose(Vector(3, 0, 0), 1.0);
+  const Transform still = Transform::Identity();
+  Result result;
+  auto status = [&](const Request& request, const fcl::CollisionGeometry<double>* o2) {
+    try {
+      sov::continuousCollide(a.get(), beg, end, o2, still, still, request, result);
+    } catch (const sov::Error& e) {
+      return e.status();
+    }
+    return 0;
+  };
+  Request spline = linearRequest();
+  spline.ccd_motion_type = fcl::CCDM_SPLINE;
+  EXPECT_EQ(status(spline, box.get()), SOV_ERR_OPTION);
+  Request indep = linearRequest();
+  indep.gjk_solver_type = fcl::GST_INDEP;
+  EXPECT_EQ(status(indep, box.get()), SOV_ERR_OPTION);
+  Request negative = linearRequest();
+  negative.toc_err = -1;
+  EXPECT_EQ(status(negative, box.get()), SOV_ERR_OPTION);
+  EXPECT_EQ(status(linearRequest(), nullptr), SOV_ERR_NULL);
+  // A turning halfspace: its points have no speed bound.
+  const auto ground = std::make_shared<fcl::Halfspace<double>>(Vector(0, 0, 1), -2.0);
+  try {
+    sov::continuousCollide(a.get(), beg, end, ground.get(), still, pose(Vector(0, 0, 0), 0.5),
+                           linearRequest(), result);
+    ADD_FAILURE() << "no error";
+  } catch (const sov::Error& e) {
+    EXPECT_EQ(e.status(), SOV_ERR_OPTION);
+  }
+  EXPECT_THROW(sov::boundingRadius(fcl::TriangleP<double>(Vector(0, 0, 0), Vector(1, 0, 0),
+                                                          Vector(0, 1, 0))),
+               sov::Error);
+}
+
+TEST(FclContinuous, BoundingRadiiHoldTheShapes) {
+  EXPECT_DOUBLE_EQ(sov::boundingRadius(fcl::Sphere<double>(0.3)), 0.3);
+  EXPECT_DOUBLE_EQ(sov::boundingRadius(fcl::Box<double>(2, 2, 1)), 1.5);
+  EXPECT_DOUBLE_EQ(sov::boundingRadius(fcl::Capsule<double>(0.2, 1.0)), 0.7);
+  EXPECT_DOUBLE_EQ(sov::boundingRadius(fcl::Cylinder<double>(0.3, 0.8)), 0.5);
+  EXPECT_TRUE(std::isinf(sov::boundingRadius(fcl::Halfspace<double>(Vector(0, 0, 1), 0))));
+  const sov::Superovoid s(0.5, 0.3, 0.4, 0.6, 1.2, 0.2, 0.2);
+  const auto mesh = sov_test::meshModel<fcl::OBBRSS<double>>(sov_test::tessellate(s, 13, 24));
+  EXPECT_LE(sov::boundingRadius(*mesh), sov::boundingRadius(s));
+  EXPECT_GT(sov::boundingRadius(*mesh), 0.9 * sov::boundingRadius(s));
+}
+
+}  // namespace
