@@ -11,6 +11,8 @@
 #include <ompl/geometric/planners/rrt/RRTConnect.h>
 #include <ompl/geometric/planners/rrt/RRTstar.h>
 
+#include <superovoid/error.h>
+
 #include <chrono>
 #include <stdexcept>
 
@@ -23,6 +25,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Seconds from t0 to now.
 double secondsSince(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -56,10 +59,72 @@ class SceneValidityChecker : public ob::StateValidityChecker {
   CheckCounts* counts_;
 };
 
+// OMPL's motion validator on Scene::motionCollides: a segment is valid when
+// its end is inside the limits and no checked pair comes within the
+// distance tolerance anywhere along it (conservative advancement: no
+// sampling resolution, so no thin obstacle is stepped over).
+class CertifiedMotionValidator : public ob::MotionValidator {
+ public:
+  CertifiedMotionValidator(const ob::SpaceInformationPtr& si, urdf::Scene& scene,
+                           const std::vector<fcl::CollisionObject<double>*>& env,
+                           const Arm& arm, CheckCounts* counts)
+      : ob::MotionValidator(si), scene_(scene), env_(env), arm_(arm), counts_(counts) {}
+
+  bool checkMotion(const ob::State* s1, const ob::State* s2) const override {
+    return firstContact(s1, s2) >= 1;
+  }
+
+  // As above; when invalid, last is the state at the time of first contact
+  // (every earlier state is free, by the certificate) and its fraction.
+  bool checkMotion(const ob::State* s1, const ob::State* s2,
+                   std::pair<ob::State*, double>& last) const override {
+    const double t = firstContact(s1, s2);
+    if (t >= 1) return true;
+    last.second = t;
+    if (last.first) si_->getStateSpace()->interpolate(s1, s2, t, last.first);
+    return false;
+  }
+
+ private:
+  // Time of first contact along s1 -> s2 (1 when free, 0 when s2 is out of
+  // bounds or the check gave up), counted in counts_.
+  double firstContact(const ob::State* s1, const ob::State* s2) const {
+    if (!si_->satisfiesBounds(s2)) {
+      ++invalid_;
+      return 0;
+    }
+    const auto t0 = Clock::now();
+    const std::size_t n = arm_.joints.size();
+    double t = 0;
+    try {
+      const urdf::MotionCheck m =
+          scene_.motionCollides(arm_.positions(configOf(s1, n)), arm_.positions(configOf(s2, n)),
+                                env_);
+      t = m.collides ? m.t : 1;
+      counts_->motion_steps += m.steps;
+      counts_->motions_certified = counts_->motions_certified && m.certified;
+    } catch (const sov::Error& e) {
+      if (e.status() != SOV_ERR_NO_CONVERGENCE) throw;
+      ++counts_->motion_failures;  // too many steps: the segment is not proved free
+    }
+    ++counts_->motions;
+    counts_->motion_seconds += secondsSince(t0);
+    ++(t >= 1 ? valid_ : invalid_);
+    return t;
+  }
+
+  urdf::Scene& scene_;
+  std::vector<fcl::CollisionObject<double>*> env_;
+  Arm arm_;
+  CheckCounts* counts_;
+};
+
 // The planner of the given name on si, minimising path length.
 ob::PlannerPtr plannerOf(const std::string& name, const ob::SpaceInformationPtr& si) {
   if (name == "RRTConnect") return std::make_shared<og::RRTConnect>(si);
-  if (name == "BITstar") return std::make_shared<og::BITstar>(si);
+  // OMPL 1.5's BIT* defaults to its k-nearest variant, which it warns must
+  // be named "kBITstar".
+  if (name == "BITstar") return std::make_shared<og::BITstar>(si, "kBITstar");
   if (name == "RRTstar") return std::make_shared<og::RRTstar>(si);
   throw std::invalid_argument("unknown planner '" + name + "' (RRTConnect, BITstar, RRTstar)");
 }
@@ -101,8 +166,10 @@ ob::SpaceInformationPtr spaceOf(urdf::Scene& scene,
       std::make_shared<SceneValidityChecker>(si, scene, env, arm, counts));
   si->setStateValidityCheckingResolution(resolution);
   if (motion == MotionValidation::kCertified)
-    throw std::invalid_argument("certified motion checks need Scene::motionCollides");
-  si->setMotionValidator(std::make_shared<ob::DiscreteMotionValidator>(si));
+    si->setMotionValidator(
+        std::make_shared<CertifiedMotionValidator>(si, scene, env, arm, counts));
+  else
+    si->setMotionValidator(std::make_shared<ob::DiscreteMotionValidator>(si));
   si->setup();
   return si;
 }

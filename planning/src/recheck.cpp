@@ -17,6 +17,7 @@ Config lerp(const Config& a, const Config& b, double t) {
   return q;
 }
 
+// Euclidean joint-space distance from a to b.
 double jointDistance(const Config& a, const Config& b) {
   double s = 0;
   for (std::size_t i = 0; i < a.size(); ++i) s += (b[i] - a[i]) * (b[i] - a[i]);

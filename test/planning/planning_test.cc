@@ -5,6 +5,7 @@
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/geometry/shape/box.h>
 #include <octomap/OcTree.h>
+#include <ompl/base/ScopedState.h>
 #include <ompl/util/Console.h>
 #include <ompl/util/RandomNumbers.h>
 #include <superovoid/planning/ompl_planning.h>
@@ -175,6 +176,50 @@ TEST(PlanningRecheck, FindsAThinPlateBetweenFreeEnds) {
   EXPECT_GT(free.proved_fraction, 0.0);
 }
 
+// The same plate between the same free ends, on the fitted Panda: OMPL's
+// discrete validator at a resolution of half the extent (6.5 rad) checks
+// the end only and passes the segment; the certified one (Scene::motionCollides) stops it
+// at a first contact inside, and passes it without the plate.
+TEST(PlanningMotion, CertifiedValidatorStopsAtAPlateTheDiscreteOneStepsOver) {
+  const auto model = sov::urdf::parseFile(kDir + "/panda_fit.urdf");
+  auto scene = pandaScene(model);
+  const sp::Arm arm = sp::pandaArm(model);
+  fcl::Transform3<double> at = fcl::Transform3<double>::Identity();
+  at.translation() = Eigen::Vector3d(0.4, 0.0, 0.55);
+  fcl::CollisionObject<double> plate(std::make_shared<fcl::Box<double>>(0.25, 0.004, 0.3), at);
+  plate.computeAABB();
+  const std::vector<fcl::CollisionObject<double>*> env = {&plate};
+  sp::Config a = kReady, b = kReady;
+  a[0] = -0.6;
+  b[0] = 0.6;
+  ASSERT_TRUE(sp::isFree(*scene, env, arm, a));
+  ASSERT_TRUE(sp::isFree(*scene, env, arm, b));
+
+  sp::CheckCounts coarse_counts, certified_counts, free_counts;
+  const auto coarse = sp::spaceOf(*scene, env, arm, sp::MotionValidation::kDiscrete, 0.5,
+                                  &coarse_counts);
+  const auto certified = sp::spaceOf(*scene, env, arm, sp::MotionValidation::kCertified, 0.01,
+                                     &certified_counts);
+  ompl::base::ScopedState<> s1(certified), s2(certified), last(certified);
+  sp::setState(s1.get(), a);
+  sp::setState(s2.get(), b);
+  EXPECT_TRUE(coarse->checkMotion(s1.get(), s2.get()));
+  EXPECT_EQ(certified_counts.motions, 0u);
+  EXPECT_FALSE(certified->checkMotion(s1.get(), s2.get()));
+  std::pair<ompl::base::State*, double> first_contact(last.get(), -1.0);
+  EXPECT_FALSE(certified->getMotionValidator()->checkMotion(s1.get(), s2.get(), first_contact));
+  EXPECT_GT(first_contact.second, 0.0);
+  EXPECT_LT(first_contact.second, 1.0);
+  EXPECT_EQ(certified_counts.motions, 2u);
+  EXPECT_GT(certified_counts.motion_steps, 0u);
+  EXPECT_EQ(certified_counts.motion_failures, 0u);
+
+  const auto free = sp::spaceOf(*scene, {}, arm, sp::MotionValidation::kCertified, 0.01,
+                                &free_counts);
+  EXPECT_TRUE(free->checkMotion(s1.get(), s2.get()));
+  EXPECT_EQ(free_counts.motions, 1u);
+}
+
 // The world's octree holds the point cloud, its cover holds every occupied
 // leaf, and the query regions are clear of every box obstacle and leaf.
 TEST(PlanningWorld, OctreeHoldsTheCloudCoverHoldsTheLeavesRegionsAreClear) {
@@ -210,8 +255,9 @@ TEST(PlanningWorld, OctreeHoldsTheCloudCoverHoldsTheLeavesRegionsAreClear) {
 }
 
 // OMPL's RRTConnect on the fitted Panda among the table, the shelf and the
-// octree: a few seeded queries, each solved, from its start to its goal,
-// and free on the meshes along its whole length.
+// octree, with discrete and with certified motion checks: a few seeded
+// queries, each solved, from its start to its goal, and free on the meshes
+// along its whole length.
 TEST(PlanningPanda, FittedPathsAreFreeOnTheMeshes) {
   ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
   ompl::RNG::setSeed(11);
@@ -224,19 +270,23 @@ TEST(PlanningPanda, FittedPathsAreFreeOnTheMeshes) {
   const auto env = world.env();
   const auto queries = sp::makeQueries(mesh_model, {fitted.get(), mesh.get()}, env, arm,
                                        "fer_hand_tcp", world.regions, {{0, 1}, {2, 0}}, 2, 5);
-  for (const auto& q : queries) {
-    sp::PlanOptions o;
-    o.time_limit = 30;
-    const sp::PlanResult r = sp::plan(*fitted, env, arm, q.start, q.goal, o);
-    ASSERT_TRUE(r.solved) << q.from << " -> " << q.to;
-    ASSERT_GE(r.path.size(), 2u);
-    EXPECT_EQ(r.path.front(), q.start);
-    EXPECT_EQ(r.path.back(), q.goal);
-    const sp::Recheck c = sp::recheckPath(*mesh, env, world.coveringEnv(), arm, reach, r.path);
-    EXPECT_FALSE(c.collides) << q.from << " -> " << q.to << ": segment " << c.segment << " t "
-                             << c.t << " " << c.link1 << " - " << c.link2;
-    EXPECT_GE(c.configurations, r.path.size());
-  }
+  for (const auto& q : queries)
+    for (const auto motion : {sp::MotionValidation::kDiscrete, sp::MotionValidation::kCertified}) {
+      sp::PlanOptions o;
+      o.time_limit = 30;
+      o.motion = motion;
+      const sp::PlanResult r = sp::plan(*fitted, env, arm, q.start, q.goal, o);
+      ASSERT_TRUE(r.solved) << q.from << " -> " << q.to;
+      EXPECT_EQ(r.counts.motions > 0, motion == sp::MotionValidation::kCertified);
+      EXPECT_EQ(r.counts.motion_failures, 0u);
+      ASSERT_GE(r.path.size(), 2u);
+      EXPECT_EQ(r.path.front(), q.start);
+      EXPECT_EQ(r.path.back(), q.goal);
+      const sp::Recheck c = sp::recheckPath(*mesh, env, world.coveringEnv(), arm, reach, r.path);
+      EXPECT_FALSE(c.collides) << q.from << " -> " << q.to << ": segment " << c.segment << " t "
+                               << c.t << " " << c.link1 << " - " << c.link2;
+      EXPECT_GE(c.configurations, r.path.size());
+    }
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ struct CheckCounts {
   std::size_t motions = 0;        // certified motion checks
   double motion_seconds = 0;      // time spent in them
   std::size_t motion_steps = 0;   // their distance queries
+  std::size_t motion_failures = 0;  // checks that gave up (counted invalid)
   bool motions_certified = true;  // no motion check stepped on an unproved distance
 };
 
