@@ -128,6 +128,7 @@ Options parseArgs(int argc, char** argv) {
       o.ao_time = positive(a, value());
     } else if (a == "--resolution") {
       o.resolution = positive(a, value());
+      if (o.resolution >= 1) misuse("--resolution is a fraction of the space's extent, below 1");
     } else if (a == "--seed") {
       o.seed = static_cast<std::uint64_t>(positive(a, value()));
     } else if (a == "--panda-dir") {
