@@ -159,7 +159,7 @@ static int advance(sovc_toc_result *r, ccd_run *run) {
   sovc_pose XA, XB;
   sovc_motion_pose(&XA, run->mA, r->t);
   sovc_motion_pose(&XB, run->mB, r->t);
-  const sovc_pair P = {run->A, &XA, run->B, &XB};
+  const sovc_pair P = {run->A, &XA, run->B, &XB, 1};
   sovc_result res = r->at;
   const int st = sovc_distance(&res, &P, &run->o->distance, run->cache);
   ++r->steps;

@@ -72,10 +72,12 @@ def panda(out, figs):
     rows = read(os.path.join(out, "panda_configs.csv"))
     dm = 1e3 * column(rows, "mesh_min_distance")
     df = 1e3 * column(rows, "fit_min_distance")
+    du = 1e3 * column(rows, "union_min_distance")
     ok = np.isfinite(dm)
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.5))
-    a.scatter(dm[ok], df[ok], s=2, alpha=0.4)
-    lim = [min(df[ok].min(), 0), dm[ok].max()]
+    a.scatter(dm[ok], df[ok], s=2, alpha=0.4, label="one body per link")
+    a.scatter(dm[ok], du[ok], s=2, alpha=0.4, label="union per link")
+    lim = [min(np.nanmin(df[ok]), np.nanmin(du[ok]), 0), dm[ok].max()]
     a.plot(lim, lim, color="gray", lw=0.8, label="fit = mesh")
     a.set_xlabel("mesh model: min self-distance [mm]")
     a.set_ylabel("fitted model: min self-distance [mm]")
@@ -84,9 +86,12 @@ def panda(out, figs):
     bins = np.logspace(0, 5, 80)
     for key, label in [("mesh_distance_us", "mesh minSelfDistance"),
                        ("fit_distance_us", "fit minSelfDistance"),
+                       ("union_distance_us", "union minSelfDistance"),
                        ("mesh_collide_us", "mesh selfCollision"),
-                       ("fit_collide_us", "fit selfCollision")]:
+                       ("fit_collide_us", "fit selfCollision"),
+                       ("union_collide_us", "union selfCollision")]:
         v = column(rows, key)
+        v = v[np.isfinite(v)]
         b.hist(v, bins=bins, histtype="step", label="%s (median %.0f us)" % (label, np.median(v)))
     b.set_xscale("log")
     b.set_xlabel("time per configuration [us]")
@@ -100,12 +105,18 @@ def fit_quality(out, figs):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, tag, title in [(axes[0], "icub_hands", "iCub hands (52 links)"),
                            (axes[1], "panda", "Panda (9 links)")]:
-        rows = read(os.path.join(out, tag + "_fit.csv"))
-        ratio = column(rows, "volume_ratio")
-        gap = 1e3 * column(rows, "gap")
-        ax.scatter(ratio, gap, s=12)
+        for suffix, label in [("_fit.csv", "one body"), ("_union_fit.csv", "union")]:
+            path = os.path.join(out, tag + suffix)
+            if not os.path.exists(path):
+                continue
+            # A union's rows (one per body) repeat its figures: one point per mesh.
+            rows = {(r["link"], r["collision"]): r for r in read(path)}.values()
+            ratio = column(list(rows), "volume_ratio")
+            gap = 1e3 * column(list(rows), "gap")
+            ax.scatter(ratio, gap, s=12, label=label)
+        ax.legend()
         ax.set_xlabel("volume / convex hull volume")
-        ax.set_ylabel("gap (Hausdorff to the hull) [mm]")
+        ax.set_ylabel("gap [mm] (one body: to the hull; union: to the mesh)")
         ax.set_title(title)
     fig.tight_layout()
     fig.savefig(os.path.join(figs, "fit_quality.png"), dpi=110)

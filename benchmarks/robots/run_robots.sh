@@ -1,7 +1,8 @@
 #!/bin/sh
-# Issue 7's real-robot evidence: fit the iCub hands and the Panda, run both
-# comparisons, draw the figures. Not part of ctest; about 4 minutes on the
-# 2-core machine.
+# Issues 7 and 33's real-robot evidence: fit the iCub hands and the Panda (one
+# body per link and unions per link), run both comparisons, draw the figures.
+# Not part of ctest; about 40 minutes on the loaded 2-core machine, most of it
+# in the union fits (about 4 minutes before them).
 #   benchmarks/robots/run_robots.sh [BUILD_DIR] [DATA_DIR] [OUT_DIR]
 # BUILD_DIR defaults to build, DATA_DIR to ../shared/data/robots, OUT_DIR to
 # /tmp/sov_robots (CSV files, fitted URDFs, logs). Figures go to

@@ -1,7 +1,8 @@
-// Fitted superovoids against the original meshes on two real robots (issue 7):
+// Fitted superovoids against the original meshes on two real robots (issue 7),
+// one body per link and unions per link (issue 33):
 //
-//   sov_bench_robots icub  DATA_DIR OUT_DIR [--steps N]
-//   sov_bench_robots panda DATA_DIR OUT_DIR [--configs N]
+//   sov_bench_robots icub  DATA_DIR OUT_DIR [--steps N] [--max-bodies K] [--target-ratio R]
+//   sov_bench_robots panda DATA_DIR OUT_DIR [--configs N] [--max-bodies K] [--target-ratio R]
 //
 // DATA_DIR is ../shared/data/robots. Each run fits the robot's link meshes
 // with sov::urdf::fitUrdf (the sov-urdf-fit path), writes the fitted URDF and
@@ -13,9 +14,13 @@
 //    every left-hand one at every step: per-query time (mesh: fcl::distance,
 //    fcl::collide; fitted: sov_distance cold and warm, sov_collide), and the
 //    colliding-or-not verdicts.
+//    The union fits (up to K bodies per mesh, default 4, split while above R
+//    times the hull volume, default 1.1) are fitted and recorded too.
 //  - panda: random joint configurations within the limits (fixed seed):
 //    self-collision (link pairs) and minimum self-distance with the scene,
-//    pairs allowed as documented in benchmarks/RESULTS.md.
+//    pairs allowed as documented in benchmarks/RESULTS.md, on the meshes,
+//    the single fits and the unions, the three back to back per
+//    configuration.
 // Writes OUT_DIR/<robot>_*.csv for the plots (plot_robots.py) and prints a
 // summary. Not part of ctest.
 #include <fcl/narrowphase/collision.h>
@@ -68,12 +73,14 @@ void printTimes(const char* what, const std::vector<double>& t) {
 // writes the fitted URDF and the fit table into out_dir; returns the text.
 std::string fitAndRecord(const std::string& dir, const std::string& file,
                          const std::vector<std::string>& links, const std::string& out_dir,
-                         const std::string& tag) {
+                         const std::string& tag,
+                         const sov::urdf::SplitOptions& split = sov::urdf::SplitOptions()) {
   std::ifstream in(dir + "/" + file, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + dir + "/" + file);
   const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   sov::urdf::UrdfFitOptions o;
   o.links = links;
+  o.split = split;
   std::vector<sov::urdf::CollisionFit> fits;
   const auto t0 = Clock::now();
   const std::string out = sov::urdf::fitUrdf(xml, dir, o, &fits, dir + "/" + file);
@@ -81,21 +88,28 @@ std::string fitAndRecord(const std::string& dir, const std::string& file,
   std::ofstream(out_dir + "/" + tag + "_fit.urdf", std::ios::binary) << out;
   std::ofstream table(out_dir + "/" + tag + "_fit.csv");
   table << "link,collision,vertices,hull_vertices,a1,a2,a3,eps1,eps2,taper_x,taper_y,"
-           "volume,hull_volume,volume_ratio,gap,seconds\n";
+           "volume,hull_volume,volume_ratio,gap,seconds,bodies\n";
   double worst_ratio = 0, worst_gap = 0, sum_ratio = 0;
+  std::size_t bodies = 0;
   for (const auto& f : fits) {
-    table << f.link << "," << f.collision << "," << f.fit.points << "," << f.fit.hull_vertices;
-    for (double p : f.fit.params) table << "," << p;
-    table << "," << f.fit.volume << "," << f.fit.hull_volume << "," << f.fit.volume_ratio << ","
-          << f.fit.gap << "," << f.fit.seconds << "\n";
-    worst_ratio = std::max(worst_ratio, f.fit.volume_ratio);
-    worst_gap = std::max(worst_gap, f.fit.gap);
-    sum_ratio += f.fit.volume_ratio;
+    // A row per body; the union's figures (one body: the fit's) on each.
+    const sov::urdf::UnionFit& u = f.bodies;
+    for (const auto& b : u.bodies) {
+      table << f.link << "," << f.collision << "," << u.points << "," << u.hull_vertices;
+      for (double p : b.params) table << "," << p;
+      table << "," << u.volume << "," << u.hull_volume << "," << u.volume_ratio << "," << u.gap
+            << "," << u.seconds << "," << u.bodies.size() << "\n";
+    }
+    worst_ratio = std::max(worst_ratio, u.volume_ratio);
+    worst_gap = std::max(worst_gap, u.gap);
+    sum_ratio += u.volume_ratio;
+    bodies += u.bodies.size();
   }
   std::printf(
-      "%s: fitted %zu mesh collisions in %.1f s; volume ratio mean %.3f, max %.3f; "
+      "%s: fitted %zu mesh collisions (%zu bodies) in %.1f s; volume ratio mean %.3f, max %.3f; "
       "largest gap %.2f mm\n",
-      tag.c_str(), fits.size(), seconds, sum_ratio / fits.size(), worst_ratio, 1e3 * worst_gap);
+      tag.c_str(), fits.size(), bodies, seconds, sum_ratio / fits.size(), worst_ratio,
+      1e3 * worst_gap);
   return out;
 }
 
@@ -190,7 +204,8 @@ Vector3d linkOrigin(const sov::urdf::Scene& s, const std::string& link, const st
   return (s.linkPose(palm).inverse() * s.linkPose(link)).translation();
 }
 
-int runIcub(const std::string& data, const std::string& out_dir, int steps) {
+int runIcub(const std::string& data, const std::string& out_dir, int steps,
+            const sov::urdf::SplitOptions& split) {
   const std::string dir = data + "/icub", file = "iCub_hands_collision.urdf";
   const sov::urdf::Model original = sov::urdf::parseFile(dir + "/" + file);
   std::vector<std::string> right_links, left_links;
@@ -202,6 +217,8 @@ int runIcub(const std::string& data, const std::string& out_dir, int steps) {
   for (const auto& l : hand_links)
     if (!original.urdf->getLink(l)->collision_array.empty()) with_mesh.push_back(l);
   const std::string fitted_xml = fitAndRecord(dir, file, with_mesh, out_dir, "icub_hands");
+  // The unions' fit figures (the motion below compares one body per link).
+  fitAndRecord(dir, file, with_mesh, out_dir, "icub_hands_union", split);
 
   sov::urdf::SceneOptions so;
   so.mesh_directory = dir;
@@ -399,14 +416,108 @@ int jointsBetween(const urdf::ModelInterface& model, const std::map<std::string,
   return 1 << 20;
 }
 
-int runPanda(const std::string& data, const std::string& out_dir, int configs) {
+// One fitted model's answers over the configurations, against the meshes'.
+struct FitStats {
+  std::string name;
+  std::vector<double> t_coll, t_dist, margins;
+  long agree = 0, fit_only = 0, mesh_only = 0, pairs = 0, pair_misses = 0;
+  long collide_failures = 0, distance_failures = 0;
+};
+
+// One fitted model's answer at one configuration (NaN: not answered).
+struct FitRow {
+  double colliding = NAN, pairs = NAN, distance = NAN, collide_us = NAN, distance_us = NAN;
+};
+
+// Self-collision and minimum self-distance of a fitted scene at the current
+// configuration, timed and compared with the mesh answers (hm, pm, dm).
+FitRow checkFitted(sov::urdf::Scene& scene, FitStats& st, int config, bool hm,
+                   const std::set<std::pair<std::string, std::string>>& pm,
+                   const sov::urdf::PairDistance& dm, const std::string& out_dir) {
+  FitRow row;
+  std::set<std::pair<std::string, std::string>> pf;
+  auto t0 = Clock::now();
+  try {
+    const bool hf = scene.selfCollision(&pf);
+    st.t_coll.push_back(row.collide_us = micros(t0, Clock::now()));
+    row.colliding = hf;
+    row.pairs = static_cast<double>(pf.size());
+    st.agree += hm == hf;
+    st.fit_only += hf && !hm;
+    st.mesh_only += hm && !hf;
+    st.pairs += pf.size();
+    for (const auto& p : pm) st.pair_misses += !pf.count(p);
+  } catch (const std::exception& e) {
+    // Counted, written out once, and left out of the verdicts.
+    if (st.collide_failures++ == 0) {
+      std::printf("panda %s: configuration %d, selfCollision: %s\n", st.name.c_str(), config,
+                  e.what());
+      dumpSuperovoids(scene, out_dir + "/panda_" + st.name + "_collide_failure.txt");
+    }
+  }
+  t0 = Clock::now();
+  try {
+    const sov::urdf::PairDistance df = scene.minSelfDistance();
+    st.t_dist.push_back(row.distance_us = micros(t0, Clock::now()));
+    row.distance = df.distance;
+    if (!hm) st.margins.push_back(dm.distance - df.distance);
+  } catch (const std::exception& e) {
+    if (st.distance_failures++ == 0) {
+      std::printf("panda %s: configuration %d: %s\n", st.name.c_str(), config, e.what());
+      dumpSuperovoids(scene, out_dir + "/panda_" + st.name + "_failure.txt");
+    }
+  }
+  return row;
+}
+
+// Prints a fitted model's figures against the meshes'.
+void printFitStats(const FitStats& st, int configs, long mesh_pairs) {
+  std::printf("panda %s: selfCollision failed in %ld, minSelfDistance in %ld of %d configurations\n",
+              st.name.c_str(), st.collide_failures, st.distance_failures, configs);
+  printTimes((st.name + " selfCollision (all pairs)").c_str(), st.t_coll);
+  printTimes((st.name + " minSelfDistance").c_str(), st.t_dist);
+  std::printf(
+      "panda %s verdicts: agree %ld of %ld; fit only (conservative) %ld; mesh only (missed) %ld;"
+      " colliding link pairs: mesh %ld, fit %ld, mesh pairs the fit missed %ld\n",
+      st.name.c_str(), st.agree, configs - st.collide_failures, st.fit_only, st.mesh_only,
+      mesh_pairs, st.pairs, st.pair_misses);
+  const double min_margin =
+      st.margins.empty() ? NAN : *std::min_element(st.margins.begin(), st.margins.end());
+  std::printf(
+      "panda %s margin d_mesh - d_fit over %zu mesh-free configurations: min %.2f, median "
+      "%.2f, p99 %.2f mm\n",
+      st.name.c_str(), st.margins.size(), 1e3 * min_margin, 1e3 * percentile(st.margins, 0.5),
+      1e3 * percentile(st.margins, 0.99));
+}
+
+// Per-configuration time ratios mesh / fitted (> 1: the fit is faster):
+// the ratio of the medians and of the means.
+void printRatios(const char* what, const std::vector<double>& mesh, const std::vector<double>& fit) {
+  const auto mean = [](const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? NAN : s / v.size();
+  };
+  std::printf("  %-40s median ratio %6.2f  mean ratio %6.2f  p99 ratio %6.2f\n", what,
+              percentile(mesh, 0.5) / percentile(fit, 0.5), mean(mesh) / mean(fit),
+              percentile(mesh, 0.99) / percentile(fit, 0.99));
+}
+
+// Panda: the mesh model against one superovoid per link ("single") and a
+// union per link ("union", split), in the same run, each configuration
+// queried on the three scenes back to back.
+int runPanda(const std::string& data, const std::string& out_dir, int configs,
+             const sov::urdf::SplitOptions& split) {
   const std::string dir = data + "/panda", file = "panda.urdf";
   const sov::urdf::Model original = sov::urdf::parseFile(dir + "/" + file);
   const std::string fitted_xml = fitAndRecord(dir, file, {}, out_dir, "panda");
+  const std::string union_xml = fitAndRecord(dir, file, {}, out_dir, "panda_union", split);
+  std::ofstream(out_dir + "/panda_union.urdf", std::ios::binary) << union_xml;
   sov::urdf::SceneOptions so;
   so.mesh_directory = dir;
   so.warm_start = false;  // random configurations: nothing to warm-start from
-  sov::urdf::Scene mesh_scene(original, so), fit_scene(sov::urdf::parse(fitted_xml), so);
+  sov::urdf::Scene mesh_scene(original, so), fit_scene(sov::urdf::parse(fitted_xml), so),
+      union_scene(sov::urdf::parse(union_xml), so);
 
   // SRDF-style allowed pairs: bodies (links merged over fixed joints) at most
   // two movable joints apart.
@@ -418,8 +529,8 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs) {
   for (std::size_t i = 0; i < geo_links.size(); ++i)
     for (std::size_t j = i + 1; j < geo_links.size(); ++j) {
       if (jointsBetween(*original.urdf, body, geo_links[i], geo_links[j]) <= 2) {
-        mesh_scene.allowCollision(geo_links[i], geo_links[j]);
-        fit_scene.allowCollision(geo_links[i], geo_links[j]);
+        for (sov::urdf::Scene* s : {&mesh_scene, &fit_scene, &union_scene})
+          s->allowCollision(geo_links[i], geo_links[j]);
       } else {
         std::printf("  checked pair: %s - %s\n", geo_links[i].c_str(), geo_links[j].c_str());
         ++checked;
@@ -437,93 +548,51 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs) {
         !j.second->mimic)
       limits.push_back({j.first, j.second->limits->lower, j.second->limits->upper});
   std::mt19937_64 rng(20261122);
-  std::vector<double> t_mesh_coll, t_mesh_dist, t_fit_coll, t_fit_dist, margins;
-  long agree = 0, fit_only = 0, mesh_only = 0, pair_misses = 0, mesh_pairs = 0, fit_pairs = 0;
-  long fit_failures = 0, collide_failures = 0;
+  std::vector<double> t_mesh_coll, t_mesh_dist;
+  long mesh_pairs = 0, mesh_colliding = 0;
   std::ofstream csv(out_dir + "/panda_configs.csv");
-  csv << "config,mesh_colliding,fit_colliding,mesh_pairs,fit_pairs,mesh_min_distance,"
-         "fit_min_distance,mesh_collide_us,mesh_distance_us,fit_collide_us,fit_distance_us\n";
+  csv << "config,mesh_colliding,fit_colliding,union_colliding,mesh_pairs,fit_pairs,union_pairs,"
+         "mesh_min_distance,fit_min_distance,union_min_distance,mesh_collide_us,"
+         "mesh_distance_us,fit_collide_us,fit_distance_us,union_collide_us,union_distance_us\n";
+  FitStats single, uni;
+  single.name = "single";
+  uni.name = "union";
   for (int c = 0; c < configs; ++c) {
     sov::urdf::JointPositions q;
     for (const auto& l : limits)
       q[l.joint] = std::uniform_real_distribution<double>(l.lo, l.hi)(rng);
-    mesh_scene.setJointPositions(q);
-    fit_scene.setJointPositions(q);
-    std::set<std::pair<std::string, std::string>> pm, pf;
+    for (sov::urdf::Scene* s : {&mesh_scene, &fit_scene, &union_scene}) s->setJointPositions(q);
+    std::set<std::pair<std::string, std::string>> pm;
     auto t0 = Clock::now();
     const bool hm = mesh_scene.selfCollision(&pm);
-    auto t1 = Clock::now();
-    bool hf = false, answered = true;
-    try {
-      hf = fit_scene.selfCollision(&pf);
-    } catch (const std::exception& e) {
-      // Counted, written out once, and left out of the verdicts.
-      if (collide_failures++ == 0) {
-        std::printf("panda: configuration %d, selfCollision: %s\n", c, e.what());
-        dumpSuperovoids(fit_scene, out_dir + "/panda_collide_failure.txt");
-      }
-      answered = false;
-    }
-    auto t2 = Clock::now();
-    t_mesh_coll.push_back(micros(t0, t1));
-    if (answered) {
-      t_fit_coll.push_back(micros(t1, t2));
-      agree += hm == hf;
-      fit_only += hf && !hm;
-      mesh_only += hm && !hf;
-      mesh_pairs += pm.size();
-      fit_pairs += pf.size();
-      for (const auto& p : pm) pair_misses += !pf.count(p);
-    }
+    t_mesh_coll.push_back(micros(t0, Clock::now()));
     t0 = Clock::now();
     const sov::urdf::PairDistance dm = mesh_scene.minSelfDistance();
-    t1 = Clock::now();
-    sov::urdf::PairDistance df;
-    try {
-      df = fit_scene.minSelfDistance();
-    } catch (const std::exception& e) {
-      // A solver failure is counted and the superovoids written out for a
-      // reproducer; the configuration leaves the distance figures.
-      if (fit_failures++ == 0) {
-        std::printf("panda: configuration %d: %s\n", c, e.what());
-        dumpSuperovoids(fit_scene, out_dir + "/panda_failure.txt");
-      }
-      continue;
-    }
-    t2 = Clock::now();
-    t_mesh_dist.push_back(micros(t0, t1));
-    t_fit_dist.push_back(micros(t1, t2));
-    if (!hm) margins.push_back(dm.distance - df.distance);
-    csv << c << "," << hm << "," << (answered ? int(hf) : -1) << "," << pm.size() << ","
-        << (answered ? double(pf.size()) : NAN) << "," << (hm ? NAN : dm.distance) << ","
-        << df.distance << "," << t_mesh_coll.back() << "," << t_mesh_dist.back() << ","
-        << (answered ? t_fit_coll.back() : NAN) << "," << t_fit_dist.back() << "\n";
+    t_mesh_dist.push_back(micros(t0, Clock::now()));
+    mesh_pairs += pm.size();
+    mesh_colliding += hm;
+    const FitRow f = checkFitted(fit_scene, single, c, hm, pm, dm, out_dir);
+    const FitRow u = checkFitted(union_scene, uni, c, hm, pm, dm, out_dir);
+    csv << c << "," << hm << "," << f.colliding << "," << u.colliding << "," << pm.size() << ","
+        << f.pairs << "," << u.pairs << "," << (hm ? NAN : dm.distance) << "," << f.distance << ","
+        << u.distance << "," << t_mesh_coll.back() << "," << t_mesh_dist.back() << ","
+        << f.collide_us << "," << f.distance_us << "," << u.collide_us << "," << u.distance_us
+        << "\n";
   }
-  std::printf(
-      "panda: fitted selfCollision failed in %ld, minSelfDistance in %ld of %d "
-      "configurations (left out of the figures they concern)\n",
-      collide_failures, fit_failures, configs);
-  std::printf(
-      "panda per-configuration times (selfCollision: %d configurations; "
-      "minSelfDistance: the %zu where both models answered):\n",
-      configs, t_fit_dist.size());
+  std::printf("panda: %d configurations, %ld colliding for the meshes\n", configs, mesh_colliding);
+  std::printf("panda per-configuration times:\n");
   printTimes("mesh  selfCollision (all pairs)", t_mesh_coll);
   printTimes("mesh  minSelfDistance", t_mesh_dist);
-  printTimes("fit   selfCollision (all pairs)", t_fit_coll);
-  printTimes("fit   minSelfDistance", t_fit_dist);
-  const double min_margin =
-      margins.empty() ? NAN : *std::min_element(margins.begin(), margins.end());
-  std::printf(
-      "panda verdicts: agree %ld of %d; fit only (conservative) %ld; mesh only (missed) %ld;"
-      " colliding link pairs: mesh %ld, fit %ld, mesh pairs the fit missed %ld\n",
-      agree, configs - static_cast<int>(collide_failures), fit_only, mesh_only, mesh_pairs,
-      fit_pairs, pair_misses);
-  std::printf(
-      "panda margin d_mesh - d_fit over %zu mesh-free configurations: min %.2f, median "
-      "%.2f, p99 %.2f mm\n",
-      margins.size(), 1e3 * min_margin, 1e3 * percentile(margins, 0.5),
-      1e3 * percentile(margins, 0.99));
-  return mesh_only == 0 && pair_misses == 0 ? 0 : 1;
+  printFitStats(single, configs, mesh_pairs);
+  printFitStats(uni, configs, mesh_pairs);
+  std::printf("panda speed, mesh time over fitted time (same run):\n");
+  printRatios("single selfCollision", t_mesh_coll, single.t_coll);
+  printRatios("single minSelfDistance", t_mesh_dist, single.t_dist);
+  printRatios("union selfCollision", t_mesh_coll, uni.t_coll);
+  printRatios("union minSelfDistance", t_mesh_dist, uni.t_dist);
+  const bool ok = single.mesh_only == 0 && single.pair_misses == 0 && uni.mesh_only == 0 &&
+                  uni.pair_misses == 0;
+  return ok ? 0 : 1;
 }
 
 }  // namespace
@@ -532,18 +601,33 @@ int main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr,
                  "usage: %s icub|panda DATA_DIR OUT_DIR [--steps N | --configs N]\n"
+                 "          [--max-bodies K] [--target-ratio R]\n"
                  "DATA_DIR: ../shared/data/robots\n",
                  argv[0]);
     return 2;
   }
   const std::string robot = argv[1], data = argv[2], out = argv[3];
   int n = robot == "icub" ? 200 : 10000;
-  if (argc == 6 && (std::string(argv[4]) == "--steps" || std::string(argv[4]) == "--configs"))
-    n = std::atoi(argv[5]);
-  if (n <= 0) return 2;
+  // The union fits: up to 4 bodies per mesh, split while the union is above
+  // 1.1 times its hull's volume (issue 33).
+  sov::urdf::SplitOptions split;
+  split.max_bodies = 4;
+  split.target_ratio = 1.1;
+  for (int i = 4; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--steps" || flag == "--configs")
+      n = std::atoi(argv[i + 1]);
+    else if (flag == "--max-bodies")
+      split.max_bodies = std::atoi(argv[i + 1]);
+    else if (flag == "--target-ratio")
+      split.target_ratio = std::atof(argv[i + 1]);
+    else
+      return 2;
+  }
+  if (n <= 0 || split.max_bodies < 1) return 2;
   try {
-    if (robot == "icub") return runIcub(data, out, n);
-    if (robot == "panda") return runPanda(data, out, n);
+    if (robot == "icub") return runIcub(data, out, n, split);
+    if (robot == "panda") return runPanda(data, out, n, split);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return 1;

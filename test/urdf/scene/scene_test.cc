@@ -186,6 +186,43 @@ TEST(SceneSelf, MinimumDistanceMatchesBruteForce) {
   EXPECT_LT(overlapping, 195);
 }
 
+// A link made of several bodies (a union, as sov-urdf-fit --max-bodies
+// writes it): base holds two spheres of radius r at x = 0 and x = L, and the
+// tip, two joints away, a sphere of radius r that slides along x at height
+// 0. The link collides when either of its bodies does, and the distance is
+// the minimum over its bodies with that body named (spheres: exact depth).
+TEST(SceneSelf, ALinkOfSeveralBodiesAnswersForTheNearestBody) {
+  const double r = 0.02, L = 0.1;
+  const std::string sphere = "<sov:superovoid a1=\"0.02\" a2=\"0.02\" a3=\"0.02\" eps1=\"1\" "
+                             "eps2=\"1\"/>";
+  const std::string xml =
+      "<robot name=\"union\" xmlns:sov=\"urn:superovoid:urdf:1\">"
+      "<link name=\"base\">"
+      "<collision name=\"b\"><geometry>" + sphere + "</geometry></collision>"
+      "<collision name=\"b_1\"><origin xyz=\"0.1 0 0\"/><geometry>" + sphere +
+      "</geometry></collision></link>"
+      "<link name=\"slider\"/>"
+      "<link name=\"tip\"><collision><geometry>" + sphere + "</geometry></collision></link>"
+      "<joint name=\"slide\" type=\"prismatic\"><parent link=\"base\"/><child link=\"slider\"/>"
+      "<axis xyz=\"1 0 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>"
+      "<joint name=\"fix\" type=\"fixed\"><parent link=\"slider\"/><child link=\"tip\"/></joint>"
+      "</robot>";
+  sov::urdf::Scene scene(sov::urdf::parse(xml, "union"));
+  ASSERT_FALSE(scene.isCollisionAllowed("base", "tip"));
+  for (const double s : {-0.1, 0.01, 0.03, 0.07, 0.09, 0.2}) {
+    scene.setJointPositions({{"slide", s}});
+    const double d0 = std::abs(s) - 2 * r, d1 = std::abs(s - L) - 2 * r;
+    const sov::urdf::PairDistance d = scene.minSelfDistance();
+    const bool tip_first = d.link1 == "tip";
+    EXPECT_NEAR(d.distance, std::min(d0, d1), kDistTol) << s;
+    EXPECT_EQ(tip_first ? d.collision2 : d.collision1, d1 < d0 ? 1u : 0u) << s;
+    EXPECT_EQ(scene.selfCollision(), std::min(d0, d1) <= 0) << s;
+    std::size_t touching = 0;
+    for (const sov::urdf::Contact& c : scene.contacts(0.0)) touching += c.distance <= 0;
+    EXPECT_EQ(touching, static_cast<std::size_t>(d0 <= 0) + (d1 <= 0)) << s;
+  }
+}
+
 TEST(SceneSelf, AllowingThePairMovesTheMinimum) {
   sov::urdf::Scene scene(sov::urdf::parseFile(dataPath("toy_finger.urdf")));
   scene.setJointPositions({{"finger_base", -0.5}, {"thumb_base", 0.6}});

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "split.h"
 #include "superovoid/urdf.h"
 #include "superovoid/urdf/error.h"
 #include "superovoid/urdf/fallback.h"
@@ -177,15 +178,32 @@ TriangleMesh readMesh(Target& t, const std::string& base_dir,
   }
 }
 
+// The mesh's fit: one body through fitSuperovoid (its figures as the
+// union's) unless options.split allows more, then fitSuperovoidUnion.
+UnionFit fitMesh(const TriangleMesh& mesh, const UrdfFitOptions& options) {
+  if (options.split.max_bodies > 1) return fitSuperovoidUnion(mesh, options.fit, options.split);
+  UnionFit u;
+  u.bodies.push_back(fitSuperovoid(mesh.vertices, options.fit));
+  const SuperovoidFit& f = u.bodies[0];
+  u.volume = f.volume;
+  u.hull_volume = f.hull_volume;
+  u.volume_ratio = f.volume_ratio;
+  u.gap = f.gap;
+  u.points = f.points;
+  u.hull_vertices = f.hull_vertices;
+  u.seconds = f.seconds;
+  return u;
+}
+
 // The fits of the targets' meshes, in order; identical meshes (the same
 // vertices) are fitted once, their fit reused (same_as[i] names the first
 // collision with that mesh, "" for the fitted ones). Reports each to
 // options.progress first; a failed fit is reported at its line.
-std::vector<SuperovoidFit> fitAll(const std::vector<Target>& targets,
-                                  const std::vector<TriangleMesh>& meshes,
-                                  const UrdfFitOptions& options, const std::string& source,
-                                  std::vector<std::string>& same_as) {
-  std::vector<SuperovoidFit> results(targets.size());
+std::vector<UnionFit> fitAll(const std::vector<Target>& targets,
+                             const std::vector<TriangleMesh>& meshes,
+                             const UrdfFitOptions& options, const std::string& source,
+                             std::vector<std::string>& same_as) {
+  std::vector<UnionFit> results(targets.size());
   same_as.assign(targets.size(), "");
   std::map<std::vector<Point3>, std::size_t> first;  // mesh -> first target with it
   for (std::size_t i = 0; i < targets.size(); ++i) {
@@ -204,7 +222,7 @@ std::vector<SuperovoidFit> fitAll(const std::vector<Target>& targets,
       continue;
     }
     try {
-      results[i] = fitSuperovoid(meshes[i].vertices, options.fit);
+      results[i] = fitMesh(meshes[i], options);
     } catch (const Error& e) {
       fail(e.status(), source, t.line, t.link, "mesh '" + t.mesh + "': " + e.what());
     }
@@ -212,31 +230,52 @@ std::vector<SuperovoidFit> fitAll(const std::vector<Target>& targets,
   return results;
 }
 
-// The replacement element: the original start tag, the composed origin and
-// the bare superovoid (addFallbacks writes the box), indented like the input.
-std::string element(const std::string& text, const Target& t, const SuperovoidFit& fit,
+// The start tag of body `body` of a target: the original one, with "_<body>"
+// appended to its name attribute after the first body.
+std::string startTag(const std::string& text, const Target& t, std::size_t body) {
+  std::string tag = text.substr(t.begin, text.find('>', t.begin) + 1 - t.begin);
+  if (body == 0) return tag;
+  for (const char* q : {"name=\"", "name='"}) {
+    const std::size_t at = tag.find(q);
+    if (at == std::string::npos) continue;
+    const std::size_t close = tag.find(q[5], at + 6);
+    if (close != std::string::npos) tag.insert(close, "_" + std::to_string(body));
+    break;
+  }
+  return tag;
+}
+
+// The replacement elements: per body, the start tag (startTag), the composed
+// origin and the bare superovoid (addFallbacks writes the box), indented like
+// the input.
+std::string element(const std::string& text, const Target& t, const UnionFit& fits,
                     const std::string& prefix, const std::string& eol) {
-  const std::size_t tag_end = text.find('>', t.begin) + 1;
   std::size_t line_begin = text.rfind('\n', t.begin);
   line_begin = line_begin == std::string::npos ? 0 : line_begin + 1;
   std::string indent = text.substr(line_begin, t.begin - line_begin);
   if (indent.find_first_not_of(" \t") != std::string::npos) indent.clear();
   const std::string in1 = indent + "  ", in2 = indent + "    ";
-  const Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> R(fit.pose.R);
-  Isometry3d local = Isometry3d::Identity();
-  local.linear() = R;
-  local.translation() = Eigen::Map<const Vector3d>(fit.pose.p);
-  const Isometry3d pose = t.origin * local;
-  const Vector3d ypr = pose.linear().eulerAngles(2, 1, 0);
-  const Vector3d p = pose.translation();
   static const char* names[7] = {"a1", "a2", "a3", "eps1", "eps2", "taper_x", "taper_y"};
-  std::string s = text.substr(t.begin, tag_end - t.begin) + eol;
-  s += in1 + "<origin xyz=\"" + number(p.x()) + " " + number(p.y()) + " " + number(p.z()) +
-       "\" rpy=\"" + number(ypr[2]) + " " + number(ypr[1]) + " " + number(ypr[0]) + "\"/>" + eol;
-  s += in1 + "<geometry>" + eol + in2 + "<" + prefix + ":superovoid";
-  for (int k = 0; k < 7; ++k)
-    s += std::string(" ") + names[k] + "=\"" + number(fit.params[k]) + "\"";
-  s += "/>" + eol + in1 + "</geometry>" + eol + indent + "</collision>";
+  std::string s;
+  for (std::size_t b = 0; b < fits.bodies.size(); ++b) {
+    const SuperovoidFit& fit = fits.bodies[b];
+    const Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> R(fit.pose.R);
+    Isometry3d local = Isometry3d::Identity();
+    local.linear() = R;
+    local.translation() = Eigen::Map<const Vector3d>(fit.pose.p);
+    const Isometry3d pose = t.origin * local;
+    const Vector3d ypr = pose.linear().eulerAngles(2, 1, 0);
+    const Vector3d p = pose.translation();
+    if (b > 0) s += eol + indent;
+    s += startTag(text, t, b) + eol;
+    s += in1 + "<origin xyz=\"" + number(p.x()) + " " + number(p.y()) + " " + number(p.z()) +
+         "\" rpy=\"" + number(ypr[2]) + " " + number(ypr[1]) + " " + number(ypr[0]) + "\"/>" +
+         eol;
+    s += in1 + "<geometry>" + eol + in2 + "<" + prefix + ":superovoid";
+    for (int k = 0; k < 7; ++k)
+      s += std::string(" ") + names[k] + "=\"" + number(fit.params[k]) + "\"";
+    s += "/>" + eol + in1 + "</geometry>" + eol + indent + "</collision>";
+  }
   return s;
 }
 
@@ -262,24 +301,50 @@ void declareNamespace(std::string& text, const tinyxml2::XMLElement* robot,
   text.insert(at + 6, std::string(" xmlns:sov=\"") + SOV_URDF_NAMESPACE + "\"");
 }
 
-// Every vertex of every fitted mesh inside its superovoid as parsed back.
+// The index of each target's first <collision> in the output: its input
+// index shifted by the extra bodies of earlier targets of its link.
+std::vector<std::size_t> writtenIndices(const std::vector<Target>& targets,
+                                        const std::vector<UnionFit>& results) {
+  std::vector<std::size_t> written(targets.size());
+  std::map<std::string, std::size_t> extra;  // link -> bodies added so far
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    written[i] = targets[i].index + extra[targets[i].link];
+    extra[targets[i].link] += results[i].bodies.size() - 1;
+  }
+  return written;
+}
+
+// F (SPEC) of the point of the collision frame against a parsed superovoid.
+double implicitAt(const Superovoid& s, const Isometry3d& origin, const Point3& v) {
+  const Eigen::Quaterniond q(s.quat[0], s.quat[1], s.quat[2], s.quat[3]);
+  const Vector3d xyz(s.xyz[0], s.xyz[1], s.xyz[2]);
+  const Vector3d y = q.conjugate() * (origin * Vector3d(v[0], v[1], v[2]) - xyz);
+  double F = 0;
+  sov_shape_implicit(&F, nullptr, nullptr, &s.shape, y.data());
+  return F;
+}
+
+// Every vertex of every fitted mesh inside one of its superovoids as parsed back.
 void checkContainment(const Model& model, const std::vector<Target>& targets,
+                      const std::vector<UnionFit>& results,
+                      const std::vector<std::size_t>& written,
                       const std::vector<TriangleMesh>& meshes, const std::string& source) {
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    const Superovoid* s = model.find(targets[i].link, targets[i].index);
-    if (!s) {
-      fail(SOV_URDF_ERR_INTERNAL, source, targets[i].line, targets[i].link,
-           "fitted collision lost");
+    std::vector<const Superovoid*> bodies;
+    for (std::size_t b = 0; b < results[i].bodies.size(); ++b) {
+      const Superovoid* s = model.find(targets[i].link, written[i] + b);
+      if (!s)
+        fail(SOV_URDF_ERR_INTERNAL, source, targets[i].line, targets[i].link,
+             "fitted collision lost");
+      bodies.push_back(s);
     }
-    const Eigen::Quaterniond q(s->quat[0], s->quat[1], s->quat[2], s->quat[3]);
-    const Vector3d xyz(s->xyz[0], s->xyz[1], s->xyz[2]);
     for (const auto& v : meshes[i].vertices) {
-      const Vector3d y = q.conjugate() * (targets[i].origin * Vector3d(v[0], v[1], v[2]) - xyz);
-      double F = 0;
-      sov_shape_implicit(&F, nullptr, nullptr, &s->shape, y.data());
+      double F = INFINITY;
+      for (const Superovoid* s : bodies) F = std::min(F, implicitAt(*s, targets[i].origin, v));
       if (!(F <= 0))
-        fail(SOV_URDF_ERR_INTERNAL, source, s->line, s->link,
-             "a mesh vertex is outside the superovoid written (F = " + number(F) + ")");
+        fail(SOV_URDF_ERR_INTERNAL, source, bodies[0]->line, bodies[0]->link,
+             "a mesh vertex is outside the superovoid" +
+                 std::string(bodies.size() > 1 ? "s" : "") + " written (F = " + number(F) + ")");
     }
   }
 }
@@ -292,6 +357,7 @@ std::string fitUrdf(const std::string& xml, const std::string& base_dir,
   // The input must already be a document parse() accepts (UTF-8 among the
   // rest): refused now, not after minutes of fitting when the output is.
   parse(xml, source_name);
+  detail::checkSplitOptions(options.split);
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
     fail(SOV_URDF_ERR_XML, source_name, doc.ErrorLineNum(), "", doc.ErrorStr());
@@ -301,7 +367,7 @@ std::string fitUrdf(const std::string& xml, const std::string& base_dir,
   for (Target& t : targets)
     meshes.push_back(readMesh(t, base_dir, options.package_paths, source_name));
   std::vector<std::string> same_as;
-  const std::vector<SuperovoidFit> results = fitAll(targets, meshes, options, source_name, same_as);
+  const std::vector<UnionFit> results = fitAll(targets, meshes, options, source_name, same_as);
   const std::string eol = xml.find("\r\n") != std::string::npos ? "\r\n" : "\n";
   std::string out = xml;
   const tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
@@ -312,11 +378,13 @@ std::string fitUrdf(const std::string& xml, const std::string& base_dir,
                 element(xml, targets[i], results[i], bound.empty() ? "sov" : bound, eol));
   if (!targets.empty() && bound.empty()) declareNamespace(out, robot, source_name);
   out = addFallbacks(out, source_name);
-  checkContainment(parse(out, source_name), targets, meshes, source_name);
+  const std::vector<std::size_t> written = writtenIndices(targets, results);
+  checkContainment(parse(out, source_name), targets, results, written, meshes, source_name);
   if (fits)
     for (std::size_t i = 0; i < targets.size(); ++i)
-      fits->push_back(CollisionFit{targets[i].link, targets[i].index, targets[i].mesh, results[i],
-                                   same_as[i], targets[i].path, targets[i].scale});
+      fits->push_back(CollisionFit{targets[i].link, targets[i].index, targets[i].mesh,
+                                   results[i].bodies[0], results[i], written[i], same_as[i],
+                                   targets[i].path, targets[i].scale});
   return out;
 }
 

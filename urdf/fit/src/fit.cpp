@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "directions.h"
 #include "lm.h"
 #include "superovoid/urdf.h"
 #include "superovoid/urdf/error.h"
@@ -110,21 +111,6 @@ double radialEstimate(const sov_shape& shape, const Vector3d& y, Vector3d* d_dy)
   return rho;
 }
 
-// Exact radial scale: the smallest l with F(y / l) <= 0 (a convex body
-// containing its origin is star-shaped about it, so the sign changes once),
-// by bisection to the last bits.
-double radialScale(const sov_shape& shape, const Vector3d& y) {
-  if (y.norm() == 0) return 0;
-  double lo = radialEstimate(shape, y, nullptr), hi = lo;
-  for (int k = 0; k < 2000 && implicitF(shape, y / hi) > 0; ++k) hi *= 1.5;
-  for (int k = 0; k < 2000 && implicitF(shape, y / lo) <= 0; ++k) lo /= 1.5;
-  for (int k = 0; k < 200 && hi - lo > 1e-16 * hi; ++k) {
-    const double mid = 0.5 * (lo + hi);
-    (implicitF(shape, y / mid) > 0 ? lo : hi) = mid;
-  }
-  return hi;
-}
-
 Vector3d toLocal(const State& s, const Vector3d& x) { return s.q.conjugate() * (x - s.c); }
 
 // Largest F over the points in the state's frame.
@@ -139,7 +125,7 @@ double maxF(const State& s, const Points& pts) {
 // with sov_shape_implicit, growing further if rounding says otherwise.
 bool inflate(State& s, const Points& pts, const FitOptions& o) {
   double l = 0;
-  for (const Vector3d& x : pts) l = std::max(l, radialScale(s.shape, toLocal(s, x)));
+  for (const Vector3d& x : pts) l = std::max(l, detail::radialScale(s.shape, toLocal(s, x)));
   if (!(l > 0) || !std::isfinite(l)) return false;
   const double a0[3] = {s.p[0], s.p[1], s.p[2]};
   double grow = l * (1 + kContainmentMargin);
@@ -336,6 +322,23 @@ void checkOptions(const FitOptions& o) {
 }
 
 }  // namespace
+
+namespace detail {
+
+// By bisection to the last bits, from the estimate (F + 1)^(eps2 / 2).
+double radialScale(const sov_shape& shape, const Vector3d& y) {
+  if (y.norm() == 0) return 0;
+  double lo = radialEstimate(shape, y, nullptr), hi = lo;
+  for (int k = 0; k < 2000 && implicitF(shape, y / hi) > 0; ++k) hi *= 1.5;
+  for (int k = 0; k < 2000 && implicitF(shape, y / lo) <= 0; ++k) lo /= 1.5;
+  for (int k = 0; k < 200 && hi - lo > 1e-16 * hi; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (implicitF(shape, y / mid) > 0 ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+}  // namespace detail
 
 SuperovoidFit fitSuperovoid(const std::vector<Point3>& points, const FitOptions& options) {
   checkOptions(options);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "directions.h"
 #include "superovoid/urdf.h"
 #include "superovoid/urdf/error.h"
 #include "superovoid/urdf/fit.h"
@@ -29,11 +30,10 @@ double supportGap(const sov_shape& shape, const sov_pose& pose, const ConvexHull
 
 }  // namespace
 
-double hausdorffGap(const sov_shape& shape, const sov_pose& pose, const ConvexHull& hull,
-                    int directions) {
-  if (directions < 6 || hull.vertices.empty())
-    throw Error(SOV_ERR_OPTION, Location{"<points>", 0, "", ""},
-                "hausdorffGap needs at least 6 directions and a non-empty hull");
+namespace detail {
+
+double maximizeOverDirections(const std::function<double(const Eigen::Vector3d&)>& f,
+                              int directions, Eigen::Vector3d* best_u_out) {
   // Fibonacci lattice: directions spread evenly over the sphere.
   const double golden = M_PI * (3 - std::sqrt(5.0));
   double best = -INFINITY;
@@ -41,7 +41,7 @@ double hausdorffGap(const sov_shape& shape, const sov_pose& pose, const ConvexHu
   for (int i = 0; i < directions; ++i) {
     const double z = 1 - (2 * i + 1.0) / directions, r = std::sqrt(1 - z * z);
     const Eigen::Vector3d u(r * std::cos(golden * i), r * std::sin(golden * i), z);
-    const double g = supportGap(shape, pose, hull, u);
+    const double g = f(u);
     if (g > best) best = g, best_u = u;
   }
   // Pattern search about the best lattice direction, from the lattice
@@ -54,7 +54,7 @@ double hausdorffGap(const sov_shape& shape, const sov_pose& pose, const ConvexHu
                                       best_u - step * t2};
     for (const Eigen::Vector3d& v : trial) {
       const Eigen::Vector3d u = v.normalized();
-      const double g = supportGap(shape, pose, hull, u);
+      const double g = f(u);
       if (g > best) best = g, best_u = u, moved = true;
     }
     if (moved) {
@@ -64,6 +64,19 @@ double hausdorffGap(const sov_shape& shape, const sov_pose& pose, const ConvexHu
       step *= 0.5;
     }
   }
+  if (best_u_out) *best_u_out = best_u;
+  return best;
+}
+
+}  // namespace detail
+
+double hausdorffGap(const sov_shape& shape, const sov_pose& pose, const ConvexHull& hull,
+                    int directions) {
+  if (directions < 6 || hull.vertices.empty())
+    throw Error(SOV_ERR_OPTION, Location{"<points>", 0, "", ""},
+                "hausdorffGap needs at least 6 directions and a non-empty hull");
+  const double best = detail::maximizeOverDirections(
+      [&](const Eigen::Vector3d& u) { return supportGap(shape, pose, hull, u); }, directions);
   return std::max(best, 0.0);
 }
 

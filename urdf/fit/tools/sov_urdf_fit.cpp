@@ -1,8 +1,8 @@
 // sov-urdf-fit IN.urdf OUT.urdf [--max-gap LENGTH] [--links a,b,...]
 //              [--package NAME=DIR ...] [--srdf IN.srdf] [--plot OUT.png]
-//              [--starts N]:
-// replace the mesh collisions of a URDF by fitted superovoids (with fallback
-// boxes), keep every other byte, report progress per collision (stderr), a
+//              [--starts N] [--max-bodies K [--target-gap LENGTH] [--target-ratio R]]:
+// replace the mesh collisions of a URDF by fitted superovoids, or unions of
+// up to K of them (one <collision> each), with fallback boxes; keep every other byte, report progress per collision (stderr), a
 // table per collision and the fitted pairs that overlap at the zero pose
 // (stdout), and draw the fitted bodies over their meshes. Exit status 0 on
 // success, 1 on a rejected input, 2 on misuse, 3 when a fit's gap exceeds
@@ -36,6 +36,7 @@ enum Exit { kOk = 0, kBadInput = 1, kMisuse = 2, kGapOver = 3, kNoPlot = 4 };
 const char* kUsage =
     "usage: %s IN.urdf OUT.urdf [--max-gap LENGTH] [--links a,b,...]\n"
     "          [--package NAME=DIR ...] [--srdf IN.srdf] [--plot OUT.png] [--starts N]\n"
+    "          [--max-bodies K [--target-gap LENGTH] [--target-ratio R]]\n"
     "Replaces every <mesh> collision (of the listed links, default all) by the\n"
     "smallest convex superovoid containing the mesh (any format assimp reads), with a\n"
     "fallback box. Identical meshes are fitted once. Progress goes to stderr; the\n"
@@ -47,6 +48,10 @@ const char* kUsage =
     "--plot draws the fitted bodies over their meshes (python3 with matplotlib).\n"
     "--starts N: how many of the three starts are refined (default 3; 1 is about\n"
     "three times quicker, and may fit a little looser).\n"
+    "--max-bodies K: a mesh may become a union of up to K superovoids (one <collision>\n"
+    "each), cut until its gap to the mesh is at most --target-gap (LENGTH) and its\n"
+    "volume over the hull's at most --target-ratio (either alone; neither: while\n"
+    "cutting pays). Default 1: one convex superovoid per mesh.\n"
     "Exit status: 0 success, 1 rejected input, 2 misuse, 3 a gap over --max-gap,\n"
     "4 no plot (3 and 4: OUT.urdf written all the same).\n";
 
@@ -126,6 +131,28 @@ int parse(int argc, char** argv, Options& o) {
         return kMisuse;
       }
       o.fit.fit.refined_starts = std::stoi(n);
+    } else if (a == "--max-bodies" && has_value) {
+      char* end = nullptr;
+      const long k = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || k < 1 || k > 64) {
+        std::fprintf(stderr, "%s: --max-bodies '%s' is not a count from 1 to 64\n", argv0,
+                     argv[i]);
+        return kMisuse;
+      }
+      o.fit.split.max_bodies = static_cast<int>(k);
+    } else if (a == "--target-gap" && has_value) {
+      if (!parseLength(argv[++i], &o.fit.split.target_gap)) {
+        std::fprintf(stderr, "%s: --target-gap '%s' is not a length\n", argv0, argv[i]);
+        return kMisuse;
+      }
+    } else if (a == "--target-ratio" && has_value) {
+      char* end = nullptr;
+      o.fit.split.target_ratio = std::strtod(argv[++i], &end);
+      if (*end != '\0' || !(o.fit.split.target_ratio >= 1) || o.fit.split.target_ratio > 100) {
+        std::fprintf(stderr, "%s: --target-ratio '%s' is not a number from 1 to 100\n", argv0,
+                     argv[i]);
+        return kMisuse;
+      }
     } else if (!a.empty() && a[0] == '-') {
       return usage(stderr, argv0, kMisuse);
     } else {
@@ -145,23 +172,37 @@ void progress(const sov::urdf::FitProgress& p, const std::string& urdf) {
   std::fflush(stderr);
 }
 
-// Prints the table of fits; returns how many have a gap above max_gap.
+// Prints the table of fits, a row per body (col: its <collision> index in
+// the output) and a union row after a union's bodies; returns how many
+// meshes have a gap above max_gap.
 int printTable(const std::vector<sov::urdf::CollisionFit>& fits, double max_gap) {
   std::printf("%-14s %3s %6s %5s %8s %8s %8s %5s %5s %6s %6s %7s %8s %7s\n", "link", "col", "verts",
               "hull", "a1[mm]", "a2[mm]", "a3[mm]", "eps1", "eps2", "tx", "ty", "V/Vhull",
               "gap[mm]", "time[s]");
   int over = 0;
   for (const auto& f : fits) {
-    const double* p = f.fit.params;
-    const bool bad = max_gap >= 0 && f.fit.gap > max_gap;
+    const sov::urdf::UnionFit& u = f.bodies;
+    const bool bad = max_gap >= 0 && u.gap > max_gap;
     over += bad;
-    std::printf(
-        "%-14s %3zu %6zu %5zu %8.3f %8.3f %8.3f %5.3f %5.3f %6.3f %6.3f %7.3f %8.3f %7.3f%s%s\n",
-        f.link.c_str(), f.collision, f.fit.points, f.fit.hull_vertices, 1e3 * p[0], 1e3 * p[1],
-        1e3 * p[2], p[3], p[4], p[5], p[6], f.fit.volume_ratio, 1e3 * f.fit.gap,
-        f.same_as.empty() ? f.fit.seconds : 0.0,
-        f.same_as.empty() ? "" : ("  same mesh as " + f.same_as).c_str(),
-        bad ? "  > max-gap" : "");
+    const std::string note = (f.same_as.empty() ? "" : "  same mesh as " + f.same_as) +
+                             (bad ? "  > max-gap" : "");
+    for (std::size_t b = 0; b < u.bodies.size(); ++b) {
+      const sov::urdf::SuperovoidFit& g = u.bodies[b];
+      const double* p = g.params;
+      const bool single = u.bodies.size() == 1;
+      std::printf("%-14s %3zu %6zu %5zu %8.3f %8.3f %8.3f %5.3f %5.3f %6.3f %6.3f", f.link.c_str(),
+                  f.written + b, g.points, g.hull_vertices, 1e3 * p[0], 1e3 * p[1], 1e3 * p[2],
+                  p[3], p[4], p[5], p[6]);
+      if (single)
+        std::printf(" %7.3f %8.3f %7.3f%s\n", u.volume_ratio, 1e3 * u.gap,
+                    f.same_as.empty() ? u.seconds : 0.0, note.c_str());
+      else
+        std::printf("\n");
+    }
+    if (u.bodies.size() > 1)
+      std::printf("%-14s union of %zu bodies, %zu vertices, %zu on the hull %27s %7.3f %8.3f %7.3f%s\n",
+                  f.link.c_str(), u.bodies.size(), u.points, u.hull_vertices, "",
+                  u.volume_ratio, 1e3 * u.gap, f.same_as.empty() ? u.seconds : 0.0, note.c_str());
   }
   return over;
 }
@@ -177,7 +218,8 @@ void printOverlaps(const Options& o, const std::vector<sov::urdf::CollisionFit>&
   sov::urdf::Scene scene(sov::urdf::parseFile(o.files[1]), so);
   if (!o.srdf.empty()) scene.loadSrdf(o.srdf);
   std::set<std::pair<std::string, std::size_t>> fitted;
-  for (const auto& f : fits) fitted.emplace(f.link, f.collision);
+  for (const auto& f : fits)
+    for (std::size_t b = 0; b < f.bodies.bodies.size(); ++b) fitted.emplace(f.link, f.written + b);
   std::vector<sov::urdf::Contact> overlaps;
   for (const sov::urdf::Contact& c : scene.contacts(0.0)) {
     if (c.distance < 0 && fitted.count({c.link1, c.collision1}) &&
@@ -225,10 +267,20 @@ std::string plotData(const std::vector<sov::urdf::CollisionFit>& fits) {
       }
     }
     mesh = sov::urdf::transformed(mesh, inverse);
-    const sov::urdf::TriangleMesh body = sov::urdf::tessellate(f.fit.shape, 24, 48);
-    char figures[80];
-    std::snprintf(figures, sizeof figures, " #%zu: V/Vhull %.2f, gap %.1f mm", f.collision,
-                  f.fit.volume_ratio, 1e3 * f.fit.gap);
+    // Every body of the union in the first body's frame, one triangle list.
+    sov::urdf::TriangleMesh body;
+    for (const sov::urdf::SuperovoidFit& g : f.bodies.bodies) {
+      const sov::urdf::TriangleMesh t = sov::urdf::transformed(
+          sov::urdf::transformed(sov::urdf::tessellate(g.shape, 24, 48), g.pose), inverse);
+      const int base = static_cast<int>(body.vertices.size());
+      body.vertices.insert(body.vertices.end(), t.vertices.begin(), t.vertices.end());
+      for (const auto& tri : t.triangles)
+        body.triangles.push_back({tri[0] + base, tri[1] + base, tri[2] + base});
+    }
+    char figures[96];
+    std::snprintf(figures, sizeof figures, " #%zu: %zu bod%s, V/Vhull %.2f, gap %.1f mm",
+                  f.collision, f.bodies.bodies.size(), f.bodies.bodies.size() == 1 ? "y" : "ies",
+                  f.bodies.volume_ratio, 1e3 * f.bodies.gap);
     std::string title;
     for (char c : f.link + figures) {
       if (c == '"' || c == '\\') title += '\\';

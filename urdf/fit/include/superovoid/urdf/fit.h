@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "superovoid/urdf/fit_export.h"
+#include "superovoid/urdf/mesh.h"
 
 namespace sov {
 namespace urdf {
@@ -98,6 +99,77 @@ SOV_FIT_API SuperovoidFit fitSuperovoid(const std::vector<Point3>& points,
 SOV_FIT_API double hausdorffGap(const sov_shape& shape, const sov_pose& pose,
                                 const ConvexHull& hull, int directions);
 
+// Options of fitSuperovoidUnion: how many bodies a mesh may get and when
+// to stop splitting it. The defaults (one body) are fitSuperovoid's fit.
+struct SplitOptions {
+  // Cap on the bodies of one mesh (>= 1).
+  int max_bodies = 1;
+  // Splitting stops once the union's volume over the mesh's hull volume is
+  // at most target_ratio and its gap (UnionFit::gap, metres) at most
+  // target_gap; 0 leaves that target out (with neither target: split up to
+  // max_bodies while splitting still pays).
+  double target_ratio = 0;
+  double target_gap = 0;
+  // Plane positions tried along each of the 13 cut directions.
+  int cut_offsets = 15;
+  // Cuts of a piece (the best of each direction by a box-volume stand-in)
+  // whose two sides are fitted, quickly, to choose among them.
+  int cut_candidates = 4;
+  // Grid cells per axis of each body's box for the union's volume.
+  int volume_cells = 40;
+  // Directions sampled per body for the union's gap.
+  int gap_directions = 1000;
+};
+
+// A union of superovoids fitted to a mesh: pieces of a hierarchical plane
+// split of the mesh (its triangles clipped by the cuts), one body each; every
+// triangle of the mesh is held whole by some body, so every vertex and every
+// triangle is inside the union.
+struct UnionFit {
+  std::vector<SuperovoidFit> bodies;  // each in the mesh's frame; its volume_ratio
+                                      // and gap are against its own piece's hull
+  double volume = 0;        // of the union (overlaps sampled: volume_cells)
+  double hull_volume = 0;   // of the whole mesh's convex hull
+  double volume_ratio = 0;  // volume / hull_volume (below 1 is possible: non-convex mesh)
+  double gap = 0;           // Hausdorff distance from the union to the mesh: the largest
+                            // distance of a point of the union's boundary to the
+                            // mesh's triangles (sampled, refined; a lower bound)
+  std::size_t points = 0;         // mesh vertices
+  std::size_t hull_vertices = 0;  // of them, vertices of the whole hull
+  int splits_tried = 0;     // cuts fitted and dropped for not paying
+  double seconds = 0;       // wall time, every fit and measure included
+};
+
+// Superovoids whose union contains the mesh (urdf/fit/README.md, "Unions"):
+// the whole mesh is fitted (fitSuperovoid), then, while a target is unmet
+// and fewer than max_bodies bodies exist, the piece whose best cut promises
+// the largest saving is cut and both sides fitted. A piece's candidate cuts
+// are the planes that most reduce a box-volume stand-in (cut_candidates of
+// them); the one whose sides' quick fits are smallest is its best cut and
+// its promise is its body's volume less theirs. After a cut every body is
+// refitted to the triangles no other body holds (kept when smaller, dropped
+// when none); the cut is kept when the union's volume shrinks (or, for an
+// unmet gap target, its gap), else the piece is left whole. Every body is
+// convex; containment is checked with sov_shape_implicit. Deterministic.
+// Throws sov::urdf::Error as fitSuperovoid does, and SOV_ERR_OPTION for
+// options out of range.
+SOV_FIT_API UnionFit fitSuperovoidUnion(const TriangleMesh& mesh,
+                                        const FitOptions& options = FitOptions(),
+                                        const SplitOptions& split = SplitOptions());
+
+// Volume of the union of posed superovoids (the fits' shape and pose): the
+// sum of each body's exact volume less the share of a grid of `cells`^3
+// points over its box that lies in earlier bodies.
+SOV_FIT_API double unionVolume(const std::vector<SuperovoidFit>& bodies, int cells);
+
+// Hausdorff distance from the union of bodies to the mesh it contains: the
+// largest distance from a point of the union's boundary (a point of one
+// body's surface inside no other body) to the mesh's triangles, over
+// `directions` rays from each body's centre, refined around the best one.
+// A lower bound.
+SOV_FIT_API double unionGap(const std::vector<SuperovoidFit>& bodies, const TriangleMesh& mesh,
+                            int directions);
+
 // The collision fitUrdf is about to fit (UrdfFitOptions::progress).
 struct FitProgress {
   std::size_t index = 0;      // its place among the collisions to fit, from 0
@@ -114,6 +186,9 @@ struct FitProgress {
 // Options of fitUrdf.
 struct UrdfFitOptions {
   FitOptions fit;
+  // Bodies per mesh: with split.max_bodies > 1 a mesh may become a union of
+  // superovoids (fitSuperovoidUnion), written as several <collision>s.
+  SplitOptions split;
   // Links whose mesh collisions are fitted; empty: every link with one.
   std::vector<std::string> links;
   // Folder of each package, by name, for package://name/path mesh URIs.
@@ -129,7 +204,11 @@ struct CollisionFit {
   std::string link;
   std::size_t collision = 0;
   std::string mesh;
-  SuperovoidFit fit;
+  SuperovoidFit fit;       // the single body, or the union's first
+  UnionFit bodies;         // every body (one without split) and the union's figures;
+                           // with one body, its volume_ratio and gap are fit's
+  std::size_t written = 0; // index of its first <collision> in the output's link (the
+                           // bodies follow it; earlier unions of the link shift it)
   std::string same_as;     // as FitProgress::same_as: the fit of an identical mesh, reused
   std::string mesh_path;   // the mesh file read (mesh resolved)
   std::array<double, 3> scale{1, 1, 1};  // its URDF scale
@@ -138,14 +217,16 @@ struct CollisionFit {
 // Replaces every <mesh> collision of the chosen links of the URDF document
 // xml with its fitted superovoid (the origin becomes the collision origin
 // composed with the fit's pose; a fallback box is written before it, as
-// sov::urdf::addFallbacks does) and declares the superovoid namespace on
-// <robot>. Every other byte is kept. Mesh file names are resolved against
+// sov::urdf::addFallbacks does), or with one <collision> per body of its
+// union when options.split allows several (the first keeps the start tag,
+// the others the same with "_<i>" appended to a name attribute), and
+// declares the superovoid namespace on <robot>. Every other byte is kept. Mesh file names are resolved against
 // base_dir, package:// URIs through options.package_paths
 // (sov::urdf::resolveMeshUri); meshes are read through assimp (loadMesh).
 // Every mesh is read before the first fit; identical meshes (the same
 // vertices, scale applied) are fitted once and the fit reused. The result
 // is checked: sov::urdf::parse loads it with every collision, and every mesh
-// vertex is inside its superovoid as parsed back (F <= 0 through
+// vertex is inside its superovoid (one of its union's) as parsed back (F <= 0 through
 // sov_shape_implicit). fits (when not null) gets one entry per fitted
 // collision, in document order. Throws sov::urdf::Error naming source_name
 // and the line (and link) at fault: an input sov::urdf::parse refuses

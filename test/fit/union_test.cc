@@ -1,0 +1,210 @@
+// Tests of unions of superovoids fitted to a mesh (fitSuperovoidUnion, its
+// volume and gap measures) and of their conversion into several
+// <collision>s per link (fitUrdf with SplitOptions).
+#include <gtest/gtest.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "fit_test_util.h"
+#include "superovoid/superovoid.h"
+#include "superovoid/urdf/error.h"
+#include "superovoid/urdf/fit.h"
+#include "superovoid/urdf/mesh.h"
+#include "superovoid/urdf/model.h"
+
+namespace {
+
+using sov::urdf::Point3;
+using sov::urdf::SplitOptions;
+using sov::urdf::SuperovoidFit;
+using sov::urdf::UnionFit;
+
+// The smallest F (SPEC) of x over the bodies: <= 0 when some body holds it.
+double unionImplicit(const std::vector<SuperovoidFit>& bodies, const Point3& x) {
+  double m = INFINITY;
+  for (const SuperovoidFit& b : bodies) {
+    const Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> R(b.pose.R);
+    const Eigen::Vector3d y =
+        R.transpose() * (Eigen::Vector3d(x[0], x[1], x[2]) - Eigen::Vector3d(b.pose.p));
+    double F = 0;
+    EXPECT_EQ(sov_shape_implicit(&F, nullptr, nullptr, &b.shape, y.data()), SOV_OK);
+    m = std::min(m, F);
+  }
+  return m;
+}
+
+// 66 points on each triangle of the mesh (barycentric grid of step 1/10).
+std::vector<Point3> trianglePoints(const sov::urdf::TriangleMesh& m) {
+  std::vector<Point3> out;
+  for (const auto& t : m.triangles)
+    for (int i = 0; i <= 10; ++i)
+      for (int j = 0; i + j <= 10; ++j) {
+        const double u = i / 10.0, v = j / 10.0, w = 1 - u - v;
+        Point3 x;
+        for (int k = 0; k < 3; ++k)
+          x[k] = w * m.vertices[t[0]][k] + u * m.vertices[t[1]][k] + v * m.vertices[t[2]][k];
+        out.push_back(x);
+      }
+  return out;
+}
+
+// unionVolume samples overlaps on a grid of this many cells per axis; its
+// error on a body shared whole is then a few cells' share of the volume.
+constexpr int kCells = 40;
+constexpr double kGridShare = 0.05;
+// unionGap and hausdorffGap sample directions differently; both are refined
+// to about 1e-7 rad, so they agree far below the fit's size.
+constexpr double kGapAgreement = 1e-6;
+
+TEST(FitUnion, LShapedMeshSplitsTighterWithEveryTriangleInside) {
+  const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
+  SplitOptions s;
+  s.max_bodies = 2;
+  const UnionFit u = sov::urdf::fitSuperovoidUnion(m, sov::urdf::FitOptions(), s);
+  const SuperovoidFit one = sov::urdf::fitSuperovoid(m.vertices);
+  ASSERT_EQ(u.bodies.size(), 2u);  // an L is two boxes: cutting it pays
+  EXPECT_LT(u.volume, one.volume);
+  EXPECT_DOUBLE_EQ(u.volume_ratio, u.volume / u.hull_volume);
+  EXPECT_DOUBLE_EQ(u.hull_volume, one.hull_volume);
+  for (const Point3& x : trianglePoints(m)) EXPECT_LE(unionImplicit(u.bodies, x), 0.0);
+  for (const SuperovoidFit& b : u.bodies) {
+    sov_shape_info info;
+    ASSERT_EQ(sov_shape_get(&info, &b.shape), SOV_OK);
+    EXPECT_LE(info.dent, 1e-6);
+  }
+  EXPECT_GT(u.gap, 0.0);
+  EXPECT_LT(u.gap, one.gap);
+  EXPECT_EQ(u.points, m.vertices.size());
+  EXPECT_GT(u.seconds, 0.0);
+}
+
+TEST(FitUnion, OneBodyIsTheSingleFit) {
+  const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
+  const UnionFit u = sov::urdf::fitSuperovoidUnion(m);
+  const SuperovoidFit one = sov::urdf::fitSuperovoid(m.vertices);
+  ASSERT_EQ(u.bodies.size(), 1u);
+  for (int k = 0; k < 7; ++k) EXPECT_EQ(u.bodies[0].params[k], one.params[k]) << k;
+  EXPECT_EQ(u.volume, one.volume);
+}
+
+TEST(FitUnion, TargetRatioMetStopsSplitting) {
+  const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
+  const SuperovoidFit one = sov::urdf::fitSuperovoid(m.vertices);
+  SplitOptions s;
+  s.max_bodies = 2;
+  s.target_ratio = one.volume_ratio;  // met by the whole fit already
+  EXPECT_EQ(sov::urdf::fitSuperovoidUnion(m, sov::urdf::FitOptions(), s).bodies.size(), 1u);
+}
+
+TEST(FitUnion, VolumeCountsAnOverlapOnce) {
+  const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
+  const SuperovoidFit one = sov::urdf::fitSuperovoid(m.vertices);
+  EXPECT_DOUBLE_EQ(sov::urdf::unionVolume({one}, kCells), one.volume);
+  EXPECT_NEAR(sov::urdf::unionVolume({one, one}, kCells), one.volume, kGridShare * one.volume);
+  // Moved apart by more than its size, the two add up exactly.
+  SuperovoidFit far = one;
+  far.pose.p[0] += 1;
+  EXPECT_DOUBLE_EQ(sov::urdf::unionVolume({one, far}, kCells), 2 * one.volume);
+}
+
+TEST(FitUnion, GapOfOneBodyOverAConvexMeshIsItsHausdorffGap) {
+  const sov::urdf::TriangleMesh cube =
+      sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/../../urdf/data/meshes/cube.stl");
+  const SuperovoidFit f = sov::urdf::fitSuperovoid(cube.vertices);
+  const double g = sov::urdf::unionGap({f}, cube, 4000);
+  EXPECT_NEAR(g, f.gap, kGapAgreement);
+}
+
+TEST(FitUnion, OutOfRangeSplitOptionsAreRefused) {
+  const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
+  const auto refused = [&](const SplitOptions& s) {
+    try {
+      sov::urdf::fitSuperovoidUnion(m, sov::urdf::FitOptions(), s);
+    } catch (const sov::urdf::Error& e) {
+      return e.status() == SOV_ERR_OPTION;
+    }
+    return false;
+  };
+  SplitOptions s;
+  s.max_bodies = 0;
+  EXPECT_TRUE(refused(s));
+  s = SplitOptions();
+  s.target_ratio = NAN;
+  EXPECT_TRUE(refused(s));
+  s = SplitOptions();
+  s.target_gap = -1;
+  EXPECT_TRUE(refused(s));
+  s = SplitOptions();
+  s.cut_candidates = 0;
+  EXPECT_TRUE(refused(s));
+  s = SplitOptions();
+  s.volume_cells = 1;
+  EXPECT_TRUE(refused(s));
+  EXPECT_THROW(sov::urdf::unionGap({}, m, 5), sov::urdf::Error);
+}
+
+// two_link.urdf's base has a named, turned mesh collision and a box after
+// it: the union's bodies become base_mesh, base_mesh_1, ... and the box
+// moves after them; every vertex is inside one body as parsed back.
+TEST(FitUnionUrdf, SeveralCollisionsPerLinkHoldEveryVertex) {
+  const std::string in = SOV_FIT_TEST_DATA_DIR "/two_link.urdf";
+  sov::urdf::UrdfFitOptions o;
+  o.links = {"base"};
+  o.split.max_bodies = 2;
+  std::vector<sov::urdf::CollisionFit> fits;
+  const std::string out =
+      sov::urdf::fitUrdf(sov_fit_test::readText(in), SOV_FIT_TEST_DATA_DIR, o, &fits, in);
+  ASSERT_EQ(fits.size(), 1u);
+  const std::size_t k = fits[0].bodies.bodies.size();
+  ASSERT_EQ(k, 2u);
+  EXPECT_EQ(fits[0].written, 0u);
+  const sov::urdf::Model model = sov::urdf::parse(out, "out");
+  const auto base = model.urdf->getLink("base");
+  ASSERT_EQ(base->collision_array.size(), k + 1);  // the bodies and the box
+  EXPECT_EQ(base->collision_array[0]->name, "base_mesh");
+  EXPECT_EQ(base->collision_array[1]->name, "base_mesh_1");
+  EXPECT_EQ(base->collision_array[k]->geometry->type, urdf::Geometry::BOX);
+  // What an unmodified reader (MoveIt through urdfdom) sees: a fallback box
+  // per body, each its own collision shape of the link.
+  const auto plain = urdf::parseURDF(out);
+  ASSERT_TRUE(plain);
+  ASSERT_EQ(plain->getLink("base")->collision_array.size(), k + 1);
+  for (std::size_t b = 0; b < k; ++b)
+    EXPECT_EQ(plain->getLink("base")->collision_array[b]->geometry->type, urdf::Geometry::BOX);
+  const auto input = urdf::parseURDF(sov_fit_test::readText(in));
+  const Eigen::Isometry3d origin = sov_fit_test::collisionOrigin(*input, "base", 0);
+  const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
+  for (const auto& v : m.vertices) {
+    double F = INFINITY;
+    for (std::size_t b = 0; b < k; ++b) {
+      const sov::urdf::Superovoid* s = model.find("base", b);
+      ASSERT_NE(s, nullptr);
+      sov::urdf::TriangleMesh one;
+      one.vertices = {v};
+      F = std::min(F, sov_fit_test::maxImplicit(*s, origin, one));
+    }
+    EXPECT_LE(F, 0.0);
+  }
+}
+
+TEST(FitUnionUrdf, BadSplitOptionsFailBeforeAnyMeshIsRead) {
+  sov::urdf::UrdfFitOptions o;
+  o.split.max_bodies = 0;
+  bool progressed = false;
+  o.progress = [&](const sov::urdf::FitProgress&) { progressed = true; };
+  const std::string in = SOV_FIT_TEST_DATA_DIR "/two_link.urdf";
+  try {
+    sov::urdf::fitUrdf(sov_fit_test::readText(in), SOV_FIT_TEST_DATA_DIR, o, nullptr, in);
+    ADD_FAILURE() << "accepted max_bodies = 0";
+  } catch (const sov::urdf::Error& e) {
+    EXPECT_EQ(e.status(), SOV_ERR_OPTION);
+  }
+  EXPECT_FALSE(progressed);
+}
+
+}  // namespace
