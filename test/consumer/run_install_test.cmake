@@ -17,6 +17,7 @@
 # Inputs: SOV_BUILD_DIR SOV_WORK_DIR SOV_CONSUMER_DIR SOV_CONFIG SOV_SHARED
 #         SOV_LIBRARY_FILE SOV_NM SOV_READELF SOV_C_COMPILER SOV_GENERATOR
 #         PKG_CONFIG_EXECUTABLE SOV_PYTHON (empty: no Python package)
+#         SOV_SANITIZE (the build's sanitizers, empty for none)
 
 # Run a command; stop the test with its output if it fails.
 function(sov_run what)
@@ -79,9 +80,19 @@ if(fit_targets)
 else()
   set(fit OFF)
 endif()
+# A sanitized build's consumers are sanitized too: a plain program loads the
+# sanitizer runtime only as a dependency of the library, after libstdc++,
+# and the two operator news then meet (the fit consumer, whose libraries pull
+# in liboctomap's static constructors, crashed before main).
+set(san_flags "")
+if(SOV_SANITIZE)
+  set(san_flags "-fsanitize=${SOV_SANITIZE}")
+endif()
 sov_run("configure consumer" ${CMAKE_COMMAND}
   -S ${SOV_CONSUMER_DIR} -B ${SOV_WORK_DIR}/build -G ${SOV_GENERATOR}
   -DCMAKE_BUILD_TYPE=${SOV_CONFIG}
+  "-DCMAKE_C_FLAGS=${san_flags}" "-DCMAKE_CXX_FLAGS=${san_flags}"
+  "-DCMAKE_EXE_LINKER_FLAGS=${san_flags}"
   -DCMAKE_C_COMPILER=${SOV_C_COMPILER}
   -DCMAKE_PREFIX_PATH=${prefix}
   -DPKG_CONFIG_EXECUTABLE=${PKG_CONFIG_EXECUTABLE}
@@ -126,7 +137,7 @@ if(SOV_SHARED AND pc_flags MATCHES "lapacke")
   message(FATAL_ERROR "pkg-config --libs leaks LAPACKE: ${pc_flags}")
 endif()
 separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
-sov_run("compile consumer (pkg-config, cc)" ${SOV_C_COMPILER}
+sov_run("compile consumer (pkg-config, cc)" ${SOV_C_COMPILER} ${san_flags}
   ${SOV_CONSUMER_DIR}/consumer.c -o ${SOV_WORK_DIR}/consumer_cc ${pc_flags}
   -Wl,-rpath,${lib_dir})
 sov_run("run consumer (pkg-config, cc)" ${SOV_WORK_DIR}/consumer_cc)
