@@ -1,8 +1,8 @@
 /* The C API's continuous collision: argument checks, then solver/ccd.c. */
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
+#include "c_api/api_check.h"
 #include "c_api/storage.h"
 #include "solver/ccd.h"
 #include "solver/distance.h"
@@ -12,9 +12,6 @@
 /* Defaults of sov_time_of_contact. */
 enum { kDefaultMaxSteps = 10000 };
 static const double kDefaultDistanceTolerance = 1e-6;
-
-/* Alignment of the global search's work memory (superovoid.c's). */
-enum { kWorkAlign = 16 };
 
 /* Defaults: 1e-6, no time tolerance, 10000 steps, default distance options. */
 void sov_toc_options_default(sov_toc_options *options) {
@@ -59,38 +56,21 @@ int sov_motion_pose(sov_pose *pose, const sov_motion *motion, double t) {
   return SOV_OK;
 }
 
-/* The distance options as sov_distance checks them (superovoid.c's
- * check_options, kept in step with it). */
-static int check_distance_options(const sov_options *o) {
-  if (o->work && o->work_size < sov_work_size()) return SOV_ERR_BUFFER;
-  if ((int)o->method < 0 || o->method >= SOV_METHOD_COUNT) return SOV_ERR_OPTION;
-  if ((int)o->seed < 0 || o->seed > SOV_SEED_CACHE) return SOV_ERR_OPTION;
-  if (!(o->tolerance > 0) || !isfinite(o->tolerance)) return SOV_ERR_OPTION;
-  if (o->certify != 0 && o->certify != 1) return SOV_ERR_OPTION;
-  return o->max_iterations > 0 ? SOV_OK : SOV_ERR_OPTION;
-}
-
 /* Tolerances finite and >= 0, a positive step cap, valid distance options. */
 static int check_toc_options(const sov_toc_options *o) {
   if (!(o->distance_tolerance >= 0) || !isfinite(o->distance_tolerance)) return SOV_ERR_OPTION;
   if (!(o->time_tolerance >= 0) || !isfinite(o->time_tolerance)) return SOV_ERR_OPTION;
   if (o->max_steps < 1) return SOV_ERR_OPTION;
-  return check_distance_options(&o->distance);
+  return sovc_api_check_options(&o->distance);
 }
 
-/* The toc options as the solver's; the work memory aligned as
- * sov_distance aligns it. */
+/* The toc options as the solver's. */
 static sovc_toc_options toc_options_from_public(const sov_toc_options *o) {
   sovc_toc_options out;
   out.distance_tolerance = o->distance_tolerance;
   out.time_tolerance = o->time_tolerance;
   out.max_steps = o->max_steps;
-  const sov_options *d = &o->distance;
-  unsigned char *work = d->work;
-  if (work) work += (kWorkAlign - (uintptr_t)work % kWorkAlign) % kWorkAlign;
-  const sovc_options dist = {(sovc_method)d->method, (sovc_seed)d->seed, d->tolerance,
-                             d->max_iterations,      d->certify,         work};
-  out.distance = dist;
+  out.distance = sovc_api_options(&o->distance);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "c_api/api_check.h"
 #include "c_api/storage.h"
 #include "solver/bounds.h"
 #include "solver/convexity.h"
@@ -420,7 +421,12 @@ int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
 }
 
 /* The options check every query makes, for the batch calls (c_api/batch.c),
- * which make it once before any pair. */
+ * which make it once before any pair, and sov_time_of_contact (c_api/ccd.c). */
 int sovc_api_check_options(const sov_options *options) {
   return check_options(options);
+}
+
+/* See api_check.h. */
+sovc_options sovc_api_options(const sov_options *options) {
+  return options_from_public(options);
 }
