@@ -14,8 +14,13 @@
 #include <vector>
 
 #include "superovoid/superovoid.h"
+#include "random_util.h"
 
 namespace {
+
+using sov_test::RandomQuat;
+using sov_test::RandomUnit;
+using sov_test::Rng;
 
 using Params = std::array<double, 7>;
 
@@ -38,18 +43,6 @@ constexpr int kPlannerSamples = 100;
 
 const double kIdentityR[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
-// Deterministic generator (own seed, portable).
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : gen_(seed) {}
-  // Uniform in [lo, hi).
-  double Uniform(double lo, double hi) {
-    return lo + (hi - lo) * static_cast<double>(gen_() >> 11) * 0x1.0p-53;
-  }
-
- private:
-  std::mt19937_64 gen_;
-};
 
 // A validated shape.
 sov_shape Shape(const Params& p) {
@@ -82,28 +75,7 @@ sov_pose At(double x, double y, double z) {
   return X;
 }
 
-// Uniformly random unit quaternion.
-void RandomQuat(double q[4], Rng& rng) {
-  for (;;) {
-    double n2 = 0;
-    for (int i = 0; i < 4; ++i) {
-      q[i] = rng.Uniform(-1, 1);
-      n2 += q[i] * q[i];
-    }
-    if (n2 > 1e-2 && n2 <= 1) {
-      for (int i = 0; i < 4; ++i) q[i] /= std::sqrt(n2);
-      return;
-    }
-  }
-}
 
-// Random unit vector.
-void RandomUnit(double u[3], Rng& rng) {
-  double q[4];
-  RandomQuat(q, rng);
-  const double n = std::sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  for (int i = 0; i < 3; ++i) u[i] = q[1 + i] / n;
-}
 
 // Convex superovoid, exponents over the stress battery's range.
 Params RandomParams(Rng& rng) {

@@ -22,8 +22,13 @@ extern "C" {
 }
 #include "../battery_check.h"
 #include "superovoid/superovoid.h"
+#include "random_util.h"
 
 namespace {
+
+using sov_test::RandomQuat;
+using sov_test::RandomUnit;
+using sov_test::Rng;
 
 using Params = std::array<double, 7>;
 using sov_test::CheckAnswer;
@@ -60,18 +65,6 @@ const Params kValid = {0.9, 1.1, 0.8, 0.6, 0.8, 0.2, 0.2};
 const double kIdentityQuat[4] = {1, 0, 0, 0};
 const double kOrigin[3] = {0, 0, 0};
 
-// Deterministic generator for the randomized tests (own seed, portable).
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : gen_(seed) {}
-  // Uniform in [lo, hi).
-  double Uniform(double lo, double hi) {
-    return lo + (hi - lo) * static_cast<double>(gen_() >> 11) * 0x1.0p-53;
-  }
-
- private:
-  std::mt19937_64 gen_;
-};
 
 // Shape from parameters, which must be valid.
 sov_shape MakeShape(const Params& p) {
@@ -94,28 +87,7 @@ sov_pose MatrixPose(const double R[9], const double p[3]) {
   return X;
 }
 
-// Uniformly random unit quaternion (rejection from the 4-cube).
-void RandomQuat(double q[4], Rng& rng) {
-  for (;;) {
-    double n2 = 0;
-    for (int i = 0; i < 4; ++i) {
-      q[i] = rng.Uniform(-1, 1);
-      n2 += q[i] * q[i];
-    }
-    if (n2 > 1e-2 && n2 <= 1) {
-      for (int i = 0; i < 4; ++i) q[i] /= std::sqrt(n2);
-      return;
-    }
-  }
-}
 
-// Random unit vector.
-void RandomUnit(double u[3], Rng& rng) {
-  double q[4];
-  RandomQuat(q, rng);
-  const double n = std::sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  for (int i = 0; i < 3; ++i) u[i] = q[1 + i] / n;
-}
 
 // C = A B for row-major 3x3 matrices.
 void MatMul(double C[9], const double A[9], const double B[9]) {
