@@ -39,6 +39,7 @@
 #include <set>
 
 #include "bench_common.h"
+#include "robot_pairs.h"
 
 namespace {
 
@@ -382,37 +383,6 @@ void RunBattery(const bench::Battery& bat, int motions, std::ofstream& csv) {
 
 // ------------------------------------------------------------- the Panda
 
-// Links rigidly attached through fixed joints share a body (the topmost
-// link of its rigid group).
-std::map<std::string, std::string> RigidBodies(const urdf::ModelInterface& model) {
-  std::map<std::string, std::string> body;
-  for (const auto& l : model.links_) {
-    auto link = l.second;
-    while (link->parent_joint && link->parent_joint->type == urdf::Joint::FIXED)
-      link = link->getParent();
-    body[l.first] = link->name;
-  }
-  return body;
-}
-
-// Number of movable joints between two links' bodies in the tree.
-int JointsBetween(const urdf::ModelInterface& model, const std::map<std::string, std::string>& body,
-                  const std::string& a, const std::string& b) {
-  const auto chain = [&](const std::string& l) {
-    std::vector<std::string> up;
-    for (auto link = model.getLink(l); link; link = link->getParent()) {
-      const std::string bl = body.at(link->name);
-      if (up.empty() || up.back() != bl) up.push_back(bl);
-    }
-    return up;
-  };
-  const auto ca = chain(a), cb = chain(b);
-  for (size_t i = 0; i < ca.size(); ++i)
-    for (size_t j = 0; j < cb.size(); ++j)
-      if (ca[i] == cb[j]) return static_cast<int>(i + j);
-  return 1 << 20;
-}
-
 // The fitted Panda's URDF: read from `fitted`, or fitted from the meshes of
 // robots/panda and written to out/panda_fit.urdf.
 std::string FittedPanda(const std::string& robots, const std::string& fitted,
@@ -484,13 +454,13 @@ Panda MakePanda(const std::string& robots, const std::string& fitted, const std:
   p.scene = std::make_unique<sov::urdf::Scene>(model, so);
   // Pairs at most two movable joints apart are allowed (an SRDF's adjacent
   // and "never" pairs; as sov_bench_robots).
-  const auto body = RigidBodies(*model.urdf);
+  const auto body = sov_bench::rigidBodies(*model.urdf);
   std::vector<std::string> links;
   for (const auto& l : model.urdf->links_)
     if (!l.second->collision_array.empty()) links.push_back(l.first);
   for (size_t i = 0; i < links.size(); ++i)
     for (size_t j = i + 1; j < links.size(); ++j)
-      if (JointsBetween(*model.urdf, body, links[i], links[j]) <= 2)
+      if (sov_bench::jointsBetween(*model.urdf, body, links[i], links[j]) <= 2)
         p.scene->allowCollision(links[i], links[j]);
   for (const auto& [name, j] : model.urdf->joints_)
     if (j->type == urdf::Joint::REVOLUTE) p.limits.push_back({name, j->limits->lower, j->limits->upper});

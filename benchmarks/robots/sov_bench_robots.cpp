@@ -45,6 +45,8 @@
 #include <string>
 #include <vector>
 
+#include "../robot_pairs.h"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -385,37 +387,6 @@ int runIcub(const std::string& data, const std::string& out_dir, int steps,
   return mesh_only == 0 ? 0 : 1;
 }
 
-// Links rigidly attached through fixed joints share a body; returns each
-// link's body (the topmost link of its rigid group).
-std::map<std::string, std::string> rigidBodies(const urdf::ModelInterface& model) {
-  std::map<std::string, std::string> body;
-  for (const auto& l : model.links_) {
-    auto link = l.second;
-    while (link->parent_joint && link->parent_joint->type == urdf::Joint::FIXED)
-      link = link->getParent();
-    body[l.first] = link->name;
-  }
-  return body;
-}
-
-// Number of movable joints between two bodies in the tree.
-int jointsBetween(const urdf::ModelInterface& model, const std::map<std::string, std::string>& body,
-                  const std::string& a, const std::string& b) {
-  const auto chain = [&](std::string l) {
-    std::vector<std::string> up;
-    for (auto link = model.getLink(l); link; link = link->getParent()) {
-      const std::string bl = body.at(link->name);
-      if (up.empty() || up.back() != bl) up.push_back(bl);
-    }
-    return up;
-  };
-  const auto ca = chain(a), cb = chain(b);
-  for (std::size_t i = 0; i < ca.size(); ++i)
-    for (std::size_t j = 0; j < cb.size(); ++j)
-      if (ca[i] == cb[j]) return static_cast<int>(i + j);
-  return 1 << 20;
-}
-
 // One fitted model's answers over the configurations, against the meshes'.
 struct FitStats {
   std::string name;
@@ -521,14 +492,14 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs,
 
   // SRDF-style allowed pairs: bodies (links merged over fixed joints) at most
   // two movable joints apart.
-  const auto body = rigidBodies(*original.urdf);
+  const auto body = sov_bench::rigidBodies(*original.urdf);
   std::vector<std::string> geo_links;
   for (const auto& l : original.urdf->links_)
     if (!l.second->collision_array.empty()) geo_links.push_back(l.first);
   int checked = 0;
   for (std::size_t i = 0; i < geo_links.size(); ++i)
     for (std::size_t j = i + 1; j < geo_links.size(); ++j) {
-      if (jointsBetween(*original.urdf, body, geo_links[i], geo_links[j]) <= 2) {
+      if (sov_bench::jointsBetween(*original.urdf, body, geo_links[i], geo_links[j]) <= 2) {
         for (sov::urdf::Scene* s : {&mesh_scene, &fit_scene, &union_scene})
           s->allowCollision(geo_links[i], geo_links[j]);
       } else {
