@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fit_test_util.h"
 #include "superovoid/superovoid.h"
 #include "superovoid/urdf/error.h"
 #include "superovoid/urdf/mesh.h"
@@ -176,17 +177,7 @@ TEST(FitContainment, LShapedMeshTrianglesAreInside) {
   sov_shape_info info;
   ASSERT_EQ(sov_shape_get(&info, &again), SOV_OK);
   EXPECT_LE(info.dent, 1e-6);
-  std::vector<Point3> on_triangles;
-  for (const auto& t : m.triangles)
-    for (int i = 0; i <= 10; ++i)
-      for (int j = 0; i + j <= 10; ++j) {
-        const double u = i / 10.0, v = j / 10.0, w = 1 - u - v;
-        Point3 x;
-        for (int k = 0; k < 3; ++k)
-          x[k] = w * m.vertices[t[0]][k] + u * m.vertices[t[1]][k] + v * m.vertices[t[2]][k];
-        on_triangles.push_back(x);
-      }
-  EXPECT_LE(maxImplicit(f.shape, f.pose, on_triangles), 0.0);
+  EXPECT_LE(maxImplicit(f.shape, f.pose, sov_fit_test::trianglePoints(m)), 0.0);
   // The L's hull is a prism t deep over the pentagon (0,0) (a,0) (a,t) (t,c)
   // (0,c) in xz: (0.04, 0.01, 0.03) as written, 9e-6 m^3, and as read (assimp
   // reads single precision) the extents of the vertices.

@@ -10,8 +10,10 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "superovoid/superovoid.h"
+#include "superovoid/urdf/fit.h"
 #include "superovoid/urdf/mesh.h"
 #include "superovoid/urdf/model.h"
 
@@ -57,6 +59,21 @@ inline double maxImplicit(const sov::urdf::Superovoid& s, const Eigen::Isometry3
     m = std::max(m, F);
   }
   return m;
+}
+
+// 66 points on each triangle of the mesh (barycentric grid of step 1/10).
+inline std::vector<sov::urdf::Point3> trianglePoints(const sov::urdf::TriangleMesh& m) {
+  std::vector<sov::urdf::Point3> out;
+  for (const auto& t : m.triangles)
+    for (int i = 0; i <= 10; ++i)
+      for (int j = 0; i + j <= 10; ++j) {
+        const double u = i / 10.0, v = j / 10.0, w = 1 - u - v;
+        sov::urdf::Point3 x;
+        for (int k = 0; k < 3; ++k)
+          x[k] = w * m.vertices[t[0]][k] + u * m.vertices[t[1]][k] + v * m.vertices[t[2]][k];
+        out.push_back(x);
+      }
+  return out;
 }
 
 // Number of <collision> elements of every link urdfdom kept.

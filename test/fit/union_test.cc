@@ -23,6 +23,7 @@ using sov::urdf::Point3;
 using sov::urdf::SplitOptions;
 using sov::urdf::SuperovoidFit;
 using sov::urdf::UnionFit;
+using sov_fit_test::trianglePoints;
 
 // The smallest F (SPEC) of x over the bodies: <= 0 when some body holds it.
 double unionImplicit(const std::vector<SuperovoidFit>& bodies, const Point3& x) {
@@ -36,21 +37,6 @@ double unionImplicit(const std::vector<SuperovoidFit>& bodies, const Point3& x) 
     m = std::min(m, F);
   }
   return m;
-}
-
-// 66 points on each triangle of the mesh (barycentric grid of step 1/10).
-std::vector<Point3> trianglePoints(const sov::urdf::TriangleMesh& m) {
-  std::vector<Point3> out;
-  for (const auto& t : m.triangles)
-    for (int i = 0; i <= 10; ++i)
-      for (int j = 0; i + j <= 10; ++j) {
-        const double u = i / 10.0, v = j / 10.0, w = 1 - u - v;
-        Point3 x;
-        for (int k = 0; k < 3; ++k)
-          x[k] = w * m.vertices[t[0]][k] + u * m.vertices[t[1]][k] + v * m.vertices[t[2]][k];
-        out.push_back(x);
-      }
-  return out;
 }
 
 // unionVolume samples overlaps on a grid of this many cells per axis; its
