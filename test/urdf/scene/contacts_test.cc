@@ -25,6 +25,7 @@
 namespace {
 
 using sov_test::dataPath;
+using sov_test::randomConfiguration;
 
 // Distances of the same pair by the scene and by brute force: the same call,
 // but FCL's EPA is not bit-reproducible (the brute-force tests' 1e-9).
@@ -94,19 +95,6 @@ void expectContacts(const std::vector<sov::urdf::Contact>& contacts,
       ++(c.distance > 0 ? kinds.apart : kinds.overlapping);
     }
   }
-}
-
-// Random positions within the limits of the movable, non-mimic joints.
-sov::urdf::JointPositions randomConfiguration(const sov::urdf::Scene& scene,
-                                              const ::urdf::ModelInterface& model,
-                                              std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(0, 1);
-  sov::urdf::JointPositions q;
-  for (const auto& [name, value] : scene.jointPositions()) {
-    const auto& limits = model.joints_.at(name)->limits;
-    q[name] = limits ? limits->lower + (limits->upper - limits->lower) * u(rng) : 0.0;
-  }
-  return q;
 }
 
 // The self contacts of a fixture at random configurations and margins.

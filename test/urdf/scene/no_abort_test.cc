@@ -26,6 +26,7 @@
 namespace {
 
 using sov_test::dataPath;
+using sov_test::randomConfiguration;
 
 // Both witness points of an answer lie this close to the distance they
 // span: FCL's GJK stops at its tolerance (1e-6, the scene's default).
@@ -34,19 +35,6 @@ constexpr double kWitnessTol = 1e-6;
 // (the box fingers' overlaps) is not bit-reproducible (its polytope is kept
 // in hash sets of pointers), hence the brute-force tests' 1e-9.
 constexpr double kDistTol = 1e-9;
-
-// Random positions within the limits of the movable, non-mimic joints.
-sov::urdf::JointPositions randomConfiguration(const sov::urdf::Scene& scene,
-                                              const ::urdf::ModelInterface& model,
-                                              std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(0, 1);
-  sov::urdf::JointPositions q;
-  for (const auto& [name, value] : scene.jointPositions()) {
-    const auto& limits = model.joints_.at(name)->limits;
-    q[name] = limits ? limits->lower + (limits->upper - limits->lower) * u(rng) : 0.0;
-  }
-  return q;
-}
 
 // Counts of one run over random configurations.
 struct Counts {

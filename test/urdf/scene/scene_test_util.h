@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -17,6 +18,19 @@ namespace sov_test {
 // Path of a fixture under test/urdf/data.
 inline std::string dataPath(const std::string& name) {
   return std::string(SOV_URDF_TEST_DATA_DIR) + "/" + name;
+}
+
+// Random positions within the limits of the movable, non-mimic joints.
+inline sov::urdf::JointPositions randomConfiguration(const sov::urdf::Scene& scene,
+                                                     const ::urdf::ModelInterface& model,
+                                                     std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(0, 1);
+  sov::urdf::JointPositions q;
+  for (const auto& [name, value] : scene.jointPositions()) {
+    const auto& limits = model.joints_.at(name)->limits;
+    q[name] = limits ? limits->lower + (limits->upper - limits->lower) * u(rng) : 0.0;
+  }
+  return q;
 }
 
 // Brute force: smallest signed distance over the geometry pairs of links
