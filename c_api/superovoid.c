@@ -8,6 +8,7 @@
 #include "c_api/api_check.h"
 #include "c_api/storage.h"
 #include "solver/bounds.h"
+#include "solver/boxes.h"
 #include "solver/convexity.h"
 #include "solver/distance.h"
 #include "solver/global.h"
@@ -418,6 +419,29 @@ int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
   const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
   const sovc_pair P = {sovc_shape_of(A), &xa, sovc_shape_of(B), &xb, 1};
   return sovc_collide(colliding, &P, &opt, cache ? sovc_cache_of(cache) : NULL);
+}
+
+/* A box's bounds: finite, lo <= hi. */
+static int check_box(const double lo[3], const double hi[3]) {
+  if (!lo || !hi) return SOV_ERR_NULL;
+  if (!sovc_all_finite(lo, 3) || !sovc_all_finite(hi, 3)) return SOV_ERR_NONFINITE;
+  for (int i = 0; i < 3; ++i)
+    if (lo[i] > hi[i]) return SOV_ERR_SIZE;
+  return SOV_OK;
+}
+
+/* Separating-axis proof for two posed boxes. */
+int sov_boxes_apart(int *apart, const double lo_a[3], const double hi_a[3], const sov_pose *XA,
+                    const double lo_b[3], const double hi_b[3], const sov_pose *XB) {
+  if (!apart) return SOV_ERR_NULL;
+  int st = check_box(lo_a, hi_a);
+  if (st == SOV_OK) st = check_pose(XA);
+  if (st == SOV_OK) st = check_box(lo_b, hi_b);
+  if (st == SOV_OK) st = check_pose(XB);
+  if (st != SOV_OK) return st;
+  const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
+  *apart = sovc_boxes_apart(lo_a, hi_a, &xa, lo_b, hi_b, &xb);
+  return SOV_OK;
 }
 
 /* The options check every query makes, for the batch calls (c_api/batch.c),

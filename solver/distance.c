@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "solver/auto_method.h"
+#include "solver/boxes.h"
 #include "solver/direction.h"
 #include "solver/pair.h"
 #include "solver/pose.h"
@@ -112,9 +113,9 @@ static int verdict_at(const void *ctx, const double v[3], const double pA[3], co
   return sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m) ? kOverlap : 0;
 }
 
-/* Early exits: bounding spheres and separating planes prove "apart", a
- * centre inside the other body or a point of the centre line inside both
- * proves "overlap"; then one local solve: a positive d proves "apart", a
+/* Early exits: bounding spheres, bounding boxes and separating planes
+ * prove "apart", a centre inside the other body or a point of the centre
+ * line inside both proves "overlap"; then one local solve: a positive d proves "apart", a
  * common point "overlap"; only what remains goes on to the rest of the
  * distance (the default method continues from its local solve). */
 int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *opt,
@@ -127,6 +128,8 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
   const double rr = P->A->radius + P->B->radius;
   *colliding = 0;
   if (cc > rr * rr) return SOV_OK;
+  if (sovc_boxes_apart(P->A->aabb_lo, P->A->aabb_hi, P->XA, P->B->aabb_lo, P->B->aabb_hi, P->XB))
+    return SOV_OK;
   if (cache) sovc_cache_admit(cache);
   if (cache && cache->valid) {
     double n[3];

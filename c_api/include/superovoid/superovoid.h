@@ -270,6 +270,18 @@ SOV_API int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB,
                         const sov_options *options, sov_cache *cache);
 
+/* *apart = 1 when the box [lo_a, hi_a] posed by XA and the box [lo_b, hi_b]
+ * posed by XB are proved disjoint by a separating axis (a face normal of
+ * either, or the cross product of an edge of each), with a margin for
+ * rounding; 0 when they may overlap. Bodies inside disjoint boxes are
+ * apart: sov_collide tries the shapes' local bounding boxes
+ * (sov_shape_info) this way, and the FCL layer the boxes of FCL primitives
+ * before libccd. Errors: SOV_ERR_NULL, SOV_ERR_NONFINITE (a bound or pose),
+ * SOV_ERR_ROTATION (as sov_pose_from_matrix), SOV_ERR_SIZE (lo above hi). */
+SOV_API int sov_boxes_apart(int *apart, const double lo_a[3], const double hi_a[3],
+                            const sov_pose *XA, const double lo_b[3],
+                            const double hi_b[3], const sov_pose *XB);
+
 /* ---------------------------------------------------------------- batches
  * Many pair queries in one call, on threads the call creates and joins
  * (POSIX threads; nothing outlives the call, and the library keeps no state
