@@ -97,6 +97,27 @@ Witness planeDistance(const sov_shape& A, const Transform& tfA, const fcl::Plane
   return Witness{d_below, world.n, above, above + d_below * world.n};
 }
 
+bool boxesApart(const LocalBox& b1, const Transform& tf1, const LocalBox& b2,
+                const Transform& tf2) {
+  sov_pose x1, x2;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      x1.R[3 * i + j] = tf1.linear()(i, j);
+      x2.R[3 * i + j] = tf2.linear()(i, j);
+    }
+    x1.p[i] = tf1.translation()[i];
+    x2.p[i] = tf2.translation()[i];
+  }
+  const Vector lo1 = b1.centre - b1.half, hi1 = b1.centre + b1.half;
+  const Vector lo2 = b2.centre - b2.half, hi2 = b2.centre + b2.half;
+  int apart = 0;
+  // A transform the core refuses (not a rotation) proves nothing here;
+  // libccd answers the pair as before.
+  return sov_boxes_apart(&apart, lo1.data(), hi1.data(), &x1, lo2.data(), hi2.data(), &x2) ==
+             SOV_OK &&
+         apart;
+}
+
 Witness swapped(const Witness& w) { return Witness{w.d, -w.n, w.pB, w.pA}; }
 
 void checkFinite(double d, const Vector* p1, const Vector* p2) {

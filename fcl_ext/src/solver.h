@@ -7,9 +7,15 @@
 #ifndef SUPEROVOID_FCL_SRC_SOLVER_H
 #define SUPEROVOID_FCL_SRC_SOLVER_H
 
+#include <optional>
 #include <type_traits>
 #include <vector>
 
+#include <fcl/geometry/shape/box.h>
+#include <fcl/geometry/shape/capsule.h>
+#include <fcl/geometry/shape/cone.h>
+#include <fcl/geometry/shape/convex.h>
+#include <fcl/geometry/shape/cylinder.h>
 #include <fcl/geometry/shape/ellipsoid.h>
 #include <fcl/geometry/shape/halfspace.h>
 #include <fcl/geometry/shape/plane.h>
@@ -128,6 +134,42 @@ Witness exactWitness(const T1& s1, const Transform& tf1, const T2& s2, const Tra
   }
 }
 
+// A shape's bounding box in its own frame: centre and half extents.
+struct LocalBox {
+  Vector centre, half;
+};
+
+// The bounding box of the shapes whose pairs with a superovoid go to libccd
+// (a Convex has none cheaper than its vertices: nullopt).
+inline LocalBox localBox(const Superovoid& s) {
+  return {s.aabb_local.center(), 0.5 * (s.aabb_local.max_ - s.aabb_local.min_)};
+}
+inline LocalBox localBox(const fcl::Box<double>& b) { return {Vector::Zero(), 0.5 * b.side}; }
+inline LocalBox localBox(const fcl::Cylinder<double>& c) {
+  return {Vector::Zero(), Vector(c.radius, c.radius, 0.5 * c.lz)};
+}
+inline LocalBox localBox(const fcl::Cone<double>& c) {
+  return {Vector::Zero(), Vector(c.radius, c.radius, 0.5 * c.lz)};
+}
+inline LocalBox localBox(const fcl::Capsule<double>& c) {
+  return {Vector::Zero(), Vector(c.radius, c.radius, 0.5 * c.lz + c.radius)};
+}
+template <class T>
+std::optional<LocalBox> maybeLocalBox(const T& s) {
+  if constexpr (std::is_same_v<T, fcl::Convex<double>>) {
+    return std::nullopt;
+  } else {
+    return localBox(s);
+  }
+}
+
+// True when the boxes of two posed shapes are proved disjoint
+// (sov_boxes_apart): then the shapes are apart. Most pairs the broadphase
+// hands over end here, before libccd's MPR and GJK, which need many support
+// points of a curved body.
+bool boxesApart(const LocalBox& b1, const Transform& tf1, const LocalBox& b2,
+                const Transform& tf2);
+
 // GJKSolver_libccd with the exact pairs taken over. Same interface as the
 // base for the shape-shape and shape-triangle queries FCL's traversal nodes
 // make (triangles always through libccd, with a finiteness check);
@@ -154,6 +196,8 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       contacts->emplace_back(w.n, 0.5 * (w.pA + w.pB), -w.d);
       return true;
     } else {
+      const auto box1 = maybeLocalBox(s1), box2 = maybeLocalBox(s2);
+      if (box1 && box2 && boxesApart(*box1, tf1, *box2, tf2)) return false;
       // FCL's libccd path appends a contact of uninitialised values on a
       // miss too (its callers read contacts only on a hit): drop it.
       const std::size_t before = contacts ? contacts->size() : 0;

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
 #include <memory>
+#include <random>
 
 #include <fcl/geometry/shape/triangle_p.h>
 #include <fcl/narrowphase/collision.h>
@@ -162,6 +165,80 @@ TEST(FclCollide, ForwardedPairsAreBitIdentical) {
       EXPECT_EQ(c1.penetration_depth, c2.penetration_depth);
     }
   }
+}
+
+// Pairs that libccd answers are first tried on the two shapes' bounding
+// boxes, whose separating axes prove "apart". Bodies made to overlap by a
+// point inside both must still collide, in either order, at any pose: a
+// point kFlagMargin inside the superovoid's surface (libccd decides only to
+// its tolerance) met by one kFlagMargin inside an extreme point of the other
+// shape (a box corner, a cylinder's rim, a cone's apex, a capsule's pole),
+// where the two bounding boxes overlap least.
+TEST(FclCollide, OverlapsAtTheShapesExtremePointsAreFound) {
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  const auto unitVector = [&] {
+    Vector v(gauss(rng), gauss(rng), gauss(rng));
+    return Vector(v.normalized());
+  };
+  const auto rotation = [&] {
+    Eigen::Quaterniond q(gauss(rng), gauss(rng), gauss(rng), gauss(rng));
+    return q.normalized().toRotationMatrix();
+  };
+  const fcl::Box<double> box(0.6, 0.2, 0.45);
+  const fcl::Cylinder<double> cylinder(0.3, 0.7);
+  const fcl::Cone<double> cone(0.25, 0.6);
+  const fcl::Capsule<double> capsule(0.1, 0.5);
+  // Extreme points of each shape, local frame.
+  const auto extreme = [&](int kind) -> Vector {
+    const double angle = 2 * M_PI * unit(rng);
+    const double side = unit(rng) < 0.5 ? -1 : 1;
+    switch (kind) {
+      case 0:
+        return 0.5 * box.side.cwiseProduct(Vector(unit(rng) < 0.5 ? -1 : 1,
+                                                  unit(rng) < 0.5 ? -1 : 1, side));
+      case 1:
+        return Vector(cylinder.radius * std::cos(angle), cylinder.radius * std::sin(angle),
+                      side * 0.5 * cylinder.lz);
+      case 2:
+        return Vector(0, 0, 0.5 * cone.lz);
+      default:
+        return Vector(0, 0, side * (0.5 * capsule.lz + capsule.radius));
+    }
+  };
+  const fcl::CollisionGeometry<double>* others[] = {&box, &cylinder, &cone, &capsule};
+  int pairs = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    std::array<double, 7> p{0.05 + 0.3 * unit(rng), 0.05 + 0.3 * unit(rng),
+                            0.05 + 0.3 * unit(rng), 0.1 + 1.8 * unit(rng),
+                            0.1 + 1.8 * unit(rng), 2 * unit(rng) - 1, 2 * unit(rng) - 1};
+    double scale = 0;
+    ASSERT_EQ(sov_shape_max_taper_scale(&scale, p.data()), SOV_OK);
+    p[5] *= 0.9 * scale;
+    p[6] *= 0.9 * scale;
+    const sov::Superovoid s(p);
+    Vector x;
+    double h = 0;
+    const Vector dir = unitVector();
+    ASSERT_EQ(sov_shape_support(x.data(), &h, &s.shape(), dir.data()), SOV_OK);
+    // Moved towards the local origin, which is inside each shape.
+    const auto inside = [](const Vector& v) { return Vector(v * (1 - kFlagMargin / v.norm())); };
+    Transform ts = Transform::Identity();
+    ts.linear() = rotation();
+    ts.translation() = Vector(unit(rng), unit(rng), unit(rng));
+    for (int kind = 0; kind < 4; ++kind) {
+      Transform to = Transform::Identity();
+      to.linear() = rotation();
+      to.translation() = ts * inside(x) - to.linear() * inside(extreme(kind));
+      EXPECT_EQ(hit(s, ts, *others[kind], to, true, false), 1u)
+          << "shape " << kind << ", trial " << trial;
+      EXPECT_EQ(hit(*others[kind], to, s, ts, true, true), 1u)
+          << "shape " << kind << ", trial " << trial;
+      ++pairs;
+    }
+  }
+  EXPECT_EQ(pairs, 1600);
 }
 
 TEST(FclCollide, CollisionObjectFormMatchesGeometryForm) {
