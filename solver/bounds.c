@@ -99,7 +99,14 @@ void sovc_shape_bounds(double lo[3], double hi[3], double *radius, const sovc_sh
     lo[i] = -sovc_support(x, shape, d, NAN);
   }
   double r2;
-  if (shape->eps1 < 1) {
+  if (shape->eps1 == 1 && shape->eps2 == 1 && shape->taper[0] == 0 && shape->taper[1] == 0) {
+    /* An ellipsoid (an FCL sphere or ellipsoid, made a shape per query):
+     * farthest at the end of its longest semi-axis, where the search below
+     * ends too, at a much higher price. */
+    r2 = 0;
+    for (int i = 0; i < 3; ++i)
+      if (shape->a[i] * shape->a[i] > r2) r2 = shape->a[i] * shape->a[i];
+  } else if (shape->eps1 < 1) {
     r2 = radius2_max(shape, -1);
   } else {
     const double rx = radius2_max(shape, 0), ry = radius2_max(shape, 1);
