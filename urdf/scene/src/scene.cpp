@@ -489,6 +489,7 @@ Scene::Scene(const Model& model, const SceneOptions& options)
       geometries_.push_back(std::move(g));
     }
   }
+  allowed_.assign(links_.size() * links_.size(), false);
   for (const auto& [name, joint] : model_->joints_) {
     if (joint) allowCollision(joint->parent_link_name, joint->child_link_name);
   }
@@ -566,11 +567,11 @@ std::vector<Scene::GeometryRef> Scene::geometries() const {
 }
 
 void Scene::allowCollision(const std::string& link1, const std::string& link2) {
-  allowed_.insert(std::minmax(linkIndex(link1), linkIndex(link2)));
+  setAllowed(linkIndex(link1), linkIndex(link2), true);
 }
 
 void Scene::disallowCollision(const std::string& link1, const std::string& link2) {
-  allowed_.erase(std::minmax(linkIndex(link1), linkIndex(link2)));
+  setAllowed(linkIndex(link1), linkIndex(link2), false);
 }
 
 bool Scene::isCollisionAllowed(const std::string& link1, const std::string& link2) const {
@@ -578,7 +579,12 @@ bool Scene::isCollisionAllowed(const std::string& link1, const std::string& link
 }
 
 bool Scene::allowedIndex(std::size_t link1, std::size_t link2) const {
-  return allowed_.count(std::minmax(link1, link2)) > 0;
+  return allowed_[link1 * links_.size() + link2];
+}
+
+void Scene::setAllowed(std::size_t link1, std::size_t link2, bool allowed) {
+  allowed_[link1 * links_.size() + link2] = allowed;
+  allowed_[link2 * links_.size() + link1] = allowed;
 }
 
 bool Scene::selfCollision(std::set<std::pair<std::string, std::string>>* pairs) {

@@ -99,8 +99,8 @@ SrdfReport Scene::loadSrdfString(const std::string& xml, const std::string& sour
           .emplace_back(std::minmax(a, link_index_.at(e.link2)));
     }
   }
-  for (const auto& pair : disable) allowed_.insert(pair);
-  for (const auto& pair : enable) allowed_.erase(pair);
+  for (const auto& pair : disable) setAllowed(pair.first, pair.second, true);
+  for (const auto& pair : enable) setAllowed(pair.first, pair.second, false);
   report.disabled = disable.size();
   report.enabled = enable.size();
   return report;

@@ -324,6 +324,7 @@ class SOV_SCENE_API Scene {
   std::map<std::string, double> resolvedPositions(const JointPositions& q) const;
   // True when the links (indices) may collide without being checked.
   bool allowedIndex(std::size_t link1, std::size_t link2) const;
+  void setAllowed(std::size_t link1, std::size_t link2, bool allowed);
   // The index of a link; throws SceneError if unknown.
   std::size_t linkIndex(const std::string& link) const;
   // e placed in the scene's document at line (or, without one, at the line
@@ -340,7 +341,9 @@ class SOV_SCENE_API Scene {
   std::map<std::string, std::size_t> link_index_;
   std::vector<Eigen::Isometry3d> link_poses_;
   std::vector<std::unique_ptr<Geometry>> geometries_;
-  std::set<std::pair<std::size_t, std::size_t>> allowed_;
+  // allowed_[i * links_.size() + j], both orders: a dense table, because
+  // the broadphase asks for every pair whose boxes overlap.
+  std::vector<bool> allowed_;
   std::map<std::pair<std::size_t, std::size_t>, sov_cache> caches_;
   std::map<std::pair<std::size_t, const void*>, sov_cache> env_caches_;
   fcl::DynamicAABBTreeCollisionManager<double> manager_;
