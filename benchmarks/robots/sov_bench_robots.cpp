@@ -3,6 +3,7 @@
 //
 //   sov_bench_robots icub  DATA_DIR OUT_DIR [--steps N] [--max-bodies K] [--target-ratio R]
 //   sov_bench_robots panda DATA_DIR OUT_DIR [--configs N] [--max-bodies K] [--target-ratio R]
+//                          [--fitted URDF --union URDF]
 //
 // DATA_DIR is ../shared/data/robots. Each run fits the robot's link meshes
 // with sov::urdf::fitUrdf (the sov-urdf-fit path), writes the fitted URDF and
@@ -18,11 +19,18 @@
 //    times the hull volume, default 1.1) are fitted and recorded too.
 //  - panda: random joint configurations within the limits (fixed seed):
 //    self-collision (link pairs) and minimum self-distance with the scene,
-//    pairs allowed as documented in benchmarks/RESULTS.md, on the meshes,
-//    the single fits and the unions, the three back to back per
-//    configuration.
+//    pairs allowed as documented in benchmarks/RESULTS.md, and collision and
+//    distance against an environment of FCL primitives (boxes, cylinders,
+//    capsules, spheres around the arm, fixed seed), on the meshes, the single
+//    fits and the unions, the three back to back per configuration.
+//    --fitted and --union take the two fitted URDFs of an earlier run
+//    (OUT_DIR/panda_fit.urdf, panda_union_fit.urdf) instead of fitting again.
 // Writes OUT_DIR/<robot>_*.csv for the plots (plot_robots.py) and prints a
 // summary. Not part of ctest.
+#include <fcl/geometry/shape/box.h>
+#include <fcl/geometry/shape/capsule.h>
+#include <fcl/geometry/shape/cylinder.h>
+#include <fcl/geometry/shape/sphere.h>
 #include <fcl/narrowphase/collision.h>
 #include <fcl/narrowphase/distance.h>
 #include <superovoid/fcl/superovoid.h>
@@ -71,15 +79,20 @@ void printTimes(const char* what, const std::vector<double>& t) {
               percentile(t, 0.5), percentile(t, 0.99), t.empty() ? NAN : sum / t.size(), t.size());
 }
 
+// The whole text of a file; throws std::runtime_error when it cannot be read.
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 // Fits the mesh collisions of links (all when empty) of the URDF at path,
 // writes the fitted URDF and the fit table into out_dir; returns the text.
 std::string fitAndRecord(const std::string& dir, const std::string& file,
                          const std::vector<std::string>& links, const std::string& out_dir,
                          const std::string& tag,
                          const sov::urdf::SplitOptions& split = sov::urdf::SplitOptions()) {
-  std::ifstream in(dir + "/" + file, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + dir + "/" + file);
-  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string xml = readText(dir + "/" + file);
   sov::urdf::UrdfFitOptions o;
   o.links = links;
   o.split = split;
@@ -390,8 +403,9 @@ int runIcub(const std::string& data, const std::string& out_dir, int steps,
 // One fitted model's answers over the configurations, against the meshes'.
 struct FitStats {
   std::string name;
-  std::vector<double> t_coll, t_dist, margins;
+  std::vector<double> t_coll, t_dist, margins, t_env_coll, t_env_dist, env_margins;
   long agree = 0, fit_only = 0, mesh_only = 0, pairs = 0, pair_misses = 0;
+  long env_fit_only = 0, env_mesh_only = 0;
   long collide_failures = 0, distance_failures = 0;
 };
 
@@ -441,6 +455,52 @@ FitRow checkFitted(sov::urdf::Scene& scene, FitStats& st, int config, bool hm,
   return row;
 }
 
+// The environment of the Panda runs: count FCL primitives (boxes,
+// cylinders, capsules, spheres, 3-20 cm) at uniform positions around the arm
+// (outside the column of radius 0.3 m about the base's axis, which the base
+// and first links fill in every configuration) and uniform orientations,
+// from a fixed seed: objects as a planning scene holds them, the same for
+// the three scenes.
+std::vector<std::unique_ptr<fcl::CollisionObject<double>>> pandaEnvironment(int count) {
+  std::mt19937_64 rng(20261127);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::normal_distribution<double> g(0.0, 1.0);
+  std::vector<std::unique_ptr<fcl::CollisionObject<double>>> env;
+  for (int k = 0; k < count; ++k) {
+    const double s1 = 0.03 + 0.17 * u(rng), s2 = 0.03 + 0.17 * u(rng), s3 = 0.03 + 0.17 * u(rng);
+    std::shared_ptr<fcl::CollisionGeometry<double>> shape;
+    switch (k % 4) {
+      case 0: shape = std::make_shared<fcl::Box<double>>(s1, s2, s3); break;
+      case 1: shape = std::make_shared<fcl::Cylinder<double>>(0.5 * s1, s2); break;
+      case 2: shape = std::make_shared<fcl::Capsule<double>>(0.5 * s1, s2); break;
+      default: shape = std::make_shared<fcl::Sphere<double>>(0.5 * s1); break;
+    }
+    Eigen::Quaterniond q(g(rng), g(rng), g(rng), g(rng));
+    Isometry3d T = Isometry3d::Identity();
+    T.linear() = q.normalized().toRotationMatrix();
+    do {
+      T.translation() = Vector3d(1.6 * u(rng) - 0.8, 1.6 * u(rng) - 0.8, 1.2 * u(rng));
+    } while (T.translation().head<2>().norm() < 0.3);
+    env.push_back(std::make_unique<fcl::CollisionObject<double>>(shape, T));
+  }
+  return env;
+}
+
+// Collision with and distance to the environment of a fitted scene at the
+// current configuration, timed and compared with the mesh answers (hm, dm).
+void checkEnvironment(sov::urdf::Scene& scene, FitStats& st,
+                      const std::vector<fcl::CollisionObject<double>*>& env, bool hm, double dm) {
+  auto t0 = Clock::now();
+  const bool hf = scene.collides(env);
+  st.t_env_coll.push_back(micros(t0, Clock::now()));
+  st.env_fit_only += hf && !hm;
+  st.env_mesh_only += hm && !hf;
+  t0 = Clock::now();
+  const double df = scene.distance(env).distance;
+  st.t_env_dist.push_back(micros(t0, Clock::now()));
+  if (!hm) st.env_margins.push_back(dm - df);
+}
+
 // Prints a fitted model's figures against the meshes'.
 void printFitStats(const FitStats& st, int configs, long mesh_pairs) {
   std::printf("panda %s: selfCollision failed in %ld, minSelfDistance in %ld of %d configurations\n",
@@ -459,6 +519,15 @@ void printFitStats(const FitStats& st, int configs, long mesh_pairs) {
       "%.2f, p99 %.2f mm\n",
       st.name.c_str(), st.margins.size(), 1e3 * min_margin, 1e3 * percentile(st.margins, 0.5),
       1e3 * percentile(st.margins, 0.99));
+  printTimes((st.name + " collides(env)").c_str(), st.t_env_coll);
+  printTimes((st.name + " distance(env)").c_str(), st.t_env_dist);
+  const double env_min =
+      st.env_margins.empty() ? NAN : *std::min_element(st.env_margins.begin(), st.env_margins.end());
+  std::printf(
+      "panda %s environment verdicts: fit only (conservative) %ld; mesh only (missed) %ld; "
+      "margin d_mesh - d_fit min %.3g, median %.2f mm over %zu configurations\n",
+      st.name.c_str(), st.env_fit_only, st.env_mesh_only, 1e3 * env_min,
+      1e3 * percentile(st.env_margins, 0.5), st.env_margins.size());
 }
 
 // Per-configuration time ratios mesh / fitted (> 1: the fit is faster):
@@ -478,12 +547,16 @@ void printRatios(const char* what, const std::vector<double>& mesh, const std::v
 // union per link ("union", split), in the same run, each configuration
 // queried on the three scenes back to back.
 int runPanda(const std::string& data, const std::string& out_dir, int configs,
-             const sov::urdf::SplitOptions& split) {
+             const sov::urdf::SplitOptions& split, const std::string& fitted_urdf,
+             const std::string& union_urdf) {
   const std::string dir = data + "/panda", file = "panda.urdf";
   const sov::urdf::Model original = sov::urdf::parseFile(dir + "/" + file);
-  const std::string fitted_xml = fitAndRecord(dir, file, {}, out_dir, "panda");
-  const std::string union_xml = fitAndRecord(dir, file, {}, out_dir, "panda_union", split);
-  std::ofstream(out_dir + "/panda_union.urdf", std::ios::binary) << union_xml;
+  const std::string fitted_xml = fitted_urdf.empty()
+                                     ? fitAndRecord(dir, file, {}, out_dir, "panda")
+                                     : readText(fitted_urdf);
+  const std::string union_xml = union_urdf.empty()
+                                    ? fitAndRecord(dir, file, {}, out_dir, "panda_union", split)
+                                    : readText(union_urdf);
   sov::urdf::SceneOptions so;
   so.mesh_directory = dir;
   so.warm_start = false;  // random configurations: nothing to warm-start from
@@ -528,6 +601,11 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs,
   FitStats single, uni;
   single.name = "single";
   uni.name = "union";
+  const auto env_objects = pandaEnvironment(12);
+  std::vector<fcl::CollisionObject<double>*> env;
+  for (const auto& o : env_objects) env.push_back(o.get());
+  std::vector<double> t_mesh_env_coll, t_mesh_env_dist;
+  long mesh_env_colliding = 0;
   for (int c = 0; c < configs; ++c) {
     sov::urdf::JointPositions q;
     for (const auto& l : limits)
@@ -544,6 +622,15 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs,
     mesh_colliding += hm;
     const FitRow f = checkFitted(fit_scene, single, c, hm, pm, dm, out_dir);
     const FitRow u = checkFitted(union_scene, uni, c, hm, pm, dm, out_dir);
+    t0 = Clock::now();
+    const bool he = mesh_scene.collides(env);
+    t_mesh_env_coll.push_back(micros(t0, Clock::now()));
+    t0 = Clock::now();
+    const double de = mesh_scene.distance(env).distance;
+    t_mesh_env_dist.push_back(micros(t0, Clock::now()));
+    mesh_env_colliding += he;
+    checkEnvironment(fit_scene, single, env, he, de);
+    checkEnvironment(union_scene, uni, env, he, de);
     csv << c << "," << hm << "," << f.colliding << "," << u.colliding << "," << pm.size() << ","
         << f.pairs << "," << u.pairs << "," << (hm ? NAN : dm.distance) << "," << f.distance << ","
         << u.distance << "," << t_mesh_coll.back() << "," << t_mesh_dist.back() << ","
@@ -554,6 +641,10 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs,
   std::printf("panda per-configuration times:\n");
   printTimes("mesh  selfCollision (all pairs)", t_mesh_coll);
   printTimes("mesh  minSelfDistance", t_mesh_dist);
+  std::printf("panda environment: %zu objects, colliding with the meshes in %ld configurations\n",
+              env.size(), mesh_env_colliding);
+  printTimes("mesh  collides(env)", t_mesh_env_coll);
+  printTimes("mesh  distance(env)", t_mesh_env_dist);
   printFitStats(single, configs, mesh_pairs);
   printFitStats(uni, configs, mesh_pairs);
   std::printf("panda speed, mesh time over fitted time (same run):\n");
@@ -561,8 +652,12 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs,
   printRatios("single minSelfDistance", t_mesh_dist, single.t_dist);
   printRatios("union selfCollision", t_mesh_coll, uni.t_coll);
   printRatios("union minSelfDistance", t_mesh_dist, uni.t_dist);
+  printRatios("single collides(env)", t_mesh_env_coll, single.t_env_coll);
+  printRatios("single distance(env)", t_mesh_env_dist, single.t_env_dist);
+  printRatios("union collides(env)", t_mesh_env_coll, uni.t_env_coll);
+  printRatios("union distance(env)", t_mesh_env_dist, uni.t_env_dist);
   const bool ok = single.mesh_only == 0 && single.pair_misses == 0 && uni.mesh_only == 0 &&
-                  uni.pair_misses == 0;
+                  uni.pair_misses == 0 && single.env_mesh_only == 0 && uni.env_mesh_only == 0;
   return ok ? 0 : 1;
 }
 
@@ -572,7 +667,7 @@ int main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr,
                  "usage: %s icub|panda DATA_DIR OUT_DIR [--steps N | --configs N]\n"
-                 "          [--max-bodies K] [--target-ratio R]\n"
+                 "          [--max-bodies K] [--target-ratio R] [--fitted URDF --union URDF]\n"
                  "DATA_DIR: ../shared/data/robots\n",
                  argv[0]);
     return 2;
@@ -584,6 +679,7 @@ int main(int argc, char** argv) {
   sov::urdf::SplitOptions split;
   split.max_bodies = 4;
   split.target_ratio = 1.1;
+  std::string fitted, union_fit;
   for (int i = 4; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--steps" || flag == "--configs")
@@ -592,13 +688,21 @@ int main(int argc, char** argv) {
       split.max_bodies = std::atoi(argv[i + 1]);
     else if (flag == "--target-ratio")
       split.target_ratio = std::atof(argv[i + 1]);
+    else if (flag == "--fitted")
+      fitted = argv[i + 1];
+    else if (flag == "--union")
+      union_fit = argv[i + 1];
     else
       return 2;
   }
   if (n <= 0 || split.max_bodies < 1) return 2;
+  if (fitted.empty() != union_fit.empty() || (robot != "panda" && !fitted.empty())) {
+    std::fprintf(stderr, "%s: --fitted and --union go together, for the panda\n", argv[0]);
+    return 2;
+  }
   try {
     if (robot == "icub") return runIcub(data, out, n, split);
-    if (robot == "panda") return runPanda(data, out, n, split);
+    if (robot == "panda") return runPanda(data, out, n, split, fitted, union_fit);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return 1;
