@@ -32,7 +32,8 @@ using sov_test::randomConfiguration;
 constexpr double kDistTol = 1e-9;
 // pB - pA = d n of the core's answers (SPEC).
 constexpr double kExactTol = 1e-9;
-// And of GJK's, to its tolerance (the scene's default, FCL's 1e-6).
+// And of GJK's, to the coarser of its tolerances: EPA's, which never runs
+// finer than 1e-6 (fcl_ext/README.md).
 constexpr double kGjkTol = 1e-6;
 // A pair key: link and collision index of both geometries.
 using Key = std::tuple<std::string, std::size_t, std::string, std::size_t>;

@@ -287,6 +287,7 @@ TEST(SceneEnvironment, DistanceAndCollisionMatchBruteForce) {
     for (const auto& g : scene.geometries()) {
       for (std::size_t k = 0; k < env.size(); ++k) {
         fcl::DistanceRequest<double> request(true, true);
+        request.distance_tolerance = sov::urdf::SceneOptions().gjk_tolerance;
         fcl::DistanceResult<double> result;
         best = std::min(best, sov::distance(g.object, env[k], request, result));
         fcl::CollisionRequest<double> creq;

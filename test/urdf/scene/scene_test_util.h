@@ -52,12 +52,13 @@ inline bool unsignedPair(const fcl::CollisionObject<double>* a,
 }
 
 // The distance the scene documents for one pair, through sov::distance with
-// the scene's default request tolerance (FCL's, 1e-6): signed for two
-// shapes, unsigned and at least 0 with a mesh or octree.
+// the scene's default request tolerance (SceneOptions::gjk_tolerance):
+// signed for two shapes, unsigned and at least 0 with a mesh or octree.
 inline double pairDistance(const fcl::CollisionObject<double>* a,
                            const fcl::CollisionObject<double>* b) {
   const bool no_sign = unsignedPair(a, b);
   fcl::DistanceRequest<double> request(true, !no_sign);
+  request.distance_tolerance = sov::urdf::SceneOptions().gjk_tolerance;
   fcl::DistanceResult<double> result;
   const double d = sov::distance(a, b, request, result);
   return no_sign ? std::max(d, 0.0) : d;
