@@ -34,6 +34,11 @@ struct SceneAccess {
     bool stop_at_first = false;
     std::set<std::pair<std::string, std::string>>* self_pairs = nullptr;
     std::set<std::pair<std::string, std::size_t>>* env_pairs = nullptr;
+    // The link pairs (self: link x link) or links (environment: with the
+    // current object) found colliding so far, so that the other bodies of a
+    // link (unions) skip the narrow phase once their link is known to
+    // collide.
+    std::vector<bool> found;
     // Contacts mode (Scene::contacts): every pair within margin goes to
     // contacts, and the manager visits every pair whose boxes are nearer
     // than the margin.
@@ -72,14 +77,27 @@ struct SceneAccess {
     Eigen::Vector3d normal = Eigen::Vector3d::Zero();
   };
 
-  // The core's answer for two posed superovoids, warm-started from cache.
+  // What an error of a superovoid pair of links says (built only on error:
+  // the broadphase hands over many pairs per query).
+  static std::string pairWhat(const Scene& s, const Scene::Geometry& a, const Scene::Geometry& b) {
+    return "scene: superovoid pair of links '" + s.links_[a.link] + "' and '" + s.links_[b.link] +
+           "'";
+  }
+  static std::string envWhat(const Scene& s, const Scene::Geometry& a) {
+    return "scene: link '" + s.links_[a.link] + "' and a superovoid of the environment";
+  }
+
+  // The core's answer for two posed superovoids, warm-started from cache;
+  // on error, throws sov::Error saying what() and the status.
+  template <class What>
   static Answer coreAnswer(const sov::Superovoid& A, const fcl::CollisionObject<double>* a,
                            const sov::Superovoid& B, const fcl::CollisionObject<double>* b,
-                           sov_cache* cache, const std::string& what) {
+                           sov_cache* cache, What what) {
     const sov_pose xa = toPose(a->getTransform());
     const sov_pose xb = toPose(b->getTransform());
     sov_result r;
-    throwIfError(sov_distance(&r, &A.shape(), &xa, &B.shape(), &xb, nullptr, cache), what);
+    const int status = sov_distance(&r, &A.shape(), &xa, &B.shape(), &xb, nullptr, cache);
+    if (status != SOV_OK) throwIfError(status, what());
     return {r.d, Eigen::Vector3d(r.pA[0], r.pA[1], r.pA[2]),
             Eigen::Vector3d(r.pB[0], r.pB[1], r.pB[2]), Eigen::Vector3d(r.n[0], r.n[1], r.n[2])};
   }
@@ -90,9 +108,7 @@ struct SceneAccess {
                            bool normal) {
     if (a.superovoid && b.superovoid) {
       return coreAnswer(*a.superovoid, a.object.get(), *b.superovoid, b.object.get(),
-                        cache(s, a, b),
-                        "scene: superovoid pair of links '" + s.links_[a.link] + "' and '" +
-                            s.links_[b.link] + "'");
+                        cache(s, a, b), [&] { return pairWhat(s, a, b); });
     }
     return objectAnswer(s, a.object.get(), b.object.get(), normal);
   }
@@ -119,7 +135,7 @@ struct SceneAccess {
     const sov::Superovoid* e = a.superovoid ? envSuperovoid(env) : nullptr;
     if (!e) return objectAnswer(s, a.object.get(), env, normal);
     return coreAnswer(*a.superovoid, a.object.get(), *e, env, envCache(s, a, env),
-                      "scene: link '" + s.links_[a.link] + "' and a superovoid of the environment");
+                      [&] { return envWhat(s, a); });
   }
 
   // True when a link geometry touches an environment object (the core with
@@ -131,9 +147,9 @@ struct SceneAccess {
     const sov_pose xa = toPose(a.object->getTransform());
     const sov_pose xe = toPose(env->getTransform());
     int colliding = 0;
-    throwIfError(sov_collide(&colliding, &a.superovoid->shape(), &xa, &e->shape(), &xe, nullptr,
-                             envCache(s, a, env)),
-                 "scene: link '" + s.links_[a.link] + "' and a superovoid of the environment");
+    const int status = sov_collide(&colliding, &a.superovoid->shape(), &xa, &e->shape(), &xe,
+                                   nullptr, envCache(s, a, env));
+    if (status != SOV_OK) throwIfError(status, envWhat(s, a));
     return colliding != 0;
   }
 
@@ -203,10 +219,9 @@ struct SceneAccess {
       const sov_pose xa = toPose(a.object->getTransform());
       const sov_pose xb = toPose(b.object->getTransform());
       int colliding = 0;
-      throwIfError(sov_collide(&colliding, &a.superovoid->shape(), &xa, &b.superovoid->shape(), &xb,
-                               nullptr, cache(s, a, b)),
-                   "scene: superovoid pair of links '" + s.links_[a.link] + "' and '" +
-                       s.links_[b.link] + "'");
+      const int status = sov_collide(&colliding, &a.superovoid->shape(), &xa,
+                                     &b.superovoid->shape(), &xb, nullptr, cache(s, a, b));
+      if (status != SOV_OK) throwIfError(status, pairWhat(s, a, b));
       return colliding != 0;
     }
     return objectCollide(a.object.get(), b.object.get());
@@ -282,9 +297,14 @@ struct SceneAccess {
     Data& data = *static_cast<Data*>(raw);
     if (data.stop_at_first && data.collided) return true;
     auto [a, b] = selfPair(*data.scene, o1, o2);
-    if (a && pairCollide(*data.scene, *a, *b)) {
+    if (!a) return false;
+    const std::size_t n = data.scene->links_.size();
+    if (data.self_pairs && data.found.empty()) data.found.assign(n * n, false);
+    if (data.self_pairs && data.found[a->link * n + b->link]) return false;
+    if (pairCollide(*data.scene, *a, *b)) {
       data.collided = true;
       if (data.self_pairs) {
+        data.found[a->link * n + b->link] = data.found[b->link * n + a->link] = true;
         auto names = std::minmax(data.scene->links_[a->link], data.scene->links_[b->link]);
         data.self_pairs->emplace(names.first, names.second);
       }
@@ -314,9 +334,14 @@ struct SceneAccess {
     Data& data = *static_cast<Data*>(raw);
     if (data.stop_at_first && data.collided) return true;
     Scene::Geometry* a = own(data, o1, o2);
+    if (data.env_pairs && data.found.empty()) data.found.assign(data.scene->links_.size(), false);
+    if (data.env_pairs && data.found[a->link]) return false;
     if (envPairCollide(*data.scene, *a, data.env)) {
       data.collided = true;
-      if (data.env_pairs) data.env_pairs->emplace(data.scene->links_[a->link], data.env_index);
+      if (data.env_pairs) {
+        data.found[a->link] = true;
+        data.env_pairs->emplace(data.scene->links_[a->link], data.env_index);
+      }
     }
     return data.stop_at_first && data.collided;
   }
@@ -614,6 +639,7 @@ bool Scene::collides(const std::vector<fcl::CollisionObject<double>*>& env,
     if (data.stop_at_first && data.collided) break;
     data.env = env[k];
     data.env_index = k;
+    data.found.clear();  // links found colliding with this object
     manager_.collide(env[k], &data, SceneAccess::envCollide);
   }
   return data.collided;
