@@ -33,6 +33,11 @@ struct CollisionFit {
   sov::urdf::CollisionFit fit;
 };
 
+// The union of bodies fitted to one mesh.
+struct UnionFit {
+  sov::urdf::UnionFit fit;
+};
+
 // Points from an (n, 3) array.
 std::vector<sov::urdf::Point3> readPoints(const DoubleArray &a) {
   if (a.ndim() != 2 || a.shape(1) != 3) throw std::invalid_argument("points: an (n, 3) array expected");
@@ -93,9 +98,12 @@ std::string readFile(const std::string &path) {
 // fit_urdf: (the fitted URDF text, one CollisionFit per fitted collision).
 py::tuple fitUrdf(const py::object &urdf, const py::object &output, const std::vector<std::string> &links,
                   const std::map<std::string, std::string> &packages, int refined_starts,
-                  const py::object &progress) {
+                  int max_bodies, double target_ratio, double target_gap, const py::object &progress) {
   sov::urdf::UrdfFitOptions o;
   o.fit.refined_starts = refined_starts;
+  o.split.max_bodies = max_bodies;
+  o.split.target_ratio = target_ratio;
+  o.split.target_gap = target_gap;
   o.links = links;
   o.package_paths = packages;
   o.progress = progressOf(progress);
@@ -143,17 +151,34 @@ the hull), max_F (<= 0), points, hull_vertices, seconds.)")
       .def_property_readonly("points", [](const FitResult &f) { return f.fit.points; })
       .def_property_readonly("hull_vertices", [](const FitResult &f) { return f.fit.hull_vertices; })
       .def_property_readonly("seconds", [](const FitResult &f) { return f.fit.seconds; });
+  py::class_<UnionFit>(m, "UnionFit", R"(The bodies fitted to one mesh (one, or a union with
+max_bodies > 1): bodies ([FitResult], in the collision's frame, each one's volume_ratio and gap
+against its own piece's hull), volume (of the union, overlaps counted once), hull_volume (of
+the whole mesh), volume_ratio (below 1 is possible for a non-convex mesh), gap (Hausdorff
+distance from the union to the mesh), seconds.)")
+      .def_property_readonly("bodies", [](const UnionFit &u) {
+        py::list out;
+        for (const auto &b : u.fit.bodies) out.append(FitResult{b});
+        return out;
+      })
+      .def_property_readonly("volume", [](const UnionFit &u) { return u.fit.volume; })
+      .def_property_readonly("hull_volume", [](const UnionFit &u) { return u.fit.hull_volume; })
+      .def_property_readonly("volume_ratio", [](const UnionFit &u) { return u.fit.volume_ratio; })
+      .def_property_readonly("gap", [](const UnionFit &u) { return u.fit.gap; })
+      .def_property_readonly("seconds", [](const UnionFit &u) { return u.fit.seconds; });
   py::class_<CollisionFit>(m, "CollisionFit", R"(One fitted <collision> of fit_urdf: link, collision
 (index in the link), mesh (as written in the URDF), mesh_path (the file read), scale, same_as
 ("<link> #<collision>" whose identical mesh's fit was reused, or ""), fit (FitResult, in the
-collision's frame).)")
+collision's frame: the single body, or a union's first), union (UnionFit: every body, written
+as consecutive <collision>s, and the union's figures).)")
       .def_property_readonly("link", [](const CollisionFit &c) { return c.fit.link; })
       .def_property_readonly("collision", [](const CollisionFit &c) { return c.fit.collision; })
       .def_property_readonly("mesh", [](const CollisionFit &c) { return c.fit.mesh; })
       .def_property_readonly("mesh_path", [](const CollisionFit &c) { return c.fit.mesh_path; })
       .def_property_readonly("scale", [](const CollisionFit &c) { return c.fit.scale; })
       .def_property_readonly("same_as", [](const CollisionFit &c) { return c.fit.same_as; })
-      .def_property_readonly("fit", [](const CollisionFit &c) { return FitResult{c.fit.fit}; });
+      .def_property_readonly("fit", [](const CollisionFit &c) { return FitResult{c.fit.fit}; })
+      .def_property_readonly("union", [](const CollisionFit &c) { return UnionFit{c.fit.bodies}; });
   m.def("fit_superovoid", &fitPoints, py::arg("points"), py::kw_only(), py::arg("refined_starts") = 3,
         py::arg("max_iterations") = 60, py::arg("taper_snap") = 0.01, py::arg("gap_directions") = 4000,
         R"(The convex superovoid of (locally) smallest volume containing every point of an (n, 3)
@@ -162,13 +187,18 @@ Raises UrdfError for flat, tiny or non-finite point sets.)");
   m.def("fit_urdf", &fitUrdf, py::arg("urdf"), py::arg("output") = py::none(), py::kw_only(),
         py::arg("links") = std::vector<std::string>(),
         py::arg("packages") = std::map<std::string, std::string>(), py::arg("refined_starts") = 3,
+        py::arg("max_bodies") = 1, py::arg("target_ratio") = 0.0, py::arg("target_gap") = 0.0,
         py::arg("progress") = py::none(),
         R"(sov-urdf-fit as a function: every <mesh> collision of the URDF file (of `links`, or all)
 replaced by its fitted superovoid. With output, the result is written there (checked to be
 writable first) and the returned text is ""; without, the fitted URDF text is returned.
-packages: {name: folder} for package:// URIs; progress: called with a dict (index, count,
-link, collision, line, mesh, vertices, same_as) before each fit. Returns (text, [CollisionFit]).
-Raises UrdfError naming the file, line and link.)");
+packages: {name: folder} for package:// URIs; max_bodies > 1: a mesh may become a union of up
+to that many superovoids (several <collision>s), cut until its volume over the hull's is at
+most target_ratio and its gap to the mesh at most target_gap (metres; 0 leaves a target out),
+as sov-urdf-fit --max-bodies --target-ratio --target-gap; progress: called with a dict (index,
+count, link, collision, line, mesh, vertices, same_as) before each fit. Returns (text,
+[CollisionFit]). Raises UrdfError naming the file, line and link, and Error for split options
+out of range.)");
   m.def("load_mesh", [](const py::object &path, const py::handle &scale) {
         const std::array<double, 3> s = read3(scale, "scale");
         const std::string p = py::str(path).cast<std::string>();

@@ -42,7 +42,7 @@ from ._superovoid import (
 if HAVE_SCENE:
     from ._superovoid import Contact, Obstacle, PairDistance, Scene
 if HAVE_FIT:
-    from ._superovoid import CollisionFit, FitResult, fit_superovoid, fit_urdf, load_mesh
+    from ._superovoid import CollisionFit, FitResult, UnionFit, fit_superovoid, fit_urdf, load_mesh
 
 # C status codes (superovoid/status.h), for comparing with Error.status.
 OK = 0

@@ -33,6 +33,28 @@ def test_fit_urdf_is_the_tools_fitting(tmp_path):
         assert sov.Scene(xml=text, mesh_directory=FIT_DATA).self_distance().distance > 0
 
 
+def test_fit_urdf_unions_are_the_tools_unions(tmp_path):
+    tool_out = tmp_path / "tool.urdf"
+    subprocess.run([os.environ["SOV_URDF_FIT"], TWO_LINK, str(tool_out), "--starts", "1",
+                    "--max-bodies", "3", "--target-ratio", "1.05"], check=True, capture_output=True)
+    text, fits = sov.fit_urdf(TWO_LINK, refined_starts=1, max_bodies=3, target_ratio=1.05)
+    assert text == tool_out.read_text()
+    _, single = sov.fit_urdf(TWO_LINK, refined_starts=1)
+    assert any(len(f.union.bodies) > 1 for f in fits)
+    for f, one in zip(fits, single):
+        u = f.union
+        assert 1 <= len(u.bodies) <= 3 and isinstance(u.bodies[0], sov.FitResult)
+        assert u.volume_ratio <= one.fit.volume_ratio and u.gap >= 0 and u.hull_volume > 0
+        assert u.bodies[0].params == f.fit.params
+    # Each body of a union is a <collision> of its link: the scene holds them all.
+    if sov.HAVE_SCENE:
+        scene = sov.Scene(xml=text, mesh_directory=FIT_DATA)
+        assert scene.self_distance().distance > 0
+    with pytest.raises(sov.Error) as e:
+        sov.fit_urdf(TWO_LINK, max_bodies=0)
+    assert e.value.status == sov.ERR_OPTION
+
+
 def test_fit_superovoid_contains_every_point():
     truth = sov.Shape(0.3, 0.2, 0.5, 0.6, 0.8, 0.2, 0.2)
     local, _ = truth.tessellate(8, 16)
