@@ -1,30 +1,33 @@
 // Fitted superovoids against the original meshes on two real robots (issue 7),
 // one body per link and unions per link (issue 33):
 //
-//   sov_bench_robots icub  DATA_DIR OUT_DIR [--steps N] [--max-bodies K] [--target-ratio R]
+//   sov_bench_robots icub  DATA_DIR OUT_DIR [--steps N] [--configs N] [--max-bodies K]
+//                          [--target-ratio R] [--fitted URDF --union URDF]
 //   sov_bench_robots panda DATA_DIR OUT_DIR [--configs N] [--max-bodies K] [--target-ratio R]
 //                          [--fitted URDF --union URDF]
 //
 // DATA_DIR is ../shared/data/robots. Each run fits the robot's link meshes
-// with sov::urdf::fitUrdf (the sov-urdf-fit path), writes the fitted URDF and
-// the fit table to OUT_DIR, builds a sov::urdf::Scene of the original model
-// (meshes as OBBRSS trees, FCL) and one of the fitted model, and compares:
+// with sov::urdf::fitUrdf (the sov-urdf-fit path), one body per link and
+// unions (up to K bodies per mesh, default 4, split while above R times the
+// hull volume, default 1.1), writes the fitted URDFs and the fit tables to
+// OUT_DIR (--fitted and --union take the fitted URDFs of an earlier run
+// instead: OUT_DIR/<tag>_fit.urdf), builds sov::urdf::Scenes of the
+// original model (meshes as OBBRSS trees, FCL) and of the fitted ones, and
+// compares:
 //  - icub: the two hands of iCub_hands_collision.urdf, palms facing, the
-//    right hand moving through the left along the palm normal with its
-//    fingers between the left hand's; every right-hand geometry against
-//    every left-hand one at every step: per-query time (mesh: fcl::distance,
-//    fcl::collide; fitted: sov_distance cold and warm, sov_collide), and the
-//    colliding-or-not verdicts.
-//    The union fits (up to K bodies per mesh, default 4, split while above R
-//    times the hull volume, default 1.1) are fitted and recorded too.
-//  - panda: random joint configurations within the limits (fixed seed):
-//    self-collision (link pairs) and minimum self-distance with the scene,
-//    pairs allowed as documented in benchmarks/RESULTS.md, and collision and
-//    distance against an environment of FCL primitives (boxes, cylinders,
-//    capsules, spheres around the arm, fixed seed), on the meshes, the single
-//    fits and the unions, the three back to back per configuration.
-//    --fitted and --union take the two fitted URDFs of an earlier run
-//    (OUT_DIR/panda_fit.urdf, panda_union_fit.urdf) instead of fitting again.
+//    right hand moving through the left along the palm normal in N steps
+//    (default 200) with its fingers between the left hand's; every
+//    right-hand geometry against every left-hand one at every step:
+//    per-query time (mesh: fcl::distance, fcl::collide; fitted: sov_distance
+//    cold and warm, sov_collide), and the colliding-or-not verdicts. Then
+//    the scenes (runIcubScenes, default 5,000 configurations) as the panda's.
+//  - panda: random joint configurations within the limits (fixed seed,
+//    default 10,000): self-collision (link pairs) and minimum self-distance
+//    with the scene, pairs allowed as documented in benchmarks/RESULTS.md,
+//    and collision and distance against an environment of FCL primitives
+//    (boxes, cylinders, capsules, spheres around the arm, fixed seed), on
+//    the meshes, the single fits and the unions, the three back to back per
+//    configuration.
 // Writes OUT_DIR/<robot>_*.csv for the plots (plot_robots.py) and prints a
 // summary. Not part of ctest.
 #include <fcl/geometry/shape/box.h>
@@ -45,6 +48,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -219,8 +223,13 @@ Vector3d linkOrigin(const sov::urdf::Scene& s, const std::string& link, const st
   return (s.linkPose(palm).inverse() * s.linkPose(link)).translation();
 }
 
-int runIcub(const std::string& data, const std::string& out_dir, int steps,
-            const sov::urdf::SplitOptions& split) {
+int runIcubScenes(const sov::urdf::Model& original, const std::string& dir,
+                  const std::set<std::string>& hand_links, const std::string& fitted_xml,
+                  const std::string& union_xml, int configs, const std::string& out_dir);
+
+int runIcub(const std::string& data, const std::string& out_dir, int steps, int configs,
+            const sov::urdf::SplitOptions& split, const std::string& fitted_urdf,
+            const std::string& union_urdf) {
   const std::string dir = data + "/icub", file = "iCub_hands_collision.urdf";
   const sov::urdf::Model original = sov::urdf::parseFile(dir + "/" + file);
   std::vector<std::string> right_links, left_links;
@@ -231,9 +240,13 @@ int runIcub(const std::string& data, const std::string& out_dir, int steps,
   std::vector<std::string> with_mesh;
   for (const auto& l : hand_links)
     if (!original.urdf->getLink(l)->collision_array.empty()) with_mesh.push_back(l);
-  const std::string fitted_xml = fitAndRecord(dir, file, with_mesh, out_dir, "icub_hands");
-  // The unions' fit figures (the motion below compares one body per link).
-  fitAndRecord(dir, file, with_mesh, out_dir, "icub_hands_union", split);
+  const std::string fitted_xml = fitted_urdf.empty()
+                                     ? fitAndRecord(dir, file, with_mesh, out_dir, "icub_hands")
+                                     : readText(fitted_urdf);
+  // The motion below compares one body per link; the scenes after it both.
+  const std::string union_xml =
+      union_urdf.empty() ? fitAndRecord(dir, file, with_mesh, out_dir, "icub_hands_union", split)
+                         : readText(union_urdf);
 
   sov::urdf::SceneOptions so;
   so.mesh_directory = dir;
@@ -397,12 +410,14 @@ int runIcub(const std::string& data, const std::string& out_dir, int steps,
       "icub verdicts over %ld pair queries: both colliding %ld, neither %ld, "
       "fit only (conservative) %ld, mesh only (missed by the fit) %ld\n",
       both + fit_only + mesh_only + neither, both, neither, fit_only, mesh_only);
-  return mesh_only == 0 ? 0 : 1;
+  const std::set<std::string> hands(with_mesh.begin(), with_mesh.end());
+  const int scenes = runIcubScenes(original, dir, hands, fitted_xml, union_xml, configs, out_dir);
+  return mesh_only == 0 && scenes == 0 ? 0 : 1;
 }
 
 // One fitted model's answers over the configurations, against the meshes'.
 struct FitStats {
-  std::string name;
+  std::string robot, name;
   std::vector<double> t_coll, t_dist, margins, t_env_coll, t_env_dist, env_margins;
   long agree = 0, fit_only = 0, mesh_only = 0, pairs = 0, pair_misses = 0;
   long env_fit_only = 0, env_mesh_only = 0;
@@ -435,9 +450,9 @@ FitRow checkFitted(sov::urdf::Scene& scene, FitStats& st, int config, bool hm,
   } catch (const std::exception& e) {
     // Counted, written out once, and left out of the verdicts.
     if (st.collide_failures++ == 0) {
-      std::printf("panda %s: configuration %d, selfCollision: %s\n", st.name.c_str(), config,
-                  e.what());
-      dumpSuperovoids(scene, out_dir + "/panda_" + st.name + "_collide_failure.txt");
+      std::printf("%s %s: configuration %d, selfCollision: %s\n", st.robot.c_str(),
+                  st.name.c_str(), config, e.what());
+      dumpSuperovoids(scene, out_dir + "/" + st.robot + "_" + st.name + "_collide_failure.txt");
     }
   }
   t0 = Clock::now();
@@ -448,42 +463,74 @@ FitRow checkFitted(sov::urdf::Scene& scene, FitStats& st, int config, bool hm,
     if (!hm) st.margins.push_back(dm.distance - df.distance);
   } catch (const std::exception& e) {
     if (st.distance_failures++ == 0) {
-      std::printf("panda %s: configuration %d: %s\n", st.name.c_str(), config, e.what());
-      dumpSuperovoids(scene, out_dir + "/panda_" + st.name + "_failure.txt");
+      std::printf("%s %s: configuration %d: %s\n", st.robot.c_str(), st.name.c_str(), config,
+                  e.what());
+      dumpSuperovoids(scene, out_dir + "/" + st.robot + "_" + st.name + "_failure.txt");
     }
   }
   return row;
 }
 
-// The environment of the Panda runs: count FCL primitives (boxes,
-// cylinders, capsules, spheres, 3-20 cm) at uniform positions around the arm
-// (outside the column of radius 0.3 m about the base's axis, which the base
-// and first links fill in every configuration) and uniform orientations,
-// from a fixed seed: objects as a planning scene holds them, the same for
-// the three scenes.
+// An FCL primitive (kind % 4: box, cylinder, capsule, sphere) with sizes
+// uniform in [lo, hi], a uniform orientation, at position.
+std::unique_ptr<fcl::CollisionObject<double>> primitive(std::mt19937_64& rng, int kind, double lo,
+                                                        double hi, const Vector3d& position) {
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::normal_distribution<double> g(0.0, 1.0);
+  const double s1 = u(rng), s2 = u(rng), s3 = u(rng);
+  std::shared_ptr<fcl::CollisionGeometry<double>> shape;
+  switch (kind % 4) {
+    case 0: shape = std::make_shared<fcl::Box<double>>(s1, s2, s3); break;
+    case 1: shape = std::make_shared<fcl::Cylinder<double>>(0.5 * s1, s2); break;
+    case 2: shape = std::make_shared<fcl::Capsule<double>>(0.5 * s1, s2); break;
+    default: shape = std::make_shared<fcl::Sphere<double>>(0.5 * s1); break;
+  }
+  Eigen::Quaterniond q(g(rng), g(rng), g(rng), g(rng));
+  Isometry3d T = Isometry3d::Identity();
+  T.linear() = q.normalized().toRotationMatrix();
+  T.translation() = position;
+  return std::make_unique<fcl::CollisionObject<double>>(shape, T);
+}
+
+// The environment of the Panda runs: count FCL primitives of 3-20 cm at
+// uniform positions around the arm (outside the column of radius 0.3 m
+// about the base's axis, which the base and first links fill in every
+// configuration), from a fixed seed: objects as a planning scene holds
+// them, the same for the three scenes.
 std::vector<std::unique_ptr<fcl::CollisionObject<double>>> pandaEnvironment(int count) {
   std::mt19937_64 rng(20261127);
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::normal_distribution<double> g(0.0, 1.0);
   std::vector<std::unique_ptr<fcl::CollisionObject<double>>> env;
   for (int k = 0; k < count; ++k) {
-    const double s1 = 0.03 + 0.17 * u(rng), s2 = 0.03 + 0.17 * u(rng), s3 = 0.03 + 0.17 * u(rng);
-    std::shared_ptr<fcl::CollisionGeometry<double>> shape;
-    switch (k % 4) {
-      case 0: shape = std::make_shared<fcl::Box<double>>(s1, s2, s3); break;
-      case 1: shape = std::make_shared<fcl::Cylinder<double>>(0.5 * s1, s2); break;
-      case 2: shape = std::make_shared<fcl::Capsule<double>>(0.5 * s1, s2); break;
-      default: shape = std::make_shared<fcl::Sphere<double>>(0.5 * s1); break;
-    }
-    Eigen::Quaterniond q(g(rng), g(rng), g(rng), g(rng));
-    Isometry3d T = Isometry3d::Identity();
-    T.linear() = q.normalized().toRotationMatrix();
+    Vector3d c;
     do {
-      T.translation() = Vector3d(1.6 * u(rng) - 0.8, 1.6 * u(rng) - 0.8, 1.2 * u(rng));
-    } while (T.translation().head<2>().norm() < 0.3);
-    env.push_back(std::make_unique<fcl::CollisionObject<double>>(shape, T));
+      c = Vector3d(1.6 * u(rng) - 0.8, 1.6 * u(rng) - 0.8, 1.2 * u(rng));
+    } while (c.head<2>().norm() < 0.3);
+    env.push_back(primitive(rng, k, 0.03, 0.2, c));
   }
   return env;
+}
+
+// A model's movable joints and their limits.
+struct Limit {
+  std::string joint;
+  double lo, hi;
+};
+std::vector<Limit> jointLimits(const urdf::ModelInterface& model) {
+  std::vector<Limit> limits;
+  for (const auto& j : model.joints_)
+    if ((j.second->type == urdf::Joint::REVOLUTE || j.second->type == urdf::Joint::PRISMATIC) &&
+        !j.second->mimic)
+      limits.push_back({j.first, j.second->limits->lower, j.second->limits->upper});
+  return limits;
+}
+
+// Joint positions uniform within the limits.
+sov::urdf::JointPositions randomConfiguration(const std::vector<Limit>& limits,
+                                              std::mt19937_64& rng) {
+  sov::urdf::JointPositions q;
+  for (const auto& l : limits) q[l.joint] = std::uniform_real_distribution<double>(l.lo, l.hi)(rng);
+  return q;
 }
 
 // Collision with and distance to the environment of a fitted scene at the
@@ -503,30 +550,31 @@ void checkEnvironment(sov::urdf::Scene& scene, FitStats& st,
 
 // Prints a fitted model's figures against the meshes'.
 void printFitStats(const FitStats& st, int configs, long mesh_pairs) {
-  std::printf("panda %s: selfCollision failed in %ld, minSelfDistance in %ld of %d configurations\n",
-              st.name.c_str(), st.collide_failures, st.distance_failures, configs);
+  std::printf("%s %s: selfCollision failed in %ld, minSelfDistance in %ld of %d configurations\n",
+              st.robot.c_str(), st.name.c_str(), st.collide_failures, st.distance_failures,
+              configs);
   printTimes((st.name + " selfCollision (all pairs)").c_str(), st.t_coll);
   printTimes((st.name + " minSelfDistance").c_str(), st.t_dist);
   std::printf(
-      "panda %s verdicts: agree %ld of %ld; fit only (conservative) %ld; mesh only (missed) %ld;"
+      "%s %s verdicts: agree %ld of %ld; fit only (conservative) %ld; mesh only (missed) %ld;"
       " colliding link pairs: mesh %ld, fit %ld, mesh pairs the fit missed %ld\n",
-      st.name.c_str(), st.agree, configs - st.collide_failures, st.fit_only, st.mesh_only,
+      st.robot.c_str(), st.name.c_str(), st.agree, configs - st.collide_failures, st.fit_only, st.mesh_only,
       mesh_pairs, st.pairs, st.pair_misses);
   const double min_margin =
       st.margins.empty() ? NAN : *std::min_element(st.margins.begin(), st.margins.end());
   std::printf(
-      "panda %s margin d_mesh - d_fit over %zu mesh-free configurations: min %.2f, median "
+      "%s %s margin d_mesh - d_fit over %zu mesh-free configurations: min %.2f, median "
       "%.2f, p99 %.2f mm\n",
-      st.name.c_str(), st.margins.size(), 1e3 * min_margin, 1e3 * percentile(st.margins, 0.5),
+      st.robot.c_str(), st.name.c_str(), st.margins.size(), 1e3 * min_margin, 1e3 * percentile(st.margins, 0.5),
       1e3 * percentile(st.margins, 0.99));
   printTimes((st.name + " collides(env)").c_str(), st.t_env_coll);
   printTimes((st.name + " distance(env)").c_str(), st.t_env_dist);
   const double env_min =
       st.env_margins.empty() ? NAN : *std::min_element(st.env_margins.begin(), st.env_margins.end());
   std::printf(
-      "panda %s environment verdicts: fit only (conservative) %ld; mesh only (missed) %ld; "
+      "%s %s environment verdicts: fit only (conservative) %ld; mesh only (missed) %ld; "
       "margin d_mesh - d_fit min %.3g, median %.2f mm over %zu configurations\n",
-      st.name.c_str(), st.env_fit_only, st.env_mesh_only, 1e3 * env_min,
+      st.robot.c_str(), st.name.c_str(), st.env_fit_only, st.env_mesh_only, 1e3 * env_min,
       1e3 * percentile(st.env_margins, 0.5), st.env_margins.size());
 }
 
@@ -543,73 +591,55 @@ void printRatios(const char* what, const std::vector<double>& mesh, const std::v
               percentile(mesh, 0.99) / percentile(fit, 0.99));
 }
 
-// Panda: the mesh model against one superovoid per link ("single") and a
-// union per link ("union", split), in the same run, each configuration
-// queried on the three scenes back to back.
-int runPanda(const std::string& data, const std::string& out_dir, int configs,
-             const sov::urdf::SplitOptions& split, const std::string& fitted_urdf,
-             const std::string& union_urdf) {
-  const std::string dir = data + "/panda", file = "panda.urdf";
-  const sov::urdf::Model original = sov::urdf::parseFile(dir + "/" + file);
-  const std::string fitted_xml = fitted_urdf.empty()
-                                     ? fitAndRecord(dir, file, {}, out_dir, "panda")
-                                     : readText(fitted_urdf);
-  const std::string union_xml = union_urdf.empty()
-                                    ? fitAndRecord(dir, file, {}, out_dir, "panda_union", split)
-                                    : readText(union_urdf);
+// The mesh model of a robot against one superovoid per link ("single") and
+// a union per link ("union") in the same run: random configurations (joints
+// uniform within their limits, fixed seed), each queried on the three
+// scenes back to back: selfCollision and minSelfDistance over the link
+// pairs `checked` keeps (the others allowed), then collides(env) and
+// distance(env). Prints the figures and writes OUT_DIR/<robot>_configs.csv;
+// returns 1 when a fit missed a collision of the meshes, else 0.
+int runScenes(const std::string& robot, const sov::urdf::Model& original,
+              const std::string& mesh_dir, const std::string& fitted_xml,
+              const std::string& union_xml,
+              const std::function<bool(const std::string&, const std::string&)>& checked,
+              const std::vector<fcl::CollisionObject<double>*>& env, int configs,
+              const std::string& out_dir) {
   sov::urdf::SceneOptions so;
-  so.mesh_directory = dir;
+  so.mesh_directory = mesh_dir;
   so.warm_start = false;  // random configurations: nothing to warm-start from
   sov::urdf::Scene mesh_scene(original, so), fit_scene(sov::urdf::parse(fitted_xml), so),
       union_scene(sov::urdf::parse(union_xml), so);
-
-  // SRDF-style allowed pairs: bodies (links merged over fixed joints) at most
-  // two movable joints apart.
-  const auto body = sov_bench::rigidBodies(*original.urdf);
   std::vector<std::string> geo_links;
   for (const auto& l : original.urdf->links_)
     if (!l.second->collision_array.empty()) geo_links.push_back(l.first);
-  int checked = 0;
+  int n_checked = 0;
   for (std::size_t i = 0; i < geo_links.size(); ++i)
     for (std::size_t j = i + 1; j < geo_links.size(); ++j) {
-      if (sov_bench::jointsBetween(*original.urdf, body, geo_links[i], geo_links[j]) <= 2) {
+      if (!checked(geo_links[i], geo_links[j])) {
         for (sov::urdf::Scene* s : {&mesh_scene, &fit_scene, &union_scene})
           s->allowCollision(geo_links[i], geo_links[j]);
       } else {
         std::printf("  checked pair: %s - %s\n", geo_links[i].c_str(), geo_links[j].c_str());
-        ++checked;
+        ++n_checked;
       }
     }
-  std::printf("panda: %zu links with geometry, %d link pairs checked\n", geo_links.size(), checked);
+  std::printf("%s: %zu links with geometry, %d link pairs checked\n", robot.c_str(),
+              geo_links.size(), n_checked);
 
-  struct Limit {
-    std::string joint;
-    double lo, hi;
-  };
-  std::vector<Limit> limits;
-  for (const auto& j : original.urdf->joints_)
-    if ((j.second->type == urdf::Joint::REVOLUTE || j.second->type == urdf::Joint::PRISMATIC) &&
-        !j.second->mimic)
-      limits.push_back({j.first, j.second->limits->lower, j.second->limits->upper});
+  const std::vector<Limit> limits = jointLimits(*original.urdf);
   std::mt19937_64 rng(20261122);
-  std::vector<double> t_mesh_coll, t_mesh_dist;
-  long mesh_pairs = 0, mesh_colliding = 0;
-  std::ofstream csv(out_dir + "/panda_configs.csv");
+  std::vector<double> t_mesh_coll, t_mesh_dist, t_mesh_env_coll, t_mesh_env_dist;
+  long mesh_pairs = 0, mesh_colliding = 0, mesh_env_colliding = 0;
+  std::ofstream csv(out_dir + "/" + robot + "_configs.csv");
   csv << "config,mesh_colliding,fit_colliding,union_colliding,mesh_pairs,fit_pairs,union_pairs,"
          "mesh_min_distance,fit_min_distance,union_min_distance,mesh_collide_us,"
          "mesh_distance_us,fit_collide_us,fit_distance_us,union_collide_us,union_distance_us\n";
   FitStats single, uni;
+  single.robot = uni.robot = robot;
   single.name = "single";
   uni.name = "union";
-  const auto env_objects = pandaEnvironment(12);
-  std::vector<fcl::CollisionObject<double>*> env;
-  for (const auto& o : env_objects) env.push_back(o.get());
-  std::vector<double> t_mesh_env_coll, t_mesh_env_dist;
-  long mesh_env_colliding = 0;
   for (int c = 0; c < configs; ++c) {
-    sov::urdf::JointPositions q;
-    for (const auto& l : limits)
-      q[l.joint] = std::uniform_real_distribution<double>(l.lo, l.hi)(rng);
+    const sov::urdf::JointPositions q = randomConfiguration(limits, rng);
     for (sov::urdf::Scene* s : {&mesh_scene, &fit_scene, &union_scene}) s->setJointPositions(q);
     std::set<std::pair<std::string, std::string>> pm;
     auto t0 = Clock::now();
@@ -637,17 +667,18 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs,
         << f.collide_us << "," << f.distance_us << "," << u.collide_us << "," << u.distance_us
         << "\n";
   }
-  std::printf("panda: %d configurations, %ld colliding for the meshes\n", configs, mesh_colliding);
-  std::printf("panda per-configuration times:\n");
+  const char* r = robot.c_str();
+  std::printf("%s: %d configurations, %ld colliding for the meshes\n", r, configs, mesh_colliding);
+  std::printf("%s per-configuration times:\n", r);
   printTimes("mesh  selfCollision (all pairs)", t_mesh_coll);
   printTimes("mesh  minSelfDistance", t_mesh_dist);
-  std::printf("panda environment: %zu objects, colliding with the meshes in %ld configurations\n",
+  std::printf("%s environment: %zu objects, colliding with the meshes in %ld configurations\n", r,
               env.size(), mesh_env_colliding);
   printTimes("mesh  collides(env)", t_mesh_env_coll);
   printTimes("mesh  distance(env)", t_mesh_env_dist);
   printFitStats(single, configs, mesh_pairs);
   printFitStats(uni, configs, mesh_pairs);
-  std::printf("panda speed, mesh time over fitted time (same run):\n");
+  std::printf("%s speed, mesh time over fitted time (same run):\n", r);
   printRatios("single selfCollision", t_mesh_coll, single.t_coll);
   printRatios("single minSelfDistance", t_mesh_dist, single.t_dist);
   printRatios("union selfCollision", t_mesh_coll, uni.t_coll);
@@ -661,19 +692,78 @@ int runPanda(const std::string& data, const std::string& out_dir, int configs,
   return ok ? 0 : 1;
 }
 
+// Panda: its meshes against the fits (fitted here, or read from
+// fitted_urdf and union_urdf), SRDF-style pairs (bodies, links merged over
+// fixed joints, more than two movable joints apart are checked), the
+// environment of pandaEnvironment.
+int runPanda(const std::string& data, const std::string& out_dir, int configs,
+             const sov::urdf::SplitOptions& split, const std::string& fitted_urdf,
+             const std::string& union_urdf) {
+  const std::string dir = data + "/panda", file = "panda.urdf";
+  const sov::urdf::Model original = sov::urdf::parseFile(dir + "/" + file);
+  const std::string fitted_xml = fitted_urdf.empty()
+                                     ? fitAndRecord(dir, file, {}, out_dir, "panda")
+                                     : readText(fitted_urdf);
+  const std::string union_xml = union_urdf.empty()
+                                    ? fitAndRecord(dir, file, {}, out_dir, "panda_union", split)
+                                    : readText(union_urdf);
+  const auto body = sov_bench::rigidBodies(*original.urdf);
+  const auto checked = [&](const std::string& a, const std::string& b) {
+    return sov_bench::jointsBetween(*original.urdf, body, a, b) > 2;
+  };
+  const auto env_objects = pandaEnvironment(12);
+  std::vector<fcl::CollisionObject<double>*> env;
+  for (const auto& o : env_objects) env.push_back(o.get());
+  return runScenes("panda", original, dir, fitted_xml, union_xml, checked, env, configs, out_dir);
+}
+
+// The iCub model with both hands fitted (the arms and torso keep their
+// meshes in every model): pairs of two hand links more than two movable
+// joints apart are checked, every pair with another link allowed, so that
+// self-collision compares the hands alone; the environment is 24 FCL
+// primitives of 1-6 cm each within 6 cm of a palm's position in a random
+// configuration (its own seed).
+int runIcubScenes(const sov::urdf::Model& original, const std::string& dir,
+                  const std::set<std::string>& hand_links, const std::string& fitted_xml,
+                  const std::string& union_xml, int configs, const std::string& out_dir) {
+  const auto body = sov_bench::rigidBodies(*original.urdf);
+  const auto checked = [&](const std::string& a, const std::string& b) {
+    return hand_links.count(a) && hand_links.count(b) &&
+           sov_bench::jointsBetween(*original.urdf, body, a, b) > 2;
+  };
+  sov::urdf::SceneOptions so;
+  so.mesh_directory = dir;
+  sov::urdf::Scene where(original, so);
+  const std::vector<Limit> limits = jointLimits(*original.urdf);
+  std::mt19937_64 rng(20261127);
+  std::normal_distribution<double> g(0.0, 1.0);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<std::unique_ptr<fcl::CollisionObject<double>>> env_objects;
+  for (int k = 0; k < 24; ++k) {
+    where.setJointPositions(randomConfiguration(limits, rng));
+    const Vector3d offset = Vector3d(g(rng), g(rng), g(rng)).normalized() * 0.06 * u(rng);
+    const Vector3d palm =
+        where.linkPose(k % 2 ? "left_palm" : "right_palm").translation() + offset;
+    env_objects.push_back(primitive(rng, k, 0.01, 0.06, palm));
+  }
+  std::vector<fcl::CollisionObject<double>*> env;
+  for (const auto& o : env_objects) env.push_back(o.get());
+  return runScenes("icub", original, dir, fitted_xml, union_xml, checked, env, configs, out_dir);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr,
-                 "usage: %s icub|panda DATA_DIR OUT_DIR [--steps N | --configs N]\n"
+                 "usage: %s icub|panda DATA_DIR OUT_DIR [--steps N] [--configs N]\n"
                  "          [--max-bodies K] [--target-ratio R] [--fitted URDF --union URDF]\n"
                  "DATA_DIR: ../shared/data/robots\n",
                  argv[0]);
     return 2;
   }
   const std::string robot = argv[1], data = argv[2], out = argv[3];
-  int n = robot == "icub" ? 200 : 10000;
+  int steps = 200, configs = robot == "icub" ? 5000 : 10000;
   // The union fits: up to 4 bodies per mesh, split while the union is above
   // 1.1 times its hull's volume (issue 33).
   sov::urdf::SplitOptions split;
@@ -682,8 +772,10 @@ int main(int argc, char** argv) {
   std::string fitted, union_fit;
   for (int i = 4; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--steps" || flag == "--configs")
-      n = std::atoi(argv[i + 1]);
+    if (flag == "--steps")
+      steps = std::atoi(argv[i + 1]);
+    else if (flag == "--configs")
+      configs = std::atoi(argv[i + 1]);
     else if (flag == "--max-bodies")
       split.max_bodies = std::atoi(argv[i + 1]);
     else if (flag == "--target-ratio")
@@ -695,14 +787,14 @@ int main(int argc, char** argv) {
     else
       return 2;
   }
-  if (n <= 0 || split.max_bodies < 1) return 2;
-  if (fitted.empty() != union_fit.empty() || (robot != "panda" && !fitted.empty())) {
-    std::fprintf(stderr, "%s: --fitted and --union go together, for the panda\n", argv[0]);
+  if (steps <= 0 || configs <= 0 || split.max_bodies < 1) return 2;
+  if (fitted.empty() != union_fit.empty()) {
+    std::fprintf(stderr, "%s: --fitted and --union go together\n", argv[0]);
     return 2;
   }
   try {
-    if (robot == "icub") return runIcub(data, out, n, split);
-    if (robot == "panda") return runPanda(data, out, n, split, fitted, union_fit);
+    if (robot == "icub") return runIcub(data, out, steps, configs, split, fitted, union_fit);
+    if (robot == "panda") return runPanda(data, out, configs, split, fitted, union_fit);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return 1;
