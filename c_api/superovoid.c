@@ -17,6 +17,7 @@
 #include "solver/shape.h"
 #include "solver/shape_init.h"
 #include "solver/support.h"
+#include "solver/support_epa.h"
 #include "solver/warm.h"
 
 #define SOV_PI 3.14159265358979323846
@@ -441,6 +442,31 @@ int sov_boxes_apart(int *apart, const double lo_a[3], const double hi_a[3], cons
   if (st != SOV_OK) return st;
   const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
   *apart = sovc_boxes_apart(lo_a, hi_a, &xa, lo_b, hi_b, &xb);
+  return SOV_OK;
+}
+
+/* EPA on two support functions. */
+int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn support_a,
+                            const void *a, sov_support_fn support_b, const void *b,
+                            double tolerance) {
+  if (!result || !overlapping || !support_a || !support_b) return SOV_ERR_NULL;
+  if (!(tolerance > 0) || !isfinite(tolerance)) return SOV_ERR_OPTION;
+  const sovc_support_body A = {support_a, a}, B = {support_b, b};
+  sovc_polytope P;
+  sovc_support_epa out;
+  const int st = sovc_support_penetration(&out, &A, &B, tolerance, &P);
+  if (st != SOV_OK) return st;
+  *overlapping = out.overlapping;
+  for (int i = 0; i < 3; ++i) result->n[i] = out.n[i];
+  if (!out.overlapping) return SOV_OK;
+  result->d = -out.depth;
+  for (int i = 0; i < 3; ++i) {
+    result->pA[i] = out.pA[i];
+    result->pB[i] = out.pB[i];
+  }
+  result->iterations = out.steps;
+  result->residual = 0;
+  result->method = SOV_METHOD_AUTO;
   return SOV_OK;
 }
 

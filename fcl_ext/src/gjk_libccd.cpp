@@ -1,6 +1,8 @@
 // The only file of the FCL layer that talks to libccd directly.
 #include "superovoid/fcl/gjk_libccd.h"
 
+#include "ccd_body.h"
+
 #include <limits>
 
 #include <ccd/ccd.h>
@@ -62,3 +64,17 @@ void GJKInitializer<double, sov::Superovoid>::deleteGJKObject(void* o) {
 
 }  // namespace detail
 }  // namespace fcl
+
+namespace sov {
+namespace detail {
+
+void ccdBodySupport(const void* body, const double dir[3], double x[3]) noexcept {
+  const auto* b = static_cast<const CcdBody*>(body);
+  ccd_vec3_t d, v;
+  ccdVec3Set(&d, dir[0], dir[1], dir[2]);
+  b->support(b->object, &d, &v);
+  for (int i = 0; i < 3; ++i) x[i] = v.v[i];
+}
+
+}  // namespace detail
+}  // namespace sov

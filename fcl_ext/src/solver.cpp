@@ -134,13 +134,6 @@ void checkFinite(const std::vector<fcl::ContactPoint<double>>* contacts) {
   }
 }
 
-[[noreturn]] void missedContact() {
-  throw Error(SOV_ERR_NO_CONVERGENCE,
-              std::string("libccd: GJK reports an overlap that MPR missed, and EPA gives no "
-                          "contact: ") +
-                  sov_status_string(SOV_ERR_NO_CONVERGENCE));
-}
-
 Witness sphereDistance(const fcl::Sphere<double>& a, const Transform& tfA,
                        const fcl::Sphere<double>& b, const Transform& tfB) {
   const Vector c = tfB.translation() - tfA.translation();

@@ -23,6 +23,8 @@
 #include <fcl/narrowphase/contact_point.h>
 #include <fcl/narrowphase/detail/gjk_solver_libccd.h>
 
+#include "ccd_body.h"
+#include "superovoid/error.h"
 #include "superovoid/fcl/gjk_libccd.h"
 #include "superovoid/fcl/superovoid.h"
 
@@ -78,20 +80,19 @@ Witness sphereDistance(const fcl::Sphere<double>& a, const Transform& tfA,
 // The same answer seen from the other body: n reversed, witnesses swapped.
 Witness swapped(const Witness& w);
 
-// The smallest distance_tolerance libccd's EPA is run with. Below about 1e-7
+// The smallest distance_tolerance FCL's libccd EPA is run with, for the
+// pairs forwarded to FCL (two primitives, distance.cpp). Below about 1e-7
 // it fails its own assertions and aborts the process (ComputeVisiblePatch:
 // every batch of 1000 random overlapping box, cylinder and capsule pairs at
 // 3e-8, none of 100,000 at 1e-6); finer requests get GJK for apart pairs and
-// EPA at this tolerance for overlapping ones.
+// EPA at this tolerance for overlapping ones. Pairs with a superovoid never
+// reach FCL's EPA (Solver::supportPenetration).
 constexpr double kMinEpaTolerance = 1e-6;
 
 // Throws sov::Error (SOV_ERR_NONFINITE) if a GJK answer is not finite.
 void checkFinite(double d, const Vector* p1, const Vector* p2);
 void checkFinite(const std::vector<fcl::ContactPoint<double>>* contacts);
 
-// Throws sov::Error (SOV_ERR_NO_CONVERGENCE): GJK found an overlap that
-// libccd's MPR missed, and its EPA gave no contact either.
-[[noreturn]] void missedContact();
 
 // Distance from a posed sphere to the triangle P1 P2 P3 (world), closed
 // form: the triangle's closest point to the centre (Ericson, Real-Time
@@ -214,14 +215,8 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       // coordinates' rounding exceeds the bodies: at 2e39, bodies of 47.)
       if (Base::shapeDistance(s1, tf1, s2, tf2)) return false;
       if (!contacts) return true;
-      double d = 0;
-      Vector p1, p2;
-      Base::shapeSignedDistance(s1, tf1, s2, tf2, &d, &p1, &p2);
-      checkFinite(d, &p1, &p2);
-      const Vector w = p1 - p2;
-      const double depth = w.norm();
-      if (!(d < 0) || !(depth > 0)) missedContact();
-      contacts->emplace_back(w / depth, 0.5 * (p1 + p2), depth);
+      const Witness w = supportPenetration(s1, tf1, s2, tf2);
+      contacts->emplace_back(w.n, 0.5 * (w.pA + w.pB), -w.d);
       return true;
     }
   }
@@ -242,8 +237,8 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     }
   }
 
-  // Signed distance (EPA for overlapping GJK pairs, never finer than
-  // kMinEpaTolerance; GJK at the requested tolerance for apart ones).
+  // Signed distance: GJK at the requested tolerance for apart pairs, the
+  // core's EPA (supportPenetration) for overlapping ones.
   template <class T1, class T2>
   bool shapeSignedDistance(const T1& s1, const Transform& tf1, const T2& s2,
                            const Transform& tf2, double* dist = nullptr, Vector* p1 = nullptr,
@@ -251,18 +246,50 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     if constexpr (kIsExactPair<T1, T2>) {
       return exact(s1, tf1, s2, tf2, dist, p1, p2);
     } else {
-      if (distance_tolerance < kMinEpaTolerance) {
-        if (shapeDistance(s1, tf1, s2, tf2, dist, p1, p2)) return true;
-        Solver coarse(*this);
-        coarse.distance_tolerance = kMinEpaTolerance;
-        return coarse.shapeSignedDistance(s1, tf1, s2, tf2, dist, p1, p2);
-      }
-      double d = 0;
-      const bool ok = Base::shapeSignedDistance(s1, tf1, s2, tf2, &d, p1, p2);
-      checkFinite(d, p1, p2);
-      if (dist) *dist = d;
-      return ok;
+      if (shapeDistance(s1, tf1, s2, tf2, dist, p1, p2)) return true;
+      const Witness w = supportPenetration(s1, tf1, s2, tf2);
+      if (dist) *dist = w.d;
+      if (p1) *p1 = w.pA;
+      if (p2) *p2 = w.pB;
+      return true;
     }
+  }
+
+  // The penetration of a pair libccd answers that GJK found overlapping,
+  // by the core's EPA on the two shapes' support functions
+  // (sov_support_penetration) at distance_tolerance: FCL's EPA fails its own
+  // assertion and aborts the process on some of them (a box-like superovoid
+  // against a box, fcl_ext/README.md), or spins. A pair that a support value
+  // proves apart or touching gets d = 0 at the first shape's support point.
+  // Throws sov::Error when the EPA fails.
+  template <class T1, class T2>
+  Witness supportPenetration(const T1& s1, const Transform& tf1, const T2& s2,
+                             const Transform& tf2) const {
+    using fcl::detail::GJKInitializer;
+    void* o1 = GJKInitializer<double, T1>::createGJKObject(s1, tf1);
+    void* o2 = GJKInitializer<double, T2>::createGJKObject(s2, tf2);
+    const CcdBody b1{GJKInitializer<double, T1>::getSupportFunction(), o1};
+    const CcdBody b2{GJKInitializer<double, T2>::getSupportFunction(), o2};
+    sov_result r;
+    int overlapping = 0;
+    const int status = sov_support_penetration(&r, &overlapping, &ccdBodySupport, &b1,
+                                               &ccdBodySupport, &b2, distance_tolerance);
+    Witness w{0, Vector::UnitZ(), Vector::Zero(), Vector::Zero()};
+    if (status == SOV_OK) {
+      w.n = Vector(r.n[0], r.n[1], r.n[2]);
+      if (overlapping) {
+        w.d = r.d;
+        w.pA = Vector(r.pA[0], r.pA[1], r.pA[2]);
+        w.pB = Vector(r.pB[0], r.pB[1], r.pB[2]);
+      } else {
+        ccdBodySupport(&b1, r.n, w.pA.data());
+        w.pB = w.pA;
+      }
+    }
+    GJKInitializer<double, T1>::deleteGJKObject(o1);
+    GJKInitializer<double, T2>::deleteGJKObject(o2);
+    throwIfError(status, "EPA (sov_support_penetration) on a superovoid pair");
+    return w;
   }
 
   // Overlap test of a shape and a triangle (world vertices P1 P2 P3), for

@@ -282,6 +282,28 @@ SOV_API int sov_boxes_apart(int *apart, const double lo_a[3], const double hi_a[
                             const sov_pose *XA, const double lo_b[3],
                             const double hi_b[3], const sov_pose *XB);
 
+/* A convex body known by its support function: support(body, dir, x)
+ * writes the point x of the body farthest along dir (world frame; dir is
+ * non-zero, not necessarily unit). */
+typedef void (*sov_support_fn)(const void *body, const double dir[3], double x[3]);
+
+/* Penetration of two convex bodies given by support functions, for pairs
+ * that are not two superovoids (the FCL layer's superovoid against a box,
+ * cylinder, cone, capsule or convex polytope): EPA on A - B from 14 support
+ * directions, in fixed memory (about 72 KB of stack), at most about 500
+ * supports. *overlapping = 1: result->d = -depth with depth within
+ * tolerance (a length; raised to 64 ulps of the bodies' size) of the true
+ * penetration depth, n from A towards B, pB - pA = d n, iterations the
+ * supports taken. *overlapping = 0: a support value proves the bodies apart
+ * or touching; result->n is a separating direction, nothing else is set
+ * (ask a distance method). Errors: SOV_ERR_NULL, SOV_ERR_OPTION (tolerance
+ * not finite and positive), SOV_ERR_NONFINITE (a support point not finite),
+ * SOV_ERR_NO_CONVERGENCE (a flat difference, or no room left before the
+ * tolerance). */
+SOV_API int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn support_a,
+                                    const void *a, sov_support_fn support_b, const void *b,
+                                    double tolerance);
+
 /* ---------------------------------------------------------------- batches
  * Many pair queries in one call, on threads the call creates and joins
  * (POSIX threads; nothing outlives the call, and the library keeps no state

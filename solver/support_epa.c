@@ -1,0 +1,122 @@
+/* EPA on support functions (support_epa.h). */
+#include "solver/support_epa.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "solver/pose.h"
+#include "superovoid/status.h"
+
+/* Start directions: the 6 axes and the 8 diagonals. */
+enum { kStart = 14 };
+/* Relative tolerance of the hull's visibility tests (as the global search's). */
+static const double kHullEps = 1e-13;
+
+/* w = sA(n) - sB(-n) and a = sA(n); 0 if either is not finite. */
+static int support_d(double w[3], double a[3], const sovc_support_body *A,
+                     const sovc_support_body *B, const double n[3]) {
+  const double m[3] = {-n[0], -n[1], -n[2]};
+  double b[3];
+  A->support(A->body, n, a);
+  B->support(B->body, m, b);
+  for (int i = 0; i < 3; ++i) w[i] = a[i] - b[i];
+  return sovc_all_finite(w, 3);
+}
+
+/* The alive face with the smallest plane offset (the nearest to the origin
+ * once the origin is inside), or -1. */
+static int nearest_face(const sovc_polytope *P) {
+  int best = -1;
+  for (int f = 0; f < P->nf; ++f)
+    if (P->alive[f] && (best < 0 || P->dist[f] < P->dist[best])) best = f;
+  return best;
+}
+
+/* Proved apart (or touching) along n: the answer says so. */
+static int apart(sovc_support_epa *out, const double n[3]) {
+  out->overlapping = 0;
+  for (int i = 0; i < 3; ++i) out->n[i] = n[i];
+  return SOV_OK;
+}
+
+/* The starting polytope: supports along the 14 directions. Returns SOV_OK
+ * with *size the largest |w|, or apart() when one of them separates. */
+static int start(sovc_support_epa *out, double *size, const sovc_support_body *A,
+                 const sovc_support_body *B, sovc_polytope *P) {
+  double w[kStart][3], a[kStart][3];
+  const double r = 1 / sqrt(3.0);
+  *size = 0;
+  for (int k = 0; k < kStart; ++k) {
+    double u[3] = {0, 0, 0};
+    if (k < 6) {
+      u[k / 2] = k % 2 ? -1 : 1;
+    } else {
+      for (int i = 0; i < 3; ++i) u[i] = ((k - 6) >> i) & 1 ? -r : r;
+    }
+    if (!support_d(w[k], a[k], A, B, u)) return SOV_ERR_NONFINITE;
+    if (sovc_dot(u, w[k]) <= 0) return apart(out, u);
+    *size = fmax(*size, sqrt(sovc_dot(w[k], w[k])));
+  }
+  out->steps = kStart;
+  if (!sovc_polytope_init(P, (const double(*)[3])w, (const double(*)[3])a, kStart, kHullEps))
+    return SOV_ERR_NO_CONVERGENCE;
+  return SOV_OK;
+}
+
+/* The support along face f's normal added; *h its support value. Returns
+ * SOV_OK, apart() when it separates, or an error. */
+static int expand(sovc_support_epa *out, double *h, const sovc_support_body *A,
+                  const sovc_support_body *B, sovc_polytope *P, int f, double eps) {
+  double w[3], a[3];
+  if (!support_d(w, a, A, B, P->normal[f])) return SOV_ERR_NONFINITE;
+  ++out->steps;
+  *h = sovc_dot(P->normal[f], w);
+  if (*h <= 0) return apart(out, P->normal[f]);
+  return sovc_polytope_add(P, w, a, eps) == 1 ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+}
+
+/* The answer of face f: its distance and normal, A's witness at the face's
+ * point nearest the origin, B's the depth along the normal from it (so that
+ * pA - pB = depth n exactly, where that point is only near depth n). */
+static void answer(sovc_support_epa *out, const sovc_polytope *P, int f) {
+  double x[3], lam[3];
+  sovc_polytope_closest(x, lam, P, f);
+  out->overlapping = 1;
+  out->depth = P->dist[f];
+  for (int i = 0; i < 3; ++i) {
+    out->n[i] = P->normal[f][i];
+    out->pA[i] = 0;
+    for (int j = 0; j < 3; ++j) out->pA[i] += lam[j] * P->aux[P->face[f][j]][i];
+    out->pB[i] = out->pA[i] - out->depth * out->n[i];
+  }
+}
+
+int sovc_support_penetration(sovc_support_epa *out, const sovc_support_body *A,
+                             const sovc_support_body *B, double tolerance, sovc_polytope *P) {
+  double size;
+  out->steps = 0;
+  out->overlapping = 1; /* until a support value proves otherwise */
+  int st = start(out, &size, A, B, P);
+  if (st != SOV_OK || !out->overlapping) return st;
+  const double eps = 1e-14 * size, tol = fmax(tolerance, 64 * DBL_EPSILON * size);
+  for (;;) {
+    const int f = nearest_face(P);
+    if (f < 0) return SOV_ERR_NO_CONVERGENCE;
+    double h;
+    if (P->dist[f] <= 0) { /* the origin outside this face: grow towards it */
+      st = expand(out, &h, A, B, P, f, eps);
+      if (st != SOV_OK || !out->overlapping) return st;
+      continue;
+    }
+    /* depth lies in [dist, h]: the inner polytope's face, the support along it */
+    double w[3], a[3];
+    if (!support_d(w, a, A, B, P->normal[f])) return SOV_ERR_NONFINITE;
+    h = sovc_dot(P->normal[f], w);
+    if (h - P->dist[f] <= tol) {
+      answer(out, P, f);
+      return SOV_OK;
+    }
+    ++out->steps;
+    if (sovc_polytope_add(P, w, a, eps) != 1) return SOV_ERR_NO_CONVERGENCE;
+  }
+}
