@@ -19,7 +19,15 @@ std::size_t collide(const fcl::CollisionGeometry<double>* o1, const fcl::Transfo
   detail::checkNotNull(o1, o2);
   const Superovoid* s1 = detail::asSuperovoid(o1);
   const Superovoid* s2 = detail::asSuperovoid(o2);
-  if (!s1 && !s2) return fcl::collide(o1, tf1, o2, tf2, request, result);
+  if (!s1 && !s2) {
+    if (detail::isMeshSphere(o1, o2)) {
+      detail::checkSolver(request.gjk_solver_type);
+      detail::Solver solver;
+      solver.collision_tolerance = request.gjk_tolerance;
+      return detail::collideMeshSphere(o1, tf1, o2, tf2, solver, request, result);
+    }
+    return fcl::collide(o1, tf1, o2, tf2, request, result);
+  }
   detail::checkSolver(request.gjk_solver_type);
   if (request.num_max_contacts == 0) {
     throwIfError(SOV_ERR_OPTION, "sov::collide: num_max_contacts is 0");
@@ -48,8 +56,9 @@ std::size_t collide(const fcl::CollisionObject<double>* o1, const fcl::Collision
                     const fcl::CollisionRequest<double>& request,
                     fcl::CollisionResult<double>& result) {
   if (!o1 || !o2) throwIfError(SOV_ERR_NULL, "sov::collide: null collision object");
-  if (!detail::asSuperovoid(o1->collisionGeometry().get()) &&
-      !detail::asSuperovoid(o2->collisionGeometry().get())) {
+  const auto* g1 = o1->collisionGeometry().get();
+  const auto* g2 = o2->collisionGeometry().get();
+  if (!detail::asSuperovoid(g1) && !detail::asSuperovoid(g2) && !detail::isMeshSphere(g1, g2)) {
     return fcl::collide(o1, o2, request, result);
   }
   return collide(o1->collisionGeometry().get(), o1->getTransform(),

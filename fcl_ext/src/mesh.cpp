@@ -196,22 +196,23 @@ void pointContactsAtCaller(fcl::CollisionResult<double>& result, std::size_t fir
   result.cached_gjk_guess = guess;
 }
 
-}  // namespace
-
-std::size_t collideMesh(const Geometry* o1, const Transform& tf1, const Geometry* o2,
-                        const Transform& tf2, const Solver& solver,
-                        const fcl::CollisionRequest<double>& request,
-                        fcl::CollisionResult<double>& result) {
-  const bool superovoid_first = !isMesh(o1);
-  const Geometry* mesh = superovoid_first ? o2 : o1;
-  const Transform& tfM = superovoid_first ? tf2 : tf1;
-  const auto* s = static_cast<const Superovoid*>(superovoid_first ? o1 : o2);
-  const Transform& tfS = superovoid_first ? tf1 : tf2;
+// Collision of a Shape (a superovoid or an fcl::Sphere) with a mesh, either
+// order: FCL's BVHShapeCollider run with detail::Solver (collideMesh).
+template <class Shape>
+std::size_t collideMeshShape(const Geometry* o1, const Transform& tf1, const Geometry* o2,
+                             const Transform& tf2, const Solver& solver,
+                             const fcl::CollisionRequest<double>& request,
+                             fcl::CollisionResult<double>& result) {
+  const bool shape_first = !isMesh(o1);
+  const Geometry* mesh = shape_first ? o2 : o1;
+  const Transform& tfM = shape_first ? tf2 : tf1;
+  const auto* s = static_cast<const Shape*>(shape_first ? o1 : o2);
+  const Transform& tfS = shape_first ? tf1 : tf2;
   return withBV(*mesh, [&](auto tag) -> std::size_t {
     using BV = typename decltype(tag)::type;
-    using Collider = fcl::detail::BVHShapeCollider<BV, Superovoid, Solver>;
+    using Collider = fcl::detail::BVHShapeCollider<BV, Shape, Solver>;
     const std::size_t before = result.numContacts();
-    if (!superovoid_first) {
+    if (!shape_first) {
       Collider::collide(mesh, tfM, s, tfS, &solver, request, result);
       pointContactsAtCaller(result, before, mesh, s);
       return result.numContacts();
@@ -222,6 +223,29 @@ std::size_t collideMesh(const Geometry* o1, const Transform& tf1, const Geometry
     result = mirrored(mesh_first);
     return result.numContacts();
   });
+}
+
+}  // namespace
+
+std::size_t collideMesh(const Geometry* o1, const Transform& tf1, const Geometry* o2,
+                        const Transform& tf2, const Solver& solver,
+                        const fcl::CollisionRequest<double>& request,
+                        fcl::CollisionResult<double>& result) {
+  return collideMeshShape<Superovoid>(o1, tf1, o2, tf2, solver, request, result);
+}
+
+bool isMeshSphere(const Geometry* o1, const Geometry* o2) {
+  const auto sphere = [](const Geometry* g) {
+    return g->getObjectType() == fcl::OT_GEOM && g->getNodeType() == fcl::GEOM_SPHERE;
+  };
+  return (isMesh(o1) && sphere(o2)) || (sphere(o1) && isMesh(o2));
+}
+
+std::size_t collideMeshSphere(const Geometry* o1, const Transform& tf1, const Geometry* o2,
+                              const Transform& tf2, const Solver& solver,
+                              const fcl::CollisionRequest<double>& request,
+                              fcl::CollisionResult<double>& result) {
+  return collideMeshShape<fcl::Sphere<double>>(o1, tf1, o2, tf2, solver, request, result);
 }
 
 bool isOrientedMesh(const Geometry* g) {

@@ -36,6 +36,20 @@ std::size_t collideMesh(const fcl::CollisionGeometry<double>* o1, const Transfor
                         const Solver& solver, const fcl::CollisionRequest<double>& request,
                         fcl::CollisionResult<double>& result);
 
+// True for a mesh (any BV type) and an fcl::Sphere, either order.
+bool isMeshSphere(const fcl::CollisionGeometry<double>* o1,
+                  const fcl::CollisionGeometry<double>* o2);
+
+// Collision of an fcl::Sphere with a mesh, either order, as collideMesh
+// answers a superovoid: FCL's BVHShapeCollider run with detail::Solver,
+// whose sphere-triangle test is the closed form of sphereTriangleIntersect
+// (FCL 0.7's reports spheres far from a mesh as colliding). Contacts' depths
+// are positive (FCL's own are the negative of the overlap).
+std::size_t collideMeshSphere(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
+                              const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
+                              const Solver& solver, const fcl::CollisionRequest<double>& request,
+                              fcl::CollisionResult<double>& result);
+
 // Distance between a superovoid and a mesh, either order, as FCL's
 // BVHShapeDistancer answers it (the smallest triangle distance by libccd's
 // GJK; -1 once a triangle intersects the superovoid: no penetration depth).

@@ -174,6 +174,22 @@ Vector closestOnTriangle(const Vector& p, const Vector& a, const Vector& b, cons
 
 }  // namespace
 
+bool sphereTriangleIntersect(const fcl::Sphere<double>& s, const Transform& tf, const Vector& P1,
+                             const Vector& P2, const Vector& P3, Vector* contact, double* depth,
+                             Vector* normal) {
+  const Vector centre = tf.translation();
+  const Vector q = closestOnTriangle(centre, P1, P2, P3);
+  const Vector w = q - centre;
+  const double r = w.norm();
+  if (!(r <= s.radius)) return false;
+  Vector n = r > 0 ? Vector(w / r) : Vector((P2 - P1).cross(P3 - P1));
+  if (!(n.norm() > 0)) n = Vector::UnitZ();  // the centre on a degenerate triangle
+  if (contact) *contact = q;
+  if (depth) *depth = s.radius - r;
+  if (normal) *normal = n.normalized();
+  return true;
+}
+
 bool sphereTriangleDistance(const fcl::Sphere<double>& s, const Transform& tf, const Vector& P1,
                             const Vector& P2, const Vector& P3, double* dist, Vector* p1,
                             Vector* p2) {

@@ -104,6 +104,17 @@ bool sphereTriangleDistance(const fcl::Sphere<double>& s, const Transform& tf, c
                             const Vector& P2, const Vector& P3, double* dist, Vector* p1,
                             Vector* p2);
 
+// Overlap of a posed sphere and the triangle P1 P2 P3 (world), closed form:
+// the triangle's point nearest the centre (as sphereTriangleDistance) within
+// the radius. contact: that point; depth: the radius less its distance
+// (positive); normal: from the centre towards it (the triangle's normal
+// when the centre lies on it). FCL 0.7's sphereTriangleIntersect accepts
+// spheres 16 mm from a mesh of the iCub hand (found by sov_bench_robots
+// icub: its plane test on a sliver triangle).
+bool sphereTriangleIntersect(const fcl::Sphere<double>& s, const Transform& tf, const Vector& P1,
+                             const Vector& P2, const Vector& P3, Vector* contact, double* depth,
+                             Vector* normal);
+
 template <class T>
 constexpr bool kIsPlaneLike =
     std::is_same_v<T, fcl::Plane<double>> || std::is_same_v<T, fcl::Halfspace<double>>;
@@ -146,6 +157,9 @@ inline LocalBox localBox(const Superovoid& s) {
   return {s.aabb_local.center(), 0.5 * (s.aabb_local.max_ - s.aabb_local.min_)};
 }
 inline LocalBox localBox(const fcl::Box<double>& b) { return {Vector::Zero(), 0.5 * b.side}; }
+inline LocalBox localBox(const fcl::Sphere<double>& s) {
+  return {Vector::Zero(), Vector::Constant(s.radius)};
+}
 inline LocalBox localBox(const fcl::Cylinder<double>& c) {
   return {Vector::Zero(), Vector(c.radius, c.radius, 0.5 * c.lz)};
 }
@@ -293,11 +307,15 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
   }
 
   // Overlap test of a shape and a triangle (world vertices P1 P2 P3), for
-  // FCL's mesh-shape traversal nodes: libccd's MPR, as in the base.
+  // FCL's mesh-shape traversal nodes: libccd's MPR, as in the base; a
+  // sphere's in closed form (sphereTriangleIntersect).
   template <class T>
   bool shapeTriangleIntersect(const T& s, const Transform& tf, const Vector& P1,
                               const Vector& P2, const Vector& P3, Vector* contact = nullptr,
                               double* depth = nullptr, Vector* normal = nullptr) const {
+    if constexpr (std::is_same_v<T, fcl::Sphere<double>>) {
+      return sphereTriangleIntersect(s, tf, P1, P2, P3, contact, depth, normal);
+    }
     const bool hit = Base::shapeTriangleIntersect(s, tf, P1, P2, P3, contact, depth, normal);
     if (hit) checkFinite(depth ? *depth : 0.0, contact, normal);
     return hit;
@@ -308,6 +326,9 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
                               const Vector& P2, const Vector& P3, const Transform& tf2,
                               Vector* contact = nullptr, double* depth = nullptr,
                               Vector* normal = nullptr) const {
+    if constexpr (std::is_same_v<T, fcl::Sphere<double>>) {
+      return sphereTriangleIntersect(s, tf1, tf2 * P1, tf2 * P2, tf2 * P3, contact, depth, normal);
+    }
     const bool hit =
         Base::shapeTriangleIntersect(s, tf1, P1, P2, P3, tf2, contact, depth, normal);
     if (hit) checkFinite(depth ? *depth : 0.0, contact, normal);
