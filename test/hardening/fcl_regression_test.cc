@@ -191,4 +191,32 @@ TEST(HardeningFclRegression, ThinTaperedPlateInsideAConeOverlaps) {
   EXPECT_TRUE(result.nearest_points[1].allFinite());
 }
 
+// docs/RELIABILITY.md, the libccd row: FCL's EPA (libccd's polytope) ran
+// over 10 s on a 0.09 superovoid deep inside a capsule of radius 100. The
+// signed distance of such a pair is now the core's EPA, bounded in steps:
+// here the optima form a ring (any direction across the capsule's axis),
+// which its polytope cannot close to the tolerance, and it says so
+// (sov::Error, SOV_ERR_NO_CONVERGENCE) or answers within the tolerance; never
+// a hang, an abort or a wrong depth. A box-like superovoid (eps 0.1) off the
+// axis has one optimum and gets its depth.
+TEST(HardeningFclRegression, DeepInsideAHugeCapsuleEndsInTime) {
+  const fcl::Capsule<double> capsule(100, 50);
+  const sov::Superovoid ball(0.09, 0.09, 0.09, 1, 1);
+  fcl::DistanceRequest<double> request(true, true);
+  fcl::DistanceResult<double> result;
+  try {
+    const double d = sov::distance(&ball, sov_test::Transform::Identity(), &capsule,
+                                   sov_test::Transform::Identity(), request, result);
+    EXPECT_NEAR(d, -100.09, 1e-6);
+  } catch (const sov::Error& e) {
+    EXPECT_EQ(e.status(), SOV_ERR_NO_CONVERGENCE) << e.what();
+  }
+  const sov::Superovoid box(0.09, 0.05, 0.07, 0.1, 0.1);
+  const sov_test::Transform off = sov_test::pose(sov_test::Vector(30, 0, 0));
+  const double d = sov::distance(&box, off, &capsule, sov_test::Transform::Identity(), request,
+                                 result);
+  // Deepest across the axis through the box's far side: 100 - 30 + 0.09.
+  EXPECT_NEAR(d, -(100 - 30 + 0.09), 1e-6);
+}
+
 }  // namespace
