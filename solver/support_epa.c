@@ -64,14 +64,15 @@ static int start(sovc_support_epa *out, double *size, const sovc_support_body *A
 }
 
 /* The support along face f's normal added; *h its support value. Returns
- * SOV_OK, apart() when it separates, or an error. */
+ * SOV_OK, apart() when it separates (or leaves the origin within eps of the
+ * boundary: touching), or an error. */
 static int expand(sovc_support_epa *out, double *h, const sovc_support_body *A,
                   const sovc_support_body *B, sovc_polytope *P, int f, double eps) {
   double w[3], a[3];
   if (!support_d(w, a, A, B, P->normal[f])) return SOV_ERR_NONFINITE;
   ++out->steps;
   *h = sovc_dot(P->normal[f], w);
-  if (*h <= 0) return apart(out, P->normal[f]);
+  if (*h <= eps) return apart(out, P->normal[f]);
   return sovc_polytope_add(P, w, a, eps) == 1 ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 

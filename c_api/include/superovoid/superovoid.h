@@ -294,9 +294,9 @@ typedef void (*sov_support_fn)(const void *body, const double dir[3], double x[3
  * supports. *overlapping = 1: result->d = -depth with depth within
  * tolerance (a length; raised to 64 ulps of the bodies' size) of the true
  * penetration depth, n from A towards B, pB - pA = d n, iterations the
- * supports taken. *overlapping = 0: a support value proves the bodies apart
- * or touching; result->n is a separating direction, nothing else is set
- * (ask a distance method). Errors: SOV_ERR_NULL, SOV_ERR_OPTION (tolerance
+ * supports taken. *overlapping = 0: a support value proves the bodies apart,
+ * or touching to 1e-14 of their size; result->n is then a separating
+ * direction and nothing else is set (ask a distance method). Errors: SOV_ERR_NULL, SOV_ERR_OPTION (tolerance
  * not finite and positive), SOV_ERR_NONFINITE (a support point not finite),
  * SOV_ERR_NO_CONVERGENCE (a flat difference, or no room left before the
  * tolerance). */
