@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two builds of the library, interleaved in one run (speed is a ratio):
 #   benchmarks/ab_battery.sh BASE_BUILD NEW_BUILD [ROUNDS] [DATA_DIR]
-# runs sov_battery --repeat 3 on the paper, stress and contact batteries in
+# runs sov_battery --repeat 3 on the paper, stress, contact and ellipsoid batteries in
 # the cold, warm and collide modes, the two builds alternating ROUNDS times
 # (default 3), and prints per battery and mode the mean over rounds of each
 # build's median and mean time per query and new / base. DATA_DIR defaults
@@ -17,7 +17,7 @@ if [ -z "$base" ] || [ -z "$new" ]; then
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-for bat in paper stress contact; do
+for bat in paper stress contact ellipsoid; do
   for mode in cold warm collide; do
     flag=""
     [ "$mode" = warm ] && flag=--warm

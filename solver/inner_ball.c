@@ -149,7 +149,7 @@ static void section_powers(interval *Sg1, interval *Sg2, double *bE, double *bu,
     const double t = k ? Sx.hi : Sx.lo;
     s_g1[k] = sovc_power(t, g - 1);
     if (t > 0) {
-      const double y = sovc_power(t, 1 - 1 / p); /* s_u / s_g1; its square / t is s_E / s_g1 */
+      const double y = sovc_power_or_root(t, 1 - 1 / p); /* s_u / s_g1; its square / t is s_E / s_g1 */
       s_g2[k] = s_g1[k] / t;
       s_u[k] = s_g1[k] * y;
       s_E[k] = s_u[k] * y / t;

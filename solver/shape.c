@@ -34,6 +34,16 @@ static inline double unscale(double v, int k) { return k != 0 ? ldexp(v, k) : v;
  * overflow), all six are times 2^-k for the returned k; else k = 0. */
 static inline __attribute__((always_inline)) int cross_section(double W[6], double X, double Y,
                                                                double p, double m, int scaled) {
+  /* An elliptic cross-section with m = 1 (eps1 = eps2 = 1): W = X^2 + Y^2,
+   * exactly and without logarithms (the scaled branch keeps far points). */
+  if (p == 2 && m == 1 && !scaled) {
+    W[0] = X * X + Y * Y;
+    W[1] = 2 * X;
+    W[2] = 2 * Y;
+    W[3] = W[5] = 2;
+    W[4] = 0;
+    return 0;
+  }
   const double ax = fabs(X), ay = fabs(Y);
   const double M = ax > ay ? ax : ay;
   const double r = p * m;
@@ -109,7 +119,7 @@ static inline __attribute__((always_inline)) void implicit_scaled(double *F, dou
   const int kw = cross_section(W, X, Y, p, m, scaled);
   const double as = fabs(s);
   const int ks = scaled && as > 0 ? scale_of(r * log(as)) : 0;
-  const double sr = ks != 0 ? exp(r * log(as) - ks * M_LN2) : sovc_power(as, r);
+  const double sr = ks != 0 ? exp(r * log(as) - ks * M_LN2) : sovc_power_or_square(as, r);
   *F = unscale(W[0], kw) + unscale(sr, ks) - 1;
   if (!g && !H) return;
   const double Xz = -X * lx, Yz = -Y * ly;

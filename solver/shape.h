@@ -29,6 +29,16 @@ static inline double sovc_power(double t, double e) {
   return NAN; /* NaN t; no caller has a negative one */
 }
 
+/* sovc_power where e is 2 or 1/2 for ellipsoidal exponents (eps = 1):
+ * then exact (t * t, sqrt) and without logarithms. Only where those
+ * exponents occur: the test costs the other bodies' calls. */
+static inline double sovc_power_or_square(double t, double e) {
+  return e == 2 ? t * t : sovc_power(t, e);
+}
+static inline double sovc_power_or_root(double t, double e) {
+  return e == 0.5 ? sqrt(t) : sovc_power(t, e);
+}
+
 /* Signed power sign(x) |x|^g. */
 static inline double sovc_spow(double x, double g) {
   return x < 0 ? -sovc_power(-x, g) : (x > 0 ? sovc_power(x, g) : 0.0);

@@ -88,7 +88,8 @@ static void lp_pair_eval(lp_pair *d, double X, double Y, double p) {
     d->n = d->w[0] = d->w[1] = d->g[0] = d->g[1] = 0;
     return;
   }
-  const double r = small / big, rp = sovc_power(r, p), S = 1 + rp, g = sovc_power(S, 1 / p);
+  const double r = small / big, rp = sovc_power_or_square(r, p), S = 1 + rp;
+  const double g = sovc_power_or_root(S, 1 / p);
   /* (big/n)^(p-1) = g^(1-p) = g/S; (small/n)^(p-1) = r^(p-1) g/S. */
   const double gbig = g / S;
   const double gsmall =

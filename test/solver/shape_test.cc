@@ -32,7 +32,9 @@ struct Case {
   double x[3];
 };
 
-Case RandomCase(std::mt19937_64 &rng) {
+// ellipsoid: eps1 = eps2 = 1, the quadric that sovc_implicit evaluates
+// without logarithms.
+Case RandomCase(std::mt19937_64 &rng, bool ellipsoid = false) {
   std::uniform_real_distribution<double> size(0.3, 3), eps(0.2, 1.8), taper(-0.1, 0.1),
       coord(-1.2, 1.2);
   Case c;
@@ -43,6 +45,7 @@ Case RandomCase(std::mt19937_64 &rng) {
   c.p[4] = eps(rng);
   c.p[5] = taper(rng);
   c.p[6] = taper(rng);
+  if (ellipsoid) c.p[3] = c.p[4] = 1;
   for (int i = 0; i < 3; ++i) {
     double v = coord(rng);
     if (std::fabs(v) < 0.05) v = 0.05;
@@ -63,10 +66,27 @@ TEST(ShapeImplicit, MatchesSpecFormula) {
   }
 }
 
+// F of a tapered ellipsoid is the quadric X^2 + Y^2 + s^2 - 1 with X = x /
+// (a1 (1 + tx s)), Y = y / (a2 (1 + ty s)), s = z / a3, to rounding.
+TEST(ShapeImplicit, EllipsoidsAreTheirQuadric) {
+  std::mt19937_64 rng(4);
+  for (int k = 0; k < 500; ++k) {
+    const Case c = RandomCase(rng, true);
+    const sovc_shape sh = MakeShape(c.p);
+    double F;
+    sovc_implicit(&F, nullptr, nullptr, &sh, c.x);
+    const double s = c.x[2] / c.p[2];
+    const double X = c.x[0] / (c.p[0] * (1 + c.p[5] * s)), Y = c.x[1] / (c.p[1] * (1 + c.p[6] * s));
+    const double terms = X * X + Y * Y + s * s;
+    EXPECT_NEAR(F, terms - 1, 8 * DBL_EPSILON * terms) << "case " << k;
+    EXPECT_NEAR(F, SpecF(sh, c.x), kValueTolerance * std::fmax(1, terms)) << "case " << k;
+  }
+}
+
 TEST(ShapeImplicit, DerivativesMatchFiniteDifferences) {
   std::mt19937_64 rng(2);
-  for (int k = 0; k < 300; ++k) {
-    const Case c = RandomCase(rng);
+  for (int k = 0; k < 400; ++k) {
+    const Case c = RandomCase(rng, k >= 300);  // the last 100: ellipsoids
     const sovc_shape s = MakeShape(c.p);
     double F, g[3], H[9];
     sovc_implicit(&F, g, H, &s, c.x);
@@ -145,6 +165,14 @@ TEST(ShapePower, RelativeErrorFollowsTheLogarithmsSize) {
   EXPECT_TRUE(std::isnan(sovc_power(NAN, 2)));
   // e = 1 (box-like bodies' dual exponent) is exact, as pow() is (bug 24).
   EXPECT_EQ(sovc_power(2.66e-141, 1), 2.66e-141);
+  // Ellipsoids' exponents 2 and 1/2 are exact with the helpers, and every
+  // other exponent is sovc_power's.
+  for (const double t : {0.0, 1e-200, 0.3, 1.7, 3e150, 1e300, double(INFINITY)}) {
+    EXPECT_EQ(sovc_power_or_square(t, 2), t * t);
+    EXPECT_EQ(sovc_power_or_root(t, 0.5), std::sqrt(t));
+    EXPECT_EQ(sovc_power_or_square(t, 2.5), sovc_power(t, 2.5));
+    EXPECT_EQ(sovc_power_or_root(t, 0.4), sovc_power(t, 0.4));
+  }
 }
 
 TEST(ShapeImplicit, SignedPowerNeverUsesNegativeBase) {
