@@ -419,6 +419,13 @@ static int explain_nonconvex(char *buf, size_t size, const double params[7]) {
 /* The SPEC's "Valid parameters": checks in order finiteness, sizes,
  * exponents, tapers, convexity, and explains in buf. */
 int sovc_shape_explain(char *buf, size_t size, const double params[7]) {
+  double dent, zone[2];
+  return sovc_shape_explain_dent(buf, size, params, &dent, zone);
+}
+
+/* See convexity.h. */
+int sovc_shape_explain_dent(char *buf, size_t size, const double params[7], double *dent,
+                            double zone[2]) {
   static const char *const names[7] = {"a1", "a2", "a3", "eps1", "eps2", "taper_x", "taper_y"};
   if (buf && size > 0) buf[0] = '\0';
   for (int i = 0; i < 7; ++i)
@@ -433,7 +440,8 @@ int sovc_shape_explain(char *buf, size_t size, const double params[7]) {
   for (int i = 5; i < 7; ++i)
     if (!(fabs(params[i]) < 1))
       return explain_param(buf, size, SOV_ERR_TAPER, names[i], params[i], "is outside (-1, 1)");
-  if (!sovc_is_convex(params)) return explain_nonconvex(buf, size, params);
+  *dent = sovc_shape_dent(zone, params);
+  if (!(*dent <= kDentTol)) return explain_nonconvex(buf, size, params);
   if (buf && size > 0) snprintf(buf, size, "valid superovoid");
   return SOV_OK;
 }

@@ -20,4 +20,10 @@ double sovc_max_taper_scale(const double params[7]);
  * included, in buf; sovc_shape_init_explain adds the numeric checks. */
 int sovc_shape_explain(char *buf, size_t size, const double params[7]);
 
+/* sovc_shape_explain that also gives, for valid params, the dent depth and
+ * zone it measured (sovc_shape_dent's): shape initialisation measures the
+ * dent once. */
+int sovc_shape_explain_dent(char *buf, size_t size, const double params[7], double *dent,
+                            double zone[2]);
+
 #endif

@@ -12,9 +12,9 @@
 int sovc_shape_init_explain(sovc_shape *shape, char *buf, size_t size, const double params[7]) {
   static const char *const sizes[3] = {"a1", "a2", "a3"};
   static const char *const least_widths[3] = {"(a1 (1 - |taper_x|))", "(a2 (1 - |taper_y|))", "a3"};
-  const int status = sovc_shape_explain(buf, size, params);
-  if (status != SOV_OK) return status;
   sovc_shape s;
+  const int status = sovc_shape_explain_dent(buf, size, params, &s.dent, s.dent_zone);
+  if (status != SOV_OK) return status;
   for (int i = 0; i < 3; ++i) s.a[i] = params[i];
   /* Below DBL_MIN, 2 / eps overflows and e log t turns into inf x 0 = NaN
    * at t = 1. Every t^(2 / eps) of a double t other than 1 is already 0 or
@@ -34,7 +34,6 @@ int sovc_shape_init_explain(sovc_shape *shape, char *buf, size_t size, const dou
       return SOV_ERR_SIZE;
     }
   }
-  s.dent = sovc_shape_dent(s.dent_zone, params);
   sovc_shape_bounds(s.aabb_lo, s.aabb_hi, &s.radius, &s);
   /* Extreme sizes (near 1e300 or 1e-300) can overflow or underflow the
    * derived bounds: refuse the shape as every query would, not later. */
