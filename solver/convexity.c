@@ -46,7 +46,7 @@ enum {
   kDirPerInterval = 6, /* candidate directions per positive interval */
   kDirGolden = 12,   /* golden-section steps refining the worst direction */
   kCurvatureGolden = 30, /* golden-section steps refining a curvature peak */
-  kScaleSteps = 64   /* cap of the taper scale's bisection steps */
+  kScaleSteps = 128  /* cap of the taper scale's steps (bisection needs 30) */
 };
 
 /* Relative width at which the taper scale's bisection stops: near-diamond
@@ -371,17 +371,51 @@ int sovc_is_convex(const double params[7]) {
 }
 
 /* s in [0, 1] whose scaled tapers pass sovc_is_convex, with a failing
- * scale in (s, s (1 + 1e-9)] (bisection; the taper-free body passes). */
+ * scale in (s, s (1 + 1e-9)]: a bracket [lo, hi] of the scale where the
+ * dent reaches kDentTol (the taper-free body passes), narrowed by regula
+ * falsi on dent - kDentTol with the Illinois halving of a stale end, and by
+ * a bisection after any step that did not halve it. Each trial costs a dent
+ * measure; bisection alone took 30 (the fit projects every dented trial
+ * shape through this). */
 double sovc_max_taper_scale(const double params[7]) {
-  if (sovc_is_convex(params)) return 1.0;
+  double zone[2];
+  const double d1 = sovc_shape_dent(zone, params);
+  if (d1 <= kDentTol) return 1.0;
   double p[7], lo = 0, hi = 1;
+  /* log(dent / kDentTol) at the ends: nearer linear in the scale than the
+   * dent, which grows by orders of magnitude across the bracket (NaN: not
+   * usable, bisect). */
+  double glo = -INFINITY, ghi = log(d1 / kDentTol);
+  double widths[3] = {2, 2, 2};                /* the bracket's last widths */
+  int last_side = 0;                           /* last end moved: -1 lo, +1 hi */
+  int lo_dented = 0;                           /* dent > 0 at lo */
   for (int i = 0; i < 7; ++i) p[i] = params[i];
   for (int it = 0; it < kScaleSteps && hi - lo > kScaleRelTol * hi; ++it) {
-    const double mid = 0.5 * (lo + hi);
+    const double width = hi - lo;
+    double mid = 0.5 * (lo + hi);
+    /* The secant only once lo is dented too (below, the dent is exactly 0)
+     * and while the bracket halves at least every three steps. Kept a
+     * little inside the bracket, so that one step past a root it has
+     * nearly hit closes it. */
+    if (lo_dented && isfinite(ghi) && ghi > glo && width <= 0.5 * widths[it % 3]) {
+      const double margin = 0.4 * kScaleRelTol * hi;
+      const double x = lo + width * (-glo / (ghi - glo));
+      mid = fmin(fmax(x, lo + margin), hi - margin);
+      if (!(mid > lo && mid < hi)) mid = 0.5 * (lo + hi);
+    }
+    widths[it % 3] = width;
     p[5] = params[5] * mid;
     p[6] = params[6] * mid;
-    if (sovc_is_convex(p)) lo = mid;
-    else hi = mid;
+    const double d = sovc_shape_dent(zone, p);
+    if (d <= kDentTol) {
+      lo = mid, lo_dented = d > 0, glo = lo_dented ? log(d / kDentTol) : -INFINITY;
+      if (last_side == -1) ghi *= 0.5; /* Illinois: hi stayed twice */
+      last_side = -1;
+    } else {
+      hi = mid, ghi = log(d / kDentTol);
+      if (last_side == 1) glo *= 0.5;
+      last_side = 1;
+    }
   }
   return lo;
 }

@@ -28,7 +28,7 @@ constexpr double kSpecLimitTol = 2e-3;
 // Brute-force dents (relative to the width) far enough from the accepted
 // dent (1e-6) for the verdict to be unambiguous.
 constexpr double kClearlyDented = 3e-6, kClearlyConvex = 3e-7;
-// Relative bisection width of sovc_max_taper_scale.
+// Relative width of sovc_max_taper_scale's final bracket.
 constexpr double kScaleRel = 1e-9;
 
 struct Params {

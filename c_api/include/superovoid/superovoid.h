@@ -172,8 +172,9 @@ SOV_API int sov_shape_explain(char *buf, size_t size, const double params[7]);
 /* Scale s in [0, 1] at the edge of acceptance: the tapers scaled by s give
  * a body that sov_shape_init accepts, and a scale in (s, s (1 + 1e-9)] one
  * that it refuses (SOV_ERR_NONCONVEX); 1 if the given tapers are accepted.
- * Found by bisection: the dent grows with the tapers, but where it is not
- * exactly monotone a larger accepted scale may exist. */
+ * Found by narrowing a bracket (secant steps on the log of the dent,
+ * safeguarded by bisection): the dent grows with the tapers, but where it is
+ * not exactly monotone a larger accepted scale may exist. */
 SOV_API int sov_shape_max_taper_scale(double *scale, const double params[7]);
 
 /* Implicit function F (SPEC), its gradient and Hessian (row-major) at a local
