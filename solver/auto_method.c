@@ -93,7 +93,7 @@ static int overlap_proved(const sovc_result *r, const sovc_pair *P, sovc_warm *w
     warm->have_kept = 1;
     return 1;
   }
-  return sovc_inner_balls_certify_keep(warm->kept, &warm->have_kept, r, P, tol);
+  return sovc_inner_balls_certify_keep(warm->kept, &warm->have_kept, r, P, tol, warm->balls);
 }
 
 /* After the first stage (see auto_method.h). */

@@ -392,13 +392,14 @@ int sovc_inner_balls_certify(const sovc_result *r, const sovc_pair *P, double to
  * g: radius g r, and a box that also holds it after its centre moves by
  * (g - 1) r along each axis; 0 if it does not fit. A ball of radius 0 is
  * the witness itself, in the body anywhere on its surface. */
-static int keep_ball(sovc_cache_ball *k, const sovc_shape *S, const tangency *t, double r, double g) {
+static int keep_ball(sovc_cache_ball *k, const sovc_shape *S, const tangency *t, double r, double g,
+                     double travel) {
   if (r == 0) {
     for (int i = 0; i < 3; ++i) k->lo[i] = -INFINITY, k->hi[i] = INFINITY;
     k->radius = k->bound = 0;
     return 1;
   }
-  const double rho = g * r, reach = rho + (g - 1) * r;
+  const double rho = g * r, reach = rho + (g - 1) * r + travel;
   for (int i = 0; i < 3; ++i) {
     const double c = t->x[i] - rho * t->m[i];
     k->lo[i] = c - reach;
@@ -414,16 +415,37 @@ static int keep_ball(sovc_cache_ball *k, const sovc_shape *S, const tangency *t,
  * elsewhere, reuse them. */
 static const double kKeepGrowth[] = {1.25, 1.0625};
 
+/* A shallow overlap's balls are small, and a pair moving by steps longer
+ * than a quarter of their radius left the grown box at every step: the box
+ * is first tried this many times the balls' last travel wider. */
+static const double kTravelMargin = 2;
+
+/* How far the ball of radius r tangent at t has moved from the centre of
+ * the box of prev (largest coordinate change; 0 without a usable prev). */
+static double ball_travel(const sovc_cache_ball *prev, const tangency *t, double r) {
+  double travel = 0;
+  for (int i = 0; prev && i < 3; ++i) {
+    const double moved = fabs(t->x[i] - r * t->m[i] - 0.5 * (prev->lo[i] + prev->hi[i]));
+    travel = isfinite(moved) && moved > travel ? moved : travel;
+  }
+  return travel;
+}
+
 /* See inner_ball.h. */
 int sovc_inner_balls_certify_keep(sovc_cache_ball keep[2], int *kept, const sovc_result *r,
-                                  const sovc_pair *P, double tol) {
+                                  const sovc_pair *P, double tol, const sovc_cache_ball prev[2]) {
   ball_pair bp;
   *kept = 0;
   if (!certify(&bp, r, P, tol)) return 0;
+  const double travel[2] = {kTravelMargin * ball_travel(prev ? &prev[0] : NULL, &bp.t[0], bp.r[0]),
+                            kTravelMargin * ball_travel(prev ? &prev[1] : NULL, &bp.t[1], bp.r[1])};
+  if (travel[0] > 0 || travel[1] > 0)
+    *kept = keep_ball(&keep[0], P->A, &bp.t[0], bp.r[0], kKeepGrowth[0], travel[0]) &&
+            keep_ball(&keep[1], P->B, &bp.t[1], bp.r[1], kKeepGrowth[0], travel[1]);
   for (size_t k = 0; k < sizeof kKeepGrowth / sizeof kKeepGrowth[0] && !*kept; ++k) {
     const double g = kKeepGrowth[k];
-    *kept = keep_ball(&keep[0], P->A, &bp.t[0], bp.r[0], g) &&
-            keep_ball(&keep[1], P->B, &bp.t[1], bp.r[1], g);
+    *kept = keep_ball(&keep[0], P->A, &bp.t[0], bp.r[0], g, 0) &&
+            keep_ball(&keep[1], P->B, &bp.t[1], bp.r[1], g, 0);
   }
   return 1;
 }

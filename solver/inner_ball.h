@@ -36,9 +36,11 @@ int sovc_inner_balls_certify(const sovc_result *r, const sovc_pair *P, double to
  * start's cache (*kept = 1): grown from the proof's, they fit anywhere
  * in a box around them (see sovc_cache_ball), so that
  * sovc_kept_balls_certify may prove the next answer of the pair moved a
- * little without a new Hessian bound. */
+ * little without a new Hessian bound. prev (NULL if none) are the balls
+ * the cache held before: how far the balls moved since, the box allows
+ * again where the bound still fits. */
 int sovc_inner_balls_certify_keep(sovc_cache_ball keep[2], int *kept, const sovc_result *r,
-                                  const sovc_pair *P, double tol);
+                                  const sovc_pair *P, double tol, const sovc_cache_ball prev[2]);
 
 /* 1 if the kept balls of a cache (A's, B's), tangent at r's witnesses
  * (d < 0, on their surfaces), fit in their boxes and prove r within tol

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 
@@ -445,7 +446,7 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
     sovc_cache_ball kept[2];
     int have = 0;
     if (!sovc_inner_balls_certify_keep(kept, &have, &r, sov_test::Pair(&A, &XA, &B, &XB),
-                                       sovc_value_tolerance(&r)) ||
+                                       sovc_value_tolerance(&r), nullptr) ||
         !have)
       continue;
     ++kept_pairs;
@@ -487,6 +488,90 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
   EXPECT_GT(refused, 20);
 }
 
+// A shallow overlap's balls are small: a pair sliding by steps longer than a
+// quarter of their radius leaves their box at every step, unless the box is
+// widened by the balls' travel since the previous step's (prev). Kept that
+// way, they prove most next answers (where they do, both lie in their
+// bodies at its witnesses), and more than balls kept without prev.
+TEST(InnerBall, KeptBallsFollowAShallowOverlapThatSlides) {
+  std::mt19937_64 rng(16);
+  std::normal_distribution<double> normal(0, 1);
+  const double identity[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
+  int pairs = 0, steps = 0, with_travel = 0, without_travel = 0;
+  for (int k = 0; k < 2000 && pairs < 30; ++k) {
+    const sovc_shape A = RandomShape(rng), B = RandomShape(rng);
+    const double size = A.radius + B.radius;
+    double q[4], c[3];
+    for (double &x : q) x = normal(rng);
+    const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (double &x : q) x /= qn;
+    for (double &x : c) x = normal(rng);
+    const double cn = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    for (double &x : c) x *= 0.7 * size / cn;
+    sovc_pose XA, XB;
+    ASSERT_EQ(sovc_pose_from_quat(&XA, identity, origin), SOV_OK);
+    sovc_result r{};
+    bool ok = true;
+    // B moved along the normal to an overlap 1e-4 of the size deep.
+    for (int it = 0; it < 4 && ok; ++it) {
+      ASSERT_EQ(sovc_pose_from_quat(&XB, q, c), SOV_OK);
+      ok = sov_test::Distance(&r, &A, &XA, &B, &XB, nullptr, nullptr) == SOV_OK;
+      for (int i = 0; ok && i < 3; ++i) c[i] += (-1e-4 * size - r.d) * r.n[i];
+    }
+    ASSERT_EQ(sovc_pose_from_quat(&XB, q, c), SOV_OK);
+    if (!ok || sov_test::Distance(&r, &A, &XA, &B, &XB, nullptr, nullptr) != SOV_OK ||
+        !(r.d < -0.5e-4 * size && r.d > -2e-4 * size))
+      continue;
+    // It slides across the normal by 2e-4 of the size a step.
+    double dir[3], dn = 0;
+    for (double &x : dir) x = normal(rng);
+    for (int i = 0; i < 3; ++i) dn += dir[i] * r.n[i];
+    for (int i = 0; i < 3; ++i) dir[i] -= dn * r.n[i];
+    const double dl = std::sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    sovc_cache_ball with[2], without[2];
+    int have = 0;
+    if (!sovc_inner_balls_certify_keep(with, &have, &r, sov_test::Pair(&A, &XA, &B, &XB),
+                                       sovc_value_tolerance(&r), nullptr) ||
+        !have)
+      continue;
+    std::copy(with, with + 2, without);
+    ++pairs;
+    for (int step = 1; step <= 8; ++step) {
+      double moved[3];
+      for (int i = 0; i < 3; ++i) moved[i] = c[i] + step * 2e-4 * size * dir[i] / dl;
+      sovc_pose YB;
+      ASSERT_EQ(sovc_pose_from_quat(&YB, q, moved), SOV_OK);
+      sovc_result m;
+      if (sov_test::Distance(&m, &A, &XA, &B, &YB, nullptr, nullptr) != SOV_OK || !(m.d < 0)) break;
+      const sov_test::PairOf P = sov_test::Pair(&A, &XA, &B, &YB);
+      const double tol = sovc_value_tolerance(&m);
+      ++steps;
+      if (sovc_kept_balls_certify(with, &m, P, tol)) {
+        ++with_travel;
+        double xA[3], xB[3];
+        sovc_to_local(xA, &XA, m.pA);
+        sovc_to_local(xB, &YB, m.pB);
+        const std::string at = "pair " + std::to_string(k) + " step " + std::to_string(step);
+        EXPECT_LE(WorstOnBall(A, xA, with[0].radius, 200), 1e-12 * A.radius) << at;
+        EXPECT_LE(WorstOnBall(B, xB, with[1].radius, 200), 1e-12 * B.radius) << at;
+      }
+      if (sovc_kept_balls_certify(without, &m, P, tol)) ++without_travel;
+      // The cache's next balls, as a warm query keeps them.
+      sovc_cache_ball next[2];
+      if (sovc_inner_balls_certify_keep(next, &have, &m, P, tol, with) && have)
+        std::copy(next, next + 2, with);
+      if (sovc_inner_balls_certify_keep(next, &have, &m, P, tol, nullptr) && have)
+        std::copy(next, next + 2, without);
+    }
+  }
+  EXPECT_GE(pairs, 30);
+  EXPECT_GT(steps, 150);
+  EXPECT_GT(with_travel, 0.7 * steps);
+  EXPECT_GT(with_travel, without_travel + steps / 4);
+  std::printf("shallow slides: %d steps, proved by kept balls %d with travel, %d without\n", steps,
+              with_travel, without_travel);
+}
+
 // Balls kept at the shallow overlap on the ellipsoid's side do not reach
 // its tip: the tips' pair, a common-normal pair that is not the answer,
 // is refused by them as by fresh balls.
@@ -498,7 +583,7 @@ TEST(InnerBall, KeptBallsRefuseAPairFarFromTheirs) {
   sovc_cache_ball kept[2];
   int have = 0;
   ASSERT_EQ(sovc_inner_balls_certify_keep(kept, &have, &r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB),
-                                          1e-10),
+                                          1e-10, nullptr),
             1);
   ASSERT_EQ(have, 1);
   EXPECT_EQ(sovc_kept_balls_certify(kept, &r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), 1e-10), 1);
