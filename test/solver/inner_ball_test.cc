@@ -418,6 +418,18 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
   EXPECT_GT(local_only, 5);
 }
 
+// A random unit quaternion q and a random unit vector u (normal draws,
+// normalised: uniform on their spheres).
+void RandomTurnAndDirection(std::mt19937_64 &rng, double q[4], double u[3]) {
+  std::normal_distribution<double> normal(0, 1);
+  for (int i = 0; i < 4; ++i) q[i] = normal(rng);
+  const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (int i = 0; i < 4; ++i) q[i] /= qn;
+  for (int i = 0; i < 3; ++i) u[i] = normal(rng);
+  const double un = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  for (int i = 0; i < 3; ++i) u[i] /= un;
+}
+
 // Balls kept for a warm start's cache prove the answers of the pair moved
 // by ever larger steps only while they hold: wherever they prove one, both
 // lie in their bodies at its witnesses (sampled SPEC F) and no direction
@@ -432,12 +444,9 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
   for (int k = 0; k < 3000 && kept_pairs < 40; ++k) {
     const sovc_shape A = RandomShape(rng), B = RandomShape(rng);
     double q[4], c[3];
-    for (double &x : q) x = normal(rng);
-    const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (double &x : q) x /= qn;
-    for (double &x : c) x = normal(rng);
-    const double cn = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
-    for (double &x : c) x *= (0.4 + 0.5 * unit(rng)) * (A.radius + B.radius) / cn;
+    RandomTurnAndDirection(rng, q, c);
+    const double reach = (0.4 + 0.5 * unit(rng)) * (A.radius + B.radius);
+    for (double &x : c) x *= reach;
     sovc_pose XA, XB;
     ASSERT_EQ(sovc_pose_from_quat(&XA, identity, origin), SOV_OK);
     ASSERT_EQ(sovc_pose_from_quat(&XB, q, c), SOV_OK);
@@ -502,12 +511,8 @@ TEST(InnerBall, KeptBallsFollowAShallowOverlapThatSlides) {
     const sovc_shape A = RandomShape(rng), B = RandomShape(rng);
     const double size = A.radius + B.radius;
     double q[4], c[3];
-    for (double &x : q) x = normal(rng);
-    const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (double &x : q) x /= qn;
-    for (double &x : c) x = normal(rng);
-    const double cn = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
-    for (double &x : c) x *= 0.7 * size / cn;
+    RandomTurnAndDirection(rng, q, c);
+    for (double &x : c) x *= 0.7 * size;
     sovc_pose XA, XB;
     ASSERT_EQ(sovc_pose_from_quat(&XA, identity, origin), SOV_OK);
     sovc_result r{};
