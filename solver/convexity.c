@@ -49,7 +49,7 @@ enum {
   kScaleSteps = 128  /* cap of the taper scale's steps (bisection needs 30) */
 };
 
-/* Relative width at which the taper scale's bisection stops: near-diamond
+/* Relative width at which the taper scale's bracket stops: near-diamond
  * cross-sections allow scales of 1e-5, so an absolute width would not do. */
 static const double kScaleRelTol = 1e-9;
 
@@ -372,11 +372,11 @@ int sovc_is_convex(const double params[7]) {
 
 /* s in [0, 1] whose scaled tapers pass sovc_is_convex, with a failing
  * scale in (s, s (1 + 1e-9)]: a bracket [lo, hi] of the scale where the
- * dent reaches kDentTol (the taper-free body passes), narrowed by regula
- * falsi on dent - kDentTol with the Illinois halving of a stale end, and by
- * a bisection after any step that did not halve it. Each trial costs a dent
- * measure; bisection alone took 30 (the fit projects every dented trial
- * shape through this). */
+ * dent reaches kDentTol (the taper-free body passes), narrowed by secant
+ * steps on log(dent / kDentTol) with the Illinois halving of a stale end,
+ * and by bisection while lo is not dented or the bracket has not halved in
+ * three steps. Each trial costs a dent measure; bisection alone took 30
+ * (the fit projects every dented trial shape through this). */
 double sovc_max_taper_scale(const double params[7]) {
   double zone[2];
   const double d1 = sovc_shape_dent(zone, params);
