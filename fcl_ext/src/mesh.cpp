@@ -208,21 +208,16 @@ std::size_t collideMeshShape(const Geometry* o1, const Transform& tf1, const Geo
   const Transform& tfM = shape_first ? tf2 : tf1;
   const auto* s = static_cast<const Shape*>(shape_first ? o1 : o2);
   const Transform& tfS = shape_first ? tf1 : tf2;
-  return withBV(*mesh, [&](auto tag) -> std::size_t {
+  withBV(*mesh, [&](auto tag) {
     using BV = typename decltype(tag)::type;
     using Collider = fcl::detail::BVHShapeCollider<BV, Shape, Solver>;
-    const std::size_t before = result.numContacts();
-    if (!shape_first) {
-      Collider::collide(mesh, tfM, s, tfS, &solver, request, result);
-      pointContactsAtCaller(result, before, mesh, s);
-      return result.numContacts();
-    }
-    fcl::CollisionResult<double> mesh_first = mirrored(result);
-    Collider::collide(mesh, tfM, s, tfS, &solver, request, mesh_first);
-    pointContactsAtCaller(mesh_first, before, mesh, s);
-    result = mirrored(mesh_first);
-    return result.numContacts();
+    answerTreeFirst(shape_first, result, [&](fcl::CollisionResult<double>& r) {
+      const std::size_t before = r.numContacts();
+      Collider::collide(mesh, tfM, s, tfS, &solver, request, r);
+      pointContactsAtCaller(r, before, mesh, s);
+    });
   });
+  return result.numContacts();
 }
 
 }  // namespace
@@ -262,21 +257,18 @@ double distanceMeshSphere(const Geometry* o1, const Transform& tf1, const Geomet
   const Transform& tfM = sphere_first ? tf2 : tf1;
   const auto* sphere = static_cast<const fcl::Sphere<double>*>(sphere_first ? o1 : o2);
   const Transform& tfS = sphere_first ? tf1 : tf2;
-  return withBV(*mesh, [&](auto tag) -> double {
+  withBV(*mesh, [&](auto tag) {
     using BV = typename decltype(tag)::type;
     if constexpr (!kIsOriented<BV>) {
       throwUnsupported(*mesh);  // the caller sends oriented trees only
     } else {
       using Distancer = fcl::detail::BVHShapeDistancer<BV, fcl::Sphere<double>, Solver>;
-      if (!sphere_first) {
-        return Distancer::distance(mesh, tfM, sphere, tfS, &solver, request, result);
-      }
-      fcl::DistanceResult<double> mesh_first = mirrored(result);
-      Distancer::distance(mesh, tfM, sphere, tfS, &solver, request, mesh_first);
-      result = mirrored(mesh_first);
-      return result.min_distance;
+      answerTreeFirst(sphere_first, result, [&](fcl::DistanceResult<double>& r) {
+        Distancer::distance(mesh, tfM, sphere, tfS, &solver, request, r);
+      });
     }
   });
+  return result.min_distance;
 }
 
 double distanceMesh(const Geometry* o1, const Transform& tf1, const Geometry* o2,
@@ -288,16 +280,13 @@ double distanceMesh(const Geometry* o1, const Transform& tf1, const Geometry* o2
   const Transform& tfM = superovoid_first ? tf2 : tf1;
   const auto* s = static_cast<const Superovoid*>(superovoid_first ? o1 : o2);
   const Transform& tfS = superovoid_first ? tf1 : tf2;
-  return withBV(*mesh, [&](auto tag) -> double {
+  withBV(*mesh, [&](auto tag) {
     using BV = typename decltype(tag)::type;
-    if (!superovoid_first) {
-      return meshFirstDistance<BV>(mesh, tfM, s, tfS, solver, request, result);
-    }
-    fcl::DistanceResult<double> mesh_first = mirrored(result);
-    meshFirstDistance<BV>(mesh, tfM, s, tfS, solver, request, mesh_first);
-    result = mirrored(mesh_first);
-    return result.min_distance;
+    answerTreeFirst(superovoid_first, result, [&](fcl::DistanceResult<double>& r) {
+      meshFirstDistance<BV>(mesh, tfM, s, tfS, solver, request, r);
+    });
   });
+  return result.min_distance;
 }
 
 }  // namespace detail

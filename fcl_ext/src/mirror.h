@@ -45,6 +45,21 @@ inline fcl::DistanceResult<double> mirrored(const fcl::DistanceResult<double>& r
   return out;
 }
 
+// Runs answer(r) with r the result in the order FCL's traversals take the
+// bodies, the tree (mesh, octree) first: the caller's result itself, or,
+// where the caller gave the other body first (swapped), a mirrored copy,
+// mirrored back into result afterwards.
+template <class Result, class Answer>
+void answerTreeFirst(bool swapped, Result& result, Answer&& answer) {
+  if (!swapped) {
+    answer(result);
+    return;
+  }
+  Result tree_first = mirrored(result);
+  answer(tree_first);
+  result = mirrored(tree_first);
+}
+
 }  // namespace detail
 }  // namespace sov
 

@@ -22,30 +22,28 @@ std::size_t collideOcTree(const fcl::CollisionGeometry<double>* o1, const Transf
                           const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
                           const Solver& solver, const fcl::CollisionRequest<double>& request,
                           fcl::CollisionResult<double>& result) {
-  if (asSuperovoid(o1)) {
-    fcl::CollisionResult<double> tree_first = mirrored(result);
-    fcl::detail::ShapeOcTreeCollide<Superovoid, Solver>(o1, tf1, o2, tf2, &solver, request,
-                                                        tree_first);
-    result = mirrored(tree_first);
-    return result.numContacts();
-  }
-  return fcl::detail::OcTreeShapeCollide<Superovoid, Solver>(o1, tf1, o2, tf2, &solver, request,
-                                                             result);
+  const bool superovoid_first = asSuperovoid(o1) != nullptr;
+  answerTreeFirst(superovoid_first, result, [&](fcl::CollisionResult<double>& r) {
+    if (superovoid_first)
+      fcl::detail::ShapeOcTreeCollide<Superovoid, Solver>(o1, tf1, o2, tf2, &solver, request, r);
+    else
+      fcl::detail::OcTreeShapeCollide<Superovoid, Solver>(o1, tf1, o2, tf2, &solver, request, r);
+  });
+  return result.numContacts();
 }
 
 double distanceOcTree(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
                       const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
                       const Solver& solver, const fcl::DistanceRequest<double>& request,
                       fcl::DistanceResult<double>& result) {
-  if (asSuperovoid(o1)) {
-    fcl::DistanceResult<double> tree_first = mirrored(result);
-    fcl::detail::ShapeOcTreeDistance<Superovoid, Solver>(o1, tf1, o2, tf2, &solver, request,
-                                                         tree_first);
-    result = mirrored(tree_first);
-    return result.min_distance;
-  }
-  return fcl::detail::OcTreeShapeDistance<Superovoid, Solver>(o1, tf1, o2, tf2, &solver, request,
-                                                              result);
+  const bool superovoid_first = asSuperovoid(o1) != nullptr;
+  answerTreeFirst(superovoid_first, result, [&](fcl::DistanceResult<double>& r) {
+    if (superovoid_first)
+      fcl::detail::ShapeOcTreeDistance<Superovoid, Solver>(o1, tf1, o2, tf2, &solver, request, r);
+    else
+      fcl::detail::OcTreeShapeDistance<Superovoid, Solver>(o1, tf1, o2, tf2, &solver, request, r);
+  });
+  return result.min_distance;
 }
 
 }  // namespace detail
