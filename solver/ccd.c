@@ -10,13 +10,6 @@
 #include "solver/pose.h"
 #include "solver/support.h"
 
-/* c = a x b. */
-static void cross3(double c[3], const double a[3], const double b[3]) {
-  const double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
-               z = a[0] * b[1] - a[1] * b[0];
-  c[0] = x, c[1] = y, c[2] = z;
-}
-
 /* |a|. */
 static double norm3(const double a[3]) { return sqrt(sovc_dot(a, a)); }
 
@@ -99,9 +92,9 @@ double sovc_motion_bound(const sovc_motion *mA, double rA, const sovc_motion *mB
                          const double n[3]) {
   double c[3];
   double mu = sovc_dot(n, mA->v) - sovc_dot(n, mB->v);
-  cross3(c, n, mA->axis);
+  sovc_cross(c, n, mA->axis);
   mu += norm3(c) * mA->angle * rA;
-  cross3(c, n, mB->axis);
+  sovc_cross(c, n, mB->axis);
   mu += norm3(c) * mB->angle * rB;
   return mu;
 }

@@ -24,8 +24,9 @@ enum {
   kMaxCaps = 64,    /* proved caps, polish starts */
 };
 
-/* Faces this close (cosine, 1 degree) to a start that led to a known
- * optimum lie in its basin: they are refined, not polished again. */
+/* Faces this close (cosine, 1 degree) to the arc from a start to the
+ * optimum it led to lie in that optimum's basin: they are refined, not
+ * polished again. */
 static const double kStartedCap = 0.99985;
 /* Faces this close to a failed polish start are not polished again. */
 static const double kFailedCap = 0.99995;
@@ -41,9 +42,14 @@ typedef struct cap {
   double n[3], cos, sin;
 } cap;
 
+/* A polish start that led to an optimum, and that optimum's normal. */
+typedef struct path {
+  double from[3], to[3];
+} path;
+
 /* Search state: the polytope (aux = A-side support point of each vertex),
- * proved caps, polish starts that led to an optimum and that failed, and
- * the best evaluated direction. */
+ * proved caps, polish starts that led to an optimum (with the optimum) and
+ * that failed, and the best evaluated direction. */
 typedef struct search {
   const sovc_pair *pair;
   const sovc_search_config *cfg;
@@ -51,7 +57,8 @@ typedef struct search {
   int *have;
   sovc_polytope P;
   cap caps[kMaxCaps];
-  double started[kMaxCaps][3], failed[kMaxCaps][3];
+  path started[kMaxCaps];
+  double failed[kMaxCaps][3];
   int ncaps, nstarted, nfailed;
   double size;
   double ub_lb, ub_v[3], ub_pA[3], ub_pB[3]; /* largest -h_D(v) seen */
@@ -77,6 +84,36 @@ static int in_caps(const double *list, int m, const double n[3], double cap) {
   for (int s = 0; s < m; ++s, list += 3)
     if (sovc_dot(n, list) > cap) return 1;
   return 0;
+}
+
+/* 1 if unit n lies within cosine cap of the shorter great-circle arc of
+ * one of the m paths (a path's ends within cap included). */
+static int near_paths(const path *list, int m, const double n[3], double cap) {
+  const double sin_cap = sqrt(1 - cap * cap);
+  for (int s = 0; s < m; ++s) {
+    const double *a = list[s].from, *b = list[s].to;
+    if (sovc_dot(n, a) > cap || sovc_dot(n, b) > cap) return 1;
+    double c[3];
+    sovc_cross(c, a, b);
+    const double cc = sqrt(sovc_dot(c, c));
+    if (!(cc > 1e-9)) continue; /* ends (nearly) equal or opposite: the ends alone */
+    /* Off the arc's great circle by less than the cap, and between its ends
+     * (n projected on the circle's plane lies between a and b). */
+    if (!(fabs(sovc_dot(n, c)) < sin_cap * cc)) continue;
+    double an[3], nb[3];
+    sovc_cross(an, a, n);
+    sovc_cross(nb, n, b);
+    if (sovc_dot(an, c) > 0 && sovc_dot(nb, c) > 0) return 1;
+  }
+  return 0;
+}
+
+/* Append the path from unit start v to unit optimum n. */
+static void add_path(search *S, const double v[3], const double n[3]) {
+  if (S->nstarted == kMaxCaps) return;
+  memcpy(S->started[S->nstarted].from, v, 3 * sizeof(double));
+  memcpy(S->started[S->nstarted].to, n, 3 * sizeof(double));
+  ++S->nstarted;
 }
 
 /* Append unit n to a cap list. */
@@ -215,7 +252,7 @@ static int polish(search *S, const double v[3], const double pA[3], const double
   if (S->best->d > before && S->best->d < 0 &&
       sovc_inner_balls_certify(S->best, S->pair, sovc_value_tolerance(S->best)))
     S->proved = 1;
-  add_cap(S->started, &S->nstarted, v);
+  add_path(S, v, r.n);
   prove_cap(S, &r);
   return SOV_OK;
 }
@@ -449,7 +486,7 @@ static int overlap(search *S) {
     const double lb = evaluate(S, pA, pB, n, pA, pB);
     if (lb > 0) return separated(S);
     if (-lb - dist <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, n, kFailedCap) &&
-        !in_caps(S->started[0], S->nstarted, n, kStartedCap)) {
+        !near_paths(S->started, S->nstarted, n, kStartedCap)) {
       polish(S, n, pA, pB, lb);
       /* A non-negative answer is the SPEC's by its sign. */
       if (S->proved || (*S->have && S->best->d >= 0)) return SOV_OK;
@@ -491,7 +528,7 @@ static int search_in(void *work, sovc_result *best, int *have, const sovc_pair *
   S->size = P->A->radius + P->B->radius;
   S->ub_lb = -INFINITY;
   if (*have) {
-    add_cap(S->started, &S->nstarted, best->n);
+    add_path(S, best->n, best->n);
     prove_cap(S, best);
   }
   if (!start(S)) return SOV_ERR_NO_CONVERGENCE;

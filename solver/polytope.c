@@ -14,13 +14,6 @@ static void sub(double c[3], const double a[3], const double b[3]) {
   c[2] = a[2] - b[2];
 }
 
-/* c = a x b. */
-static void cross(double c[3], const double a[3], const double b[3]) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* Store face (i, j, k) in a free slot; returns 0 when full. */
 static int add_face(sovc_polytope *P, int i, int j, int k) {
   int f = P->free_hint;
@@ -33,7 +26,7 @@ static int add_face(sovc_polytope *P, int i, int j, int k) {
   double e1[3], e2[3], n[3];
   sub(e1, P->v[j], P->v[i]);
   sub(e2, P->v[k], P->v[i]);
-  cross(n, e1, e2);
+  sovc_cross(n, e1, e2);
   const double len = sqrt(sovc_dot(n, n));
   P->face[f][0] = i;
   P->face[f][1] = j;
@@ -56,12 +49,12 @@ static int farthest(const double (*pts)[3], int n, const int *chosen, int nc) {
     } else {
       sub(e, pts[chosen[1]], pts[chosen[0]]);
       if (nc == 2) {
-        cross(c, d, e);
+        sovc_cross(c, d, e);
         m = sovc_dot(c, c) / fmax(sovc_dot(e, e), 1e-300);
       } else {
         double f2[3];
         sub(f2, pts[chosen[2]], pts[chosen[0]]);
-        cross(c, e, f2);
+        sovc_cross(c, e, f2);
         m = fabs(sovc_dot(c, d));
       }
     }
@@ -86,7 +79,7 @@ int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
   sub(e1, pts[ch[1]], pts[ch[0]]);
   sub(e2, pts[ch[2]], pts[ch[0]]);
   sub(e3, pts[ch[3]], pts[ch[0]]);
-  cross(c, e1, e2);
+  sovc_cross(c, e1, e2);
   const double vol = sovc_dot(c, e3);
   if (!(fabs(vol) > eps * sqrt(sovc_dot(e1, e1)) * sqrt(sovc_dot(e2, e2)))) return 0;
   for (int i = 0; i < 4; ++i) {
@@ -249,7 +242,7 @@ static int plane_weights(double lam[3], const sovc_polytope *P, int f, const dou
   double e[3][3], c[3], sum = 0;
   for (int k = 0; k < 3; ++k) sub(e[k], P->v[P->face[f][k]], p);
   for (int k = 0; k < 3; ++k) {
-    cross(c, e[(k + 1) % 3], e[(k + 2) % 3]);
+    sovc_cross(c, e[(k + 1) % 3], e[(k + 2) % 3]);
     lam[k] = sovc_dot(c, P->normal[f]);
     sum += lam[k];
   }

@@ -29,6 +29,13 @@ static inline double sovc_dot(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* c = a x b of 3-vectors (c may alias a or b). */
+static inline void sovc_cross(double c[3], const double a[3], const double b[3]) {
+  const double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
+               z = a[0] * b[1] - a[1] * b[0];
+  c[0] = x, c[1] = y, c[2] = z;
+}
+
 /* 1 if all n values are finite. */
 static inline int sovc_all_finite(const double *v, int n) {
   for (int i = 0; i < n; ++i)

@@ -316,7 +316,8 @@ TEST(GlobalSearch, PandaBoxLikeLinksApartSliverFace) {
 // face, and no Newton chart converges. The answer must be the brute force's
 // (not worse, and the objective's value at n), with pB - pA = d n and the
 // witnesses on their surfaces, or on the hull within the dent.
-void ExpectOverlapAnswer(const Body &a, const Body &b, const char *what) {
+void ExpectOverlapAnswer(const Body &a, const Body &b, const char *what,
+                         double offset = 1e-12) {
   sov_result r;
   ASSERT_EQ(sov_distance(&r, &a.shape, &a.pose, &b.shape, &b.pose, nullptr, nullptr), SOV_OK)
       << what;
@@ -327,7 +328,7 @@ void ExpectOverlapAnswer(const Body &a, const Body &b, const char *what) {
   ASSERT_LT(r.d, 0) << what;
   EXPECT_GE(r.d, BruteForce(a, b) - kNotWorse) << what;
   EXPECT_NEAR(LowerBound(a, b, r.n), r.d, 1e-9) << what;
-  ExpectSoundWitnesses(a, b, r, what);
+  ExpectSoundWitnesses(a, b, r, what, offset);
 }
 
 void ExpectOverlapBothWays(const PosedParams &pa, const PosedParams &pb) {
@@ -635,6 +636,32 @@ TEST(GlobalSearch, Issue29FlatProfileDeepOverlap) {
   const Body A = BodyFromRow(a), B = BodyFromRow(b);
   ExpectOverlapAnswer(A, B, "A, B");
   ExpectOverlapAnswer(B, A, "B, A");
+}
+
+// Pinched bodies (eps2 1.88 and 1.78) 2.2e-5 deep, from the contact battery:
+// the objective is within 1e-8 of its optimum over an arc of directions some
+// 40 degrees long, and polishes from all along it led to the same optimum
+// (674 iterations). Faces near the arc from a start to its optimum are now
+// refined, not polished; the answer must stay the brute force's. Along so
+// flat an arc the witnesses' offset from d n is the objective's gradient,
+// up to 1.5e-11 here (1.7e-12 before, from another polish): checked at the
+// issue's 1e-9 of the pair's size (0.4), not the default 1e-12.
+TEST(GlobalSearch, Issue29PinchedBodiesFlatArcOfOptima) {
+  const double a[14] = {0.024578561081349957, 0.015351019512523649,  0.045050270108609868,
+                        1.2313058921789024,   1.8778023415903189,    -0.0081286630170245462,
+                        -0.0081286630170245462, 0.36331221515498419, -0.79679820293242443,
+                        -0.092209596447924105, -0.47393485675327635, 0.86478543707653532,
+                        -0.52016270977979584, 0.33394416274894612};
+  const double b[14] = {0.35525169519122918, 0.15701222345493426, 0.053399355375635643,
+                        1.1919011768261403,  1.7797039123541618,  0.091517298184862733,
+                        0.091517298184862733, 0.14238539841602726, 0.47272381222047627,
+                        0.63602127511861706, 0.59307295780041891, 0.83135115867027187,
+                        -0.55878587977155747, 0.14937054154103371};
+  const Body A = BodyFromRow(a), B = BodyFromRow(b);
+  const double offset =
+      1e-9 * (sov_test::Info(A.shape).radius + sov_test::Info(B.shape).radius);
+  ExpectOverlapAnswer(A, B, "A, B", offset);
+  ExpectOverlapAnswer(B, A, "B, A", offset);
 }
 
 // Identical bodies at one pose (their difference A - B is twice the body,
