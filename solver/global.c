@@ -63,6 +63,13 @@ typedef struct search {
   double size;
   double ub_lb, ub_v[3], ub_pA[3], ub_pB[3]; /* largest -h_D(v) seen */
   int proved; /* the best answer is proved global by inner balls */
+  /* Identical bodies at one pose: D = A - A is centrally symmetric, so
+   * the objective takes the same value at -v as at v (the same two
+   * supports, summed in the other order), and its support point there, its
+   * proofs and its optima are the negated ones. */
+  int mirror;
+  int budget;      /* rounds: kBudget, fewer where each adds two vertices */
+  int rounds_left; /* of the budget: expansions the polytope keeps room for */
 } search;
 
 /* Unit sample direction k of the cube's 6 face and 8 corner normals. */
@@ -119,6 +126,14 @@ static void add_path(search *S, const double v[3], const double n[3]) {
 /* Append unit n to a cap list. */
 static void add_cap(double (*list)[3], int *m, const double n[3]) {
   if (*m < kMaxCaps) memcpy(list[(*m)++], n, 3 * sizeof(double));
+}
+
+/* add_path, and for a mirrored search the antipodal path too. */
+static void add_paths(search *S, const double v[3], const double n[3]) {
+  add_path(S, v, n);
+  if (!S->mirror) return;
+  const double mv[3] = {-v[0], -v[1], -v[2]}, mn[3] = {-n[0], -n[1], -n[2]};
+  add_path(S, mv, mn);
 }
 
 /* Exact supports along unit v (pA of A along v, pB of B along -v), the 1-D
@@ -225,12 +240,26 @@ static void prove_cap(search *S, const sovc_result *r) {
   memcpy(c->n, r->n, sizeof c->n);
   c->sin = sqrt(1 - c->cos * c->cos);
   ++S->ncaps;
+  /* The objective is the same at -v as at v: the antipodal cap is proved. */
+  if (S->mirror && S->ncaps < kMaxCaps) {
+    cap *m = &S->caps[S->ncaps++];
+    *m = *c;
+    for (int i = 0; i < 3; ++i) m->n[i] = -c->n[i];
+  }
 }
 
-/* Add w = pA - pB to the polytope, recording pA; returns the add status. */
+/* Add w = pA - pB to the polytope, recording pA; returns the add status.
+ * A mirrored search also adds -w, D's support point along -v (recording
+ * pB, A's point of it), while the polytope keeps room for the rest of the
+ * budget's expansions. */
 static int expand(search *S, const double pA[3], const double pB[3]) {
   const double w[3] = {pA[0] - pB[0], pA[1] - pB[1], pA[2] - pB[2]};
-  return sovc_polytope_add(&S->P, w, pA, 1e-14 * S->size);
+  const int st = sovc_polytope_add(&S->P, w, pA, 1e-14 * S->size);
+  if (st == 1 && S->mirror && S->P.nv + 2 * (S->rounds_left - 1) < SOVC_POLY_MAX_VERTS) {
+    const double mw[3] = {-w[0], -w[1], -w[2]};
+    sovc_polytope_add(&S->P, mw, pB, 1e-14 * S->size);
+  }
+  return st;
 }
 
 /* Polish from direction v. On success remember v (nearby faces lie in the
@@ -244,6 +273,10 @@ static int polish(search *S, const double v[3], const double pA[3], const double
   if (st != SOV_OK) {
     S->best->iterations += r.iterations;
     add_cap(S->failed, &S->nfailed, v);
+    if (S->mirror) {
+      const double mv[3] = {-v[0], -v[1], -v[2]};
+      add_cap(S->failed, &S->nfailed, mv);
+    }
     return st;
   }
   const double before = *S->have ? S->best->d : -INFINITY;
@@ -252,7 +285,7 @@ static int polish(search *S, const double v[3], const double pA[3], const double
   if (S->best->d > before && S->best->d < 0 &&
       sovc_inner_balls_certify(S->best, S->pair, sovc_value_tolerance(S->best)))
     S->proved = 1;
-  add_path(S, v, r.n);
+  add_paths(S, v, r.n);
   prove_cap(S, &r);
   return SOV_OK;
 }
@@ -422,7 +455,8 @@ static int separated(search *S) {
   double nx = INFINITY;
   int fx = -1;
   if (polish(S, S->ub_v, S->ub_pA, S->ub_pB, S->ub_lb) == SOV_OK && S->best->d >= 0) return SOV_OK;
-  for (int it = 0; it < kBudget; ++it) {
+  for (int it = 0; it < S->budget; ++it) {
+    S->rounds_left = S->budget - it;
     nx = INFINITY;
     fx = -1;
     for (int f = 0; f < S->P.nf; ++f) {
@@ -466,7 +500,8 @@ static double current(const search *S, const sovc_result *best, int have) {
  * the best answer; polish tight faces. */
 static int overlap(search *S) {
   double pA[3], pB[3], n[3];
-  for (int it = 0; it < kBudget; ++it) {
+  for (int it = 0; it < S->budget; ++it) {
+    S->rounds_left = S->budget - it;
     double bound;
     const int f = lowest_face(S, &bound);
     const double cur = current(S, S->best, *S->have);
@@ -525,10 +560,13 @@ static int search_in(void *work, sovc_result *best, int *have, const sovc_pair *
   S->have = have;
   S->ncaps = S->nstarted = S->nfailed = 0;
   S->proved = 0;
+  S->mirror = !memcmp(P->A, P->B, sizeof *P->A) && !memcmp(P->XA, P->XB, sizeof *P->XA);
+  S->budget = S->mirror ? (SOVC_POLY_MAX_VERTS - kSamples) / 2 : kBudget;
+  S->rounds_left = S->budget;
   S->size = P->A->radius + P->B->radius;
   S->ub_lb = -INFINITY;
   if (*have) {
-    add_path(S, best->n, best->n);
+    add_paths(S, best->n, best->n);
     prove_cap(S, best);
   }
   if (!start(S)) return SOV_ERR_NO_CONVERGENCE;

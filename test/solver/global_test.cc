@@ -39,19 +39,22 @@ double LowerBound(const Body &a, const Body &b, const double v[3]) {
   return off - hA - hB;
 }
 
-// Best grid direction, refined by shrinking pattern search.
-double BruteForce(const Body &a, const Body &b) {
+// Best grid direction (grid polar steps), refined by shrinking pattern
+// search (at most max_moves moves a step length: along a flat ridge of
+// optima it would crawl). A lower bound of the objective's maximum either
+// way, so a right answer is never below it.
+double BruteForce(const Body &a, const Body &b, int grid = kGrid, int max_moves = 1 << 30) {
   double best = -INFINITY, th0 = 0, ph0 = 0;
-  for (int i = 0; i <= kGrid; ++i)
-    for (int j = 0; j < 2 * kGrid; ++j) {
-      const double th = M_PI * i / kGrid, ph = M_PI * j / kGrid;
+  for (int i = 0; i <= grid; ++i)
+    for (int j = 0; j < 2 * grid; ++j) {
+      const double th = M_PI * i / grid, ph = M_PI * j / grid;
       const double v[3] = {std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th)};
       const double lb = LowerBound(a, b, v);
       if (lb > best) best = lb, th0 = th, ph0 = ph;
     }
-  for (double step = M_PI / kGrid; step > 1e-9; step *= 0.5)
-    for (bool moved = true; moved;) {
-      moved = false;
+  for (double step = M_PI / grid; step > 1e-9; step *= 0.5)
+    for (int moves = 0; moves < max_moves; ++moves) {
+      bool moved = false;
       for (int k = 0; k < 4; ++k) {
         const double th = th0 + (k == 0 ? step : k == 1 ? -step : 0);
         const double ph = ph0 + (k == 2 ? step : k == 3 ? -step : 0);
@@ -59,6 +62,7 @@ double BruteForce(const Body &a, const Body &b) {
         const double lb = LowerBound(a, b, v);
         if (lb > best) best = lb, th0 = th, ph0 = ph, moved = true;
       }
+      if (!moved) break;
     }
   return best;
 }
@@ -667,16 +671,27 @@ TEST(GlobalSearch, Issue29PinchedBodiesFlatArcOfOptima) {
 // Identical bodies at one pose (their difference A - B is twice the body,
 // and d minus its least width): right, or refused with
 // SOV_ERR_NO_CONVERGENCE, never a wrong SOV_OK. Issue 29's body, then
-// random ones at random poses.
+// random ones at random poses, then tapered ones at their largest accepted
+// taper (dented within the tolerance), as sov_bench_degenerate draws them.
+// The search uses the pair's central symmetry there: support points, proved
+// caps and optima at -v as at v.
 TEST(GlobalSearch, Issue29IdenticalBodiesAtOnePose) {
   std::mt19937_64 rng(29);
   std::uniform_real_distribution<double> unit(0, 1);
   int answered = 0, refused = 0;
-  for (int k = 0; k < 6; ++k) {
+  for (int k = 0; k < 30; ++k) {
     double p[7] = {1, 2, 3, 1.2, 1.2, 0, 0};
     if (k > 0) {
       for (int i = 0; i < 3; ++i) p[i] = 0.5 + 2 * unit(rng);
       for (int i = 3; i < 5; ++i) p[i] = 0.2 + 1.6 * unit(rng);
+    }
+    if (k >= 6) {
+      double scale = 0;
+      p[5] = 1.2 * unit(rng) - 0.6;
+      p[6] = 1.2 * unit(rng) - 0.6;
+      ASSERT_EQ(sov_shape_max_taper_scale(&scale, p), SOV_OK);
+      p[5] *= scale;
+      p[6] *= scale;
     }
     Body a;
     ASSERT_EQ(sov_shape_init(&a.shape, p), SOV_OK);
@@ -690,7 +705,10 @@ TEST(GlobalSearch, Issue29IdenticalBodiesAtOnePose) {
     }
     ASSERT_EQ(st, SOV_OK) << what;
     ++answered;
-    EXPECT_GE(r.d, BruteForce(a, a) - kNotWorse) << what;
+    // Tapered bodies' supports are 1-D searches: a coarser grid (every 6
+    // degrees) and a capped pattern search keep this quick.
+    EXPECT_GE(r.d, BruteForce(a, a, k >= 6 ? 30 : kGrid, k >= 6 ? 50 : 1 << 30) - kNotWorse)
+        << what;
     EXPECT_NEAR(LowerBound(a, a, r.n), r.d, 1e-9) << what;
     ExpectSoundWitnesses(a, a, r, what.c_str(), 1e-9);
   }
