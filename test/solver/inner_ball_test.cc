@@ -103,6 +103,31 @@ TEST(InnerBall, HessianRangesCoverTheBox) {
   EXPECT_GT(finite, 100);  // the bound is finite on most smooth boxes
 }
 
+// An ellipsoid's Hessian is constant (diag(2 / a_i^2)): its ranges over any
+// box are that point, and match the SPEC's differences anywhere in it.
+TEST(InnerBall, HessianRangesOfEllipsoidsAreTheirConstantHessian) {
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int k = 0; k < 100; ++k) {
+    const double p[7] = {0.2 + 2.8 * unit(rng), 0.2 + 2.8 * unit(rng), 0.2 + 2.8 * unit(rng), 1, 1,
+                         0, 0};
+    sovc_shape s;
+    ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
+    double lo[3], hi[3], Hlo[9], Hhi[9], x[3], H[9];
+    for (int i = 0; i < 3; ++i) {
+      const double c = (2 * unit(rng) - 1) * s.a[i], w = 0.3 * unit(rng) * s.a[i];
+      lo[i] = c - w, hi[i] = c + w;
+      x[i] = c + (2 * unit(rng) - 1) * w;
+    }
+    ASSERT_TRUE(sovc_hessian_ranges(Hlo, Hhi, &s, lo, hi)) << "ellipsoid " << k;
+    FiniteHessian(H, s, x, 1e-6 * std::fmin(s.a[0], std::fmin(s.a[1], s.a[2])));
+    for (int e = 0; e < 9; ++e) {
+      EXPECT_EQ(Hlo[e], Hhi[e]) << "ellipsoid " << k << " entry " << e;
+      EXPECT_NEAR(H[e], Hhi[e], 1e-6 * (std::fabs(Hhi[e]) + 1)) << "ellipsoid " << k << " entry " << e;
+    }
+  }
+}
+
 // Worst SPEC F / |grad F| over samples of the sphere of the ball of radius
 // r tangent at local point x of s, beyond x's own offset from the surface
 // (the solver's witnesses lie on it to its tolerance): not positive, to
