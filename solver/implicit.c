@@ -141,15 +141,15 @@ double sovc_implicit_system(double r[6], double J[36], const sovc_pair *P, const
 
 /* Inverse of the row-major 3 x 3 M by its adjugate; 0 where M is nearly
  * singular (|det| below 1e-12 of the product of its row lengths, the
- * largest |det| could be) or not finite. */
+ * largest |det| could be; compared squared, without roots) or not finite. */
 static int inverse3(double Mi[9], const double M[9]) {
   const double c0 = M[4] * M[8] - M[5] * M[7], c1 = M[5] * M[6] - M[3] * M[8],
                c2 = M[3] * M[7] - M[4] * M[6];
   const double det = M[0] * c0 + M[1] * c1 + M[2] * c2;
-  double scale = 1;
+  double scale2 = 1;
   for (int i = 0; i < 3; ++i)
-    scale *= sqrt(M[3 * i] * M[3 * i] + M[3 * i + 1] * M[3 * i + 1] + M[3 * i + 2] * M[3 * i + 2]);
-  if (!(fabs(det) > 1e-12 * scale) || !isfinite(det)) return 0;
+    scale2 *= M[3 * i] * M[3 * i] + M[3 * i + 1] * M[3 * i + 1] + M[3 * i + 2] * M[3 * i + 2];
+  if (!(det * det > 1e-24 * scale2) || !isfinite(det)) return 0;
   const double id = 1 / det;
   Mi[0] = c0 * id, Mi[3] = c1 * id, Mi[6] = c2 * id;
   Mi[1] = (M[2] * M[7] - M[1] * M[8]) * id, Mi[4] = (M[0] * M[8] - M[2] * M[6]) * id;

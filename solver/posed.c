@@ -21,14 +21,12 @@ static void rotate_matrix(double out[9], const double R[9], const double M[9]) {
   T[6] = M[6] * R[0] + M[7] * R[1] + M[8] * R[2];
   T[7] = M[6] * R[3] + M[7] * R[4] + M[8] * R[5];
   T[8] = M[6] * R[6] + M[7] * R[7] + M[8] * R[8];
+  /* out is symmetric: its upper triangle, mirrored (exactly symmetric). */
   out[0] = R[0] * T[0] + R[1] * T[3] + R[2] * T[6];
-  out[1] = R[0] * T[1] + R[1] * T[4] + R[2] * T[7];
-  out[2] = R[0] * T[2] + R[1] * T[5] + R[2] * T[8];
-  out[3] = R[3] * T[0] + R[4] * T[3] + R[5] * T[6];
+  out[1] = out[3] = R[0] * T[1] + R[1] * T[4] + R[2] * T[7];
+  out[2] = out[6] = R[0] * T[2] + R[1] * T[5] + R[2] * T[8];
   out[4] = R[3] * T[1] + R[4] * T[4] + R[5] * T[7];
-  out[5] = R[3] * T[2] + R[4] * T[5] + R[5] * T[8];
-  out[6] = R[6] * T[0] + R[7] * T[3] + R[8] * T[6];
-  out[7] = R[6] * T[1] + R[7] * T[4] + R[8] * T[7];
+  out[5] = out[7] = R[3] * T[2] + R[4] * T[5] + R[5] * T[8];
   out[8] = R[6] * T[2] + R[7] * T[5] + R[8] * T[8];
 }
 
