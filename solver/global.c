@@ -68,8 +68,10 @@ typedef struct search {
    * supports, summed in the other order), and its support point there, its
    * proofs and its optima are the negated ones. */
   int mirror;
-  int budget;      /* rounds: kBudget, fewer where each adds two vertices */
-  int rounds_left; /* of the budget: expansions the polytope keeps room for */
+  /* Rounds of expansion: kBudget, or for a mirrored search as many as the
+   * polytope holds at two vertices a round (a round adds at most one of its
+   * own, and its mirror). */
+  int budget;
 } search;
 
 /* Unit sample direction k of the cube's 6 face and 8 corner normals. */
@@ -250,12 +252,11 @@ static void prove_cap(search *S, const sovc_result *r) {
 
 /* Add w = pA - pB to the polytope, recording pA; returns the add status.
  * A mirrored search also adds -w, D's support point along -v (recording
- * pB, A's point of it), while the polytope keeps room for the rest of the
- * budget's expansions. */
+ * pB, A's point of it). */
 static int expand(search *S, const double pA[3], const double pB[3]) {
   const double w[3] = {pA[0] - pB[0], pA[1] - pB[1], pA[2] - pB[2]};
   const int st = sovc_polytope_add(&S->P, w, pA, 1e-14 * S->size);
-  if (st == 1 && S->mirror && S->P.nv + 2 * (S->rounds_left - 1) < SOVC_POLY_MAX_VERTS) {
+  if (st == 1 && S->mirror) {
     const double mw[3] = {-w[0], -w[1], -w[2]};
     sovc_polytope_add(&S->P, mw, pB, 1e-14 * S->size);
   }
@@ -456,7 +457,6 @@ static int separated(search *S) {
   int fx = -1;
   if (polish(S, S->ub_v, S->ub_pA, S->ub_pB, S->ub_lb) == SOV_OK && S->best->d >= 0) return SOV_OK;
   for (int it = 0; it < S->budget; ++it) {
-    S->rounds_left = S->budget - it;
     nx = INFINITY;
     fx = -1;
     for (int f = 0; f < S->P.nf; ++f) {
@@ -501,7 +501,6 @@ static double current(const search *S, const sovc_result *best, int have) {
 static int overlap(search *S) {
   double pA[3], pB[3], n[3];
   for (int it = 0; it < S->budget; ++it) {
-    S->rounds_left = S->budget - it;
     double bound;
     const int f = lowest_face(S, &bound);
     const double cur = current(S, S->best, *S->have);
@@ -562,7 +561,6 @@ static int search_in(void *work, sovc_result *best, int *have, const sovc_pair *
   S->proved = 0;
   S->mirror = !memcmp(P->A, P->B, sizeof *P->A) && !memcmp(P->XA, P->XB, sizeof *P->XA);
   S->budget = S->mirror ? (SOVC_POLY_MAX_VERTS - kSamples) / 2 : kBudget;
-  S->rounds_left = S->budget;
   S->size = P->A->radius + P->B->radius;
   S->ub_lb = -INFINITY;
   if (*have) {
