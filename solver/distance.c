@@ -73,17 +73,27 @@ int sovc_distance(sovc_result *res, const sovc_pair *caller, const sovc_options 
 /* 1 if the plane normal to world direction v (not necessarily unit)
  * separates the bodies: -(h_A(v) + h_B(-v)) > 0, decided by bounds on the
  * supports where they suffice (a clear gap, or a clear overlap along v),
- * by the supports themselves otherwise. */
+ * else by the support of the body whose bounds lie further apart, with the
+ * other's bounds, and only then by both supports. */
 static int separating(const sovc_pair *P, const double v[3]) {
   double vlA[3], vlB[3], x[3], lowA, lowB, mv[3] = {-v[0], -v[1], -v[2]};
   const double off = v[0] * (P->XB->p[0] - P->XA->p[0]) + v[1] * (P->XB->p[1] - P->XA->p[1]) +
                      v[2] * (P->XB->p[2] - P->XA->p[2]);
   sovc_rotate_t(vlA, P->XA->R, v);
   sovc_rotate_t(vlB, P->XB->R, mv);
-  if (off - sovc_support_bound(&lowA, P->A, vlA) - sovc_support_bound(&lowB, P->B, vlB) > 0)
-    return 1;
+  const double hiA = sovc_support_bound(&lowA, P->A, vlA);
+  const double hiB = sovc_support_bound(&lowB, P->B, vlB);
+  if (off - hiA - hiB > 0) return 1;
   if (off - lowA - lowB <= 0) return 0;
-  return off - sovc_support(x, P->A, vlA, NAN) - sovc_support(x, P->B, vlB, NAN) > 0;
+  /* Settle the wider bracket first: with the other's bounds it often decides. */
+  const int a_first = hiA - lowA >= hiB - lowB;
+  const sovc_shape *first = a_first ? P->A : P->B, *second = a_first ? P->B : P->A;
+  const double *vf = a_first ? vlA : vlB, *vs = a_first ? vlB : vlA;
+  const double hi2 = a_first ? hiB : hiA, low2 = a_first ? lowB : lowA;
+  const double h1 = sovc_support(x, first, vf, NAN);
+  if (off - h1 - hi2 > 0) return 1;
+  if (off - h1 - low2 <= 0) return 0;
+  return off - h1 - sovc_support(x, second, vs, NAN) > 0;
 }
 
 /* Overlap proof from a local answer with d <= 0: a point inside both
