@@ -364,10 +364,13 @@ double sovc_shape_dent(double zone[2], const double params[7]) {
   return dent_over_directions(&E, &P, iv, n_iv);
 }
 
+/* 1 if a body dented this deep is accepted as convex (not for NaN). */
+static int dent_accepted(double dent) { return dent <= kDentTol; }
+
 /* 1 if the (range-checked) params give a convex body within kDentTol. */
 int sovc_is_convex(const double params[7]) {
   double zone[2];
-  return sovc_shape_dent(zone, params) <= kDentTol;
+  return dent_accepted(sovc_shape_dent(zone, params));
 }
 
 /* s in [0, 1] whose scaled tapers pass sovc_is_convex, with a failing
@@ -380,7 +383,7 @@ int sovc_is_convex(const double params[7]) {
 double sovc_max_taper_scale(const double params[7]) {
   double zone[2];
   const double d1 = sovc_shape_dent(zone, params);
-  if (d1 <= kDentTol) return 1.0;
+  if (dent_accepted(d1)) return 1.0;
   double p[7], lo = 0, hi = 1;
   /* log(dent / kDentTol) at the ends: nearer linear in the scale than the
    * dent, which grows by orders of magnitude across the bracket (NaN: not
@@ -407,7 +410,7 @@ double sovc_max_taper_scale(const double params[7]) {
     p[5] = params[5] * mid;
     p[6] = params[6] * mid;
     const double d = sovc_shape_dent(zone, p);
-    if (d <= kDentTol) {
+    if (dent_accepted(d)) {
       lo = mid, lo_dented = d > 0, glo = lo_dented ? log(d / kDentTol) : -INFINITY;
       if (last_side == -1) ghi *= 0.5; /* Illinois: hi stayed twice */
       last_side = -1;
@@ -475,7 +478,7 @@ int sovc_shape_explain_dent(char *buf, size_t size, const double params[7], doub
     if (!(fabs(params[i]) < 1))
       return explain_param(buf, size, SOV_ERR_TAPER, names[i], params[i], "is outside (-1, 1)");
   *dent = sovc_shape_dent(zone, params);
-  if (!(*dent <= kDentTol)) return explain_nonconvex(buf, size, params);
+  if (!dent_accepted(*dent)) return explain_nonconvex(buf, size, params);
   if (buf && size > 0) snprintf(buf, size, "valid superovoid");
   return SOV_OK;
 }
