@@ -110,6 +110,73 @@ TEST(SuperovoidBattery, FullStressBatteryMatchesReference) {
   ExpectBatteryCorrect(path);
 }
 
+TEST(SuperovoidBattery, ContactSubsetMatchesReference) {
+  ExpectBatteryCorrect(kSubsetDir + "/contact_subset.csv");
+}
+
+TEST(SuperovoidBattery, EllipsoidSubsetMatchesReference) {
+  ExpectBatteryCorrect(kSubsetDir + "/ellipsoid_subset.csv");
+}
+
+TEST(SuperovoidBattery, FullContactBatteryMatchesReference) {
+  const std::string path = FullBatteryPath("battery_contact.csv");
+  if (path.empty())
+    GTEST_SKIP() << "full batteries not found at " << kSharedDir
+                 << " (battery_contact.csv); only the subsets in test/data were checked";
+  ExpectBatteryCorrect(path);
+}
+
+TEST(SuperovoidBattery, FullEllipsoidBatteryMatchesReference) {
+  const std::string path = FullBatteryPath("battery_ellipsoid.csv");
+  if (path.empty())
+    GTEST_SKIP() << "full batteries not found at " << kSharedDir
+                 << " (battery_ellipsoid.csv); only the subsets in test/data were checked";
+  ExpectBatteryCorrect(path);
+}
+
+// sov_collide on every row of a battery: its verdict must be the reference's
+// (colliding where d_ref <= 0). Near contact the collide stops at the first
+// proof a chart's iterate gives, so this checks every such stop.
+void ExpectCollideMatchesReference(const std::string& path) {
+  const Battery battery = LoadBattery(path);
+  ASSERT_TRUE(battery.error.empty()) << battery.error;
+  FailureLog log;
+  for (size_t i = 0; i < battery.pairs.size(); ++i) {
+    const long id = battery.pairs[i].id;
+    PosedPair pp;
+    ASSERT_EQ(sov_test::MakePosedPair(&pp, battery.pairs[i]), SOV_OK) << path << " id " << id;
+    int colliding = -1;
+    const int st = sov_collide(&colliding, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, nullptr);
+    const int expected = battery.refs[i].d <= 0 ? 1 : 0;
+    if (st != SOV_OK)
+      log.Add(id, StatusText(st));
+    else if (colliding != expected)
+      log.Add(id, " colliding = " + std::to_string(colliding) +
+                      ", d_ref = " + sov_test::Num(battery.refs[i].d));
+  }
+  std::printf("[ collide  ] %s: %zu pairs, %d failing\n", path.c_str(), battery.pairs.size(),
+              log.count);
+  EXPECT_EQ(log.count, 0) << log.Report(path, battery.pairs.size());
+}
+
+TEST(SuperovoidCollide, SubsetVerdictsMatchReference) {
+  for (const char* name : {"paper", "stress", "contact", "ellipsoid"})
+    ExpectCollideMatchesReference(kSubsetDir + "/" + name + "_subset.csv");
+}
+
+TEST(SuperovoidCollide, FullBatteryVerdictsMatchReference) {
+  int ran = 0;
+  for (const char* name : {"paper", "stress", "contact", "ellipsoid"}) {
+    const std::string path = FullBatteryPath(std::string("battery_") + name + ".csv");
+    if (path.empty()) continue;
+    ExpectCollideMatchesReference(path);
+    ++ran;
+  }
+  if (ran == 0)
+    GTEST_SKIP() << "full batteries not found at " << kSharedDir
+                 << "; the collide verdicts were checked on the subsets only";
+}
+
 // Runs one study method (quadtree seed) over both subsets: every SOV_OK must
 // be a correct answer, every other status an honest failure. Prints the share
 // converged.
@@ -211,16 +278,19 @@ void ExpectWarmMatchesCold(const std::string& path) {
 }
 
 TEST(SuperovoidWarmStart, SubsetsMatchColdAfterSmallMotions) {
-  ExpectWarmMatchesCold(kSubsetDir + "/paper_subset.csv");
-  ExpectWarmMatchesCold(kSubsetDir + "/stress_subset.csv");
+  for (const char* name : {"paper", "stress", "contact", "ellipsoid"})
+    ExpectWarmMatchesCold(kSubsetDir + "/" + name + "_subset.csv");
 }
 
 TEST(SuperovoidWarmStart, FullBatteriesMatchColdAfterSmallMotions) {
-  const std::string paper = FullBatteryPath("battery_paper.csv");
-  const std::string stress = FullBatteryPath("battery_stress.csv");
-  if (paper.empty() || stress.empty())
+  int ran = 0;
+  for (const char* name : {"paper", "stress", "contact", "ellipsoid"}) {
+    const std::string path = FullBatteryPath(std::string("battery_") + name + ".csv");
+    if (path.empty()) continue;
+    ExpectWarmMatchesCold(path);
+    ++ran;
+  }
+  if (ran == 0)
     GTEST_SKIP() << "full batteries not found at " << kSharedDir
                  << "; the warm-start check ran on the subsets only";
-  ExpectWarmMatchesCold(paper);
-  ExpectWarmMatchesCold(stress);
 }
