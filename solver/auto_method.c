@@ -17,7 +17,8 @@
 #include "solver/pose.h"
 #include "solver/result.h"
 
-/* First stage: warm or core-segment start, one local solve. */
+/* First stage: warm or core-segment start, one local solve; returns its
+ * status. */
 static int first_stage(sovc_result *res, int *have, const sovc_pair *P,
                        const sovc_newton_config *cfg, const sovc_cache *cache, const double core[3],
                        int overlap_to_search, sovc_warm *warm) {
@@ -45,10 +46,12 @@ static int first_stage(sovc_result *res, int *have, const sovc_pair *P,
 /* Local stage only (see auto_method.h). */
 int sovc_solve_auto_local(sovc_result *res, const sovc_pair *P, const sovc_options *opt,
                           const sovc_cache *cache, const double core[3], int overlap_to_search,
-                          sovc_warm *warm) {
-  const sovc_newton_config cfg = sovc_chart_config(opt);
+                          const sovc_verdict *verdict, sovc_warm *warm) {
+  sovc_newton_config cfg = sovc_chart_config(opt);
+  cfg.verdict = verdict;
   int have = 0;
-  first_stage(res, &have, P, &cfg, cache, core, overlap_to_search, warm);
+  if (first_stage(res, &have, P, &cfg, cache, core, overlap_to_search, warm) == SOVC_DECIDED)
+    return SOVC_DECIDED;
   res->method = SOVC_METHOD_AUTO;
   return have ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
@@ -123,6 +126,6 @@ int sovc_solve_auto(sovc_result *res, const sovc_pair *P, const sovc_options *op
     res->method = SOVC_METHOD_AUTO;
     return SOV_OK;
   }
-  const int have = sovc_solve_auto_local(res, P, opt, cache, NULL, 1, warm) == SOV_OK;
+  const int have = sovc_solve_auto_local(res, P, opt, cache, NULL, 1, NULL, warm) == SOV_OK;
   return sovc_solve_auto_finish(res, have, P, opt, warm);
 }

@@ -18,10 +18,12 @@ int sovc_solve_auto(sovc_result *result, const sovc_pair *P, const sovc_options 
  * overlap_to_search, bodies the centre line proves overlapping when the
  * position chart fails get no answer (see sovc_solve_local): the caller
  * must go on to sovc_solve_auto_finish. 0 where the caller's own
- * centre-line test has already failed. */
+ * centre-line test has already failed. verdict (NULL: none; see
+ * sovc_verdict) is asked at the iterates of the position and normal
+ * charts: SOVC_DECIDED where it decided (result holds no answer). */
 int sovc_solve_auto_local(sovc_result *result, const sovc_pair *P, const sovc_options *options,
                           const sovc_cache *cache, const double core[3], int overlap_to_search,
-                          sovc_warm *warm);
+                          const sovc_verdict *verdict, sovc_warm *warm);
 
 /* The default method's stages after the first, from its result: an
  * answer with d >= 0 or proved by inner balls is final, anything else

@@ -129,8 +129,7 @@ typedef struct direction_chart {
   double step_len; /* the length of the last step tried */
   int cheap;         /* seed points instead of exact supports (a start, not an answer) */
   double stop_angle; /* cheap: done once the Newton step turns v by less */
-  sovc_refine_verdict verdict; /* cheap: asked at every iterate (may be NULL) */
-  const void *verdict_ctx;
+  const sovc_verdict *verdict; /* asked at every iterate (may be NULL) */
   int said;          /* the verdict's nonzero answer */
 } direction_chart;
 
@@ -161,7 +160,7 @@ static int direction_test(void *vc, sovc_newton_iterate *vx) {
   direction_chart *c = vc;
   direction_iterate *x = (direction_iterate *)vx;
   const double *v = x->head.x, f = x->head.merit;
-  if (c->verdict && (c->said = c->verdict(c->verdict_ctx, v, x->a.p, x->b.p, f)))
+  if (c->verdict && (c->said = c->verdict->decide(c->verdict->ctx, v, x->a.p, x->b.p, f)))
     return SOVC_NEWTON_DONE;
   x->gn = gradient_norm(&x->a, &x->b, v);
   const double gap = sqrt(f * f + x->gn * x->gn) - fabs(f);
@@ -226,9 +225,9 @@ static int direction_stalled(void *vc, const sovc_newton_iterate *t,
  * or more, and halving it down from there cost 20 to 30 support pairs per
  * iteration. */
 int sovc_solve_direction(sovc_result *res, const sovc_pair *P, const double v0[3], double tol,
-                         int max_iterations) {
+                         int max_iterations, const sovc_verdict *verdict) {
   direction_iterate its[2];
-  direction_chart c = {P, tol, INFINITY, kMaxTangentStep, 0, 0, 0, NULL, NULL, 0};
+  direction_chart c = {P, tol, INFINITY, kMaxTangentStep, 0, 0, 0, verdict, 0};
   const sovc_newton_chart chart = {.n = 3,
                                    .max_iterations = max_iterations,
                                    .halvings = 40,
@@ -245,33 +244,34 @@ int sovc_solve_direction(sovc_result *res, const sovc_pair *P, const double v0[3
   its[0].head.merit = direction_evaluate(&c, &its[0].head, NULL);
   sovc_newton_iterate *out;
   const int st = sovc_newton_run(&out, &res->iterations, &chart, &c, &its[0].head, &its[1].head);
+  if (c.said) return SOVC_DECIDED;
   if (st != SOV_OK) return SOV_ERR_NO_CONVERGENCE;
   const direction_iterate *x = (const direction_iterate *)out;
   return answer(res, &x->a, &x->b, x->head.x, x->head.merit, x->err);
 }
 
 static int refine(double v[3], const sovc_pair *P, int max_iterations,
-                  sovc_refine_verdict verdict, const void *ctx);
+                  const sovc_verdict *verdict);
 
 /* See direction.h. */
 void sovc_refine_direction(double v[3], const sovc_pair *P, int max_iterations) {
-  refine(v, P, max_iterations, NULL, NULL);
+  refine(v, P, max_iterations, NULL);
 }
 
 /* See direction.h. */
 int sovc_direction_verdict(double v[3], const sovc_pair *P, int max_iterations,
-                           sovc_refine_verdict verdict, const void *ctx) {
-  return refine(v, P, max_iterations, verdict, ctx);
+                           const sovc_verdict *verdict) {
+  return refine(v, P, max_iterations, verdict);
 }
 
 /* Steps of this chart from v on seed points, asking verdict (if any) at
  * each iterate; v becomes the last iterate. Without a verdict the steps
  * stop at one below kRefineAngle. */
 static int refine(double v[3], const sovc_pair *P, int max_iterations,
-                  sovc_refine_verdict verdict, const void *ctx) {
+                  const sovc_verdict *verdict) {
   direction_iterate its[2];
   direction_chart c = {P,       kRefineTolerance, INFINITY, kMaxTangentStep, 0, 1,
-                       verdict ? 0 : kRefineAngle, verdict, ctx, 0};
+                       verdict ? 0 : kRefineAngle, verdict, 0};
   const sovc_newton_chart chart = {.n = 3,
                                    .max_iterations = max_iterations,
                                    .halvings = kRefineHalvings,

@@ -6,13 +6,15 @@
 #ifndef SOLVER_DIRECTION_H
 #define SOLVER_DIRECTION_H
 
+#include "solver/newton.h"
 #include "solver/posed.h"
 #include "solver/types.h"
 
 /* Newton with line search on f from unit world direction v0. On SOV_OK fills
- * result (n = v, pA, pB support points, d = -f). */
+ * result (n = v, pA, pB support points, d = -f). verdict (NULL: none) is
+ * asked at every iterate, and SOVC_DECIDED returned where it decides. */
 int sovc_solve_direction(sovc_result *result, const sovc_pair *P, const double v0[3],
-                         double tolerance, int max_iterations);
+                         double tolerance, int max_iterations, const sovc_verdict *verdict);
 
 /* Refine world direction v (nonzero; unit on return) from A towards B by at
  * most max_iterations steps of this chart on the bodies' seed surface
@@ -21,19 +23,14 @@ int sovc_solve_direction(sovc_result *result, const sovc_pair *P, const double v
  * charts, not an answer. */
 void sovc_refine_direction(double v[3], const sovc_pair *P, int max_iterations);
 
-/* A verdict on an iterate of the refinement: unit world direction v, the
- * seed points pA of A along v and pB of B along -v, and f = v . (pA - pB);
- * nonzero ends the refinement with that value. */
-typedef int (*sovc_refine_verdict)(const void *ctx, const double v[3], const double pA[3],
-                                   const double pB[3], double f);
-
-/* sovc_refine_direction asking verdict (with ctx) at every iterate and
+/* sovc_refine_direction asking verdict at every iterate (the
+ * seed points pA of A along v and pB of B along -v) and
  * going on to the seed points' optimum (no early stop on a small step); v
  * becomes the last iterate. Returns the first nonzero verdict, or 0. (Exact
  * supports after the seed steps decided too few more pairs of the contact
  * battery to pay for themselves.) */
 int sovc_direction_verdict(double v[3], const sovc_pair *P, int max_iterations,
-                           sovc_refine_verdict verdict, const void *ctx);
+                           const sovc_verdict *verdict);
 
 /* Hessian of f(v) = h_A(v) + h_B(-v) on the unit sphere at v, in the tangent
  * frame fr of v: (D_A + D_B - f I) restricted to the tangent plane, with

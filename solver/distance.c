@@ -105,22 +105,31 @@ static int common_point(const sovc_result *r, const sovc_pair *P) {
          (sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m));
 }
 
-/* Verdicts of the refinement's iterates (verdict_at). */
+/* Verdicts on a chart's iterates (verdict_at). */
 enum { kApart = 1, kOverlap = 2 };
 /* Seed-point normal-chart steps a collide query tries for a verdict before
  * the local stage (which goes on from where they ended). */
-enum { kVerdictSteps = 6 };
+enum { kVerdictSteps = 5 };
 
-/* A proof at one iterate of the direction's refinement (ctx: the pair):
- * where the seed points lie apart along v, the plane normal to v if it
- * separates the bodies (exact support bounds); where they overlap, their
- * midpoint if it lies inside both. */
-static int verdict_at(const void *ctx, const double v[3], const double pA[3], const double pB[3],
+/* A collide's verdict and the pair it is about. */
+typedef struct collide_verdict {
+  const sovc_pair *P;
+  int said;
+} collide_verdict;
+
+/* A proof at one iterate of a chart (sovc_verdict's decide; ctx: a
+ * collide_verdict, which keeps it): where the points lie apart along v,
+ * the plane normal to v if it separates the bodies; where they overlap,
+ * their midpoint if it lies inside both. Both proofs hold whatever the
+ * iterate's error: it only decides how soon one is found. */
+static int verdict_at(void *ctx, const double v[3], const double pA[3], const double pB[3],
                       double f) {
-  const sovc_pair *P = ctx;
-  if (f < 0) return separating(P, v) ? kApart : 0;
+  collide_verdict *c = ctx;
+  const sovc_pair *P = c->P;
+  if (f < 0) return c->said = separating(P, v) ? kApart : 0;
   const double m[3] = {0.5 * (pA[0] + pB[0]), 0.5 * (pA[1] + pB[1]), 0.5 * (pA[2] + pB[2])};
-  return sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m) ? kOverlap : 0;
+  return c->said =
+             sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m) ? kOverlap : 0;
 }
 
 /* Early exits: bounding spheres, bounding boxes and separating planes
@@ -151,18 +160,20 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
   if (cc > 0 && separating(P, v)) return SOV_OK;
   *colliding = 1;
   if (sovc_centre_line_overlap(P)) return SOV_OK;
-  if (opt->method == SOVC_METHOD_AUTO) {
-    const int said =
-        sovc_direction_verdict(v, P, kVerdictSteps, verdict_at, P);
-    if (said) return *colliding = said == kOverlap, SOV_OK;
-  }
+  collide_verdict answer = {P, 0};
+  const sovc_verdict verdict = {verdict_at, &answer};
+  if (opt->method == SOVC_METHOD_AUTO && sovc_direction_verdict(v, P, kVerdictSteps, &verdict))
+    return *colliding = answer.said == kOverlap, SOV_OK;
   sovc_result r;
   int st;
   if (opt->method == SOVC_METHOD_AUTO) {
     /* The centre line proved nothing above: the local stage need not try it again. */
     sovc_warm storage;
     sovc_warm *warm = sovc_warm_init(&storage, cache, P->A, P->B);
-    const int have = sovc_solve_auto_local(&r, P, opt, cache, v, 0, warm) == SOV_OK;
+    /* Its charts stop at the first proof. */
+    const int local = sovc_solve_auto_local(&r, P, opt, cache, v, 0, &verdict, warm);
+    if (local == SOVC_DECIDED) return *colliding = answer.said == kOverlap, SOV_OK;
+    const int have = local == SOV_OK;
     if (have && r.d > 0) return *colliding = 0, SOV_OK;
     if (have && common_point(&r, P)) return SOV_OK;
     /* The rest of the distance, not all of it again. */

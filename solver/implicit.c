@@ -290,6 +290,7 @@ typedef struct position_chart {
   double tol, sn, prev_rn, predicted;
   int far;        /* the first step exceeded cfg->max_first_step */
   int first;      /* the step being searched is the first */
+  int decided;    /* the caller's verdict decided */
   double step[6]; /* the last step, where it is taken unevaluated */
   step_factors factors;
 } position_chart;
@@ -304,11 +305,25 @@ static inline SOVC_HOOK double position_evaluate(void *vc, sovc_newton_iterate *
   return evaluate(t->r, &t->a, &t->b, &t->F, c->P, p, p + 3, c->cfg->normalized);
 }
 
-/* Converged below the tolerance, raised to the coordinates' rounding. */
+/* The caller's verdict at x: A's normal, both points, and f along it. */
+static int verdict_at(const position_chart *c, const position_iterate *x) {
+  const double *p = x->head.x;
+  const double dp[3] = {p[0] - p[3], p[1] - p[4], p[2] - p[5]};
+  const sovc_verdict *v = c->cfg->verdict;
+  return v->decide(v->ctx, x->a.n, p, p + 3, sovc_dot(x->a.n, dp));
+}
+
+/* Converged below the tolerance, raised to the coordinates' rounding; or
+ * decided by the caller's verdict (c->decided). */
 static inline SOVC_HOOK int position_test(void *vc, sovc_newton_iterate *x) {
   position_chart *c = vc;
   c->tol = scaled_tolerance(c->cfg->tolerance, x->x, x->x + 3);
-  return x->merit < c->tol ? SOVC_NEWTON_DONE : SOVC_NEWTON_GO;
+  if (x->merit < c->tol) return SOVC_NEWTON_DONE;
+  if (c->cfg->verdict && verdict_at(c, (const position_iterate *)x)) {
+    c->decided = 1;
+    return SOVC_NEWTON_DONE;
+  }
+  return SOVC_NEWTON_GO;
 }
 
 /* The Newton step from the Jacobian's blocks (or LAPACKE's LU for the
@@ -406,6 +421,7 @@ int sovc_solve_implicit_warm(sovc_result *res, const sovc_pair *P, const double 
   }
   sovc_newton_iterate *out;
   const int st = sovc_newton_run(&out, &res->iterations, &chart, &c, &its[0].head, &its[1].head);
+  if (c.decided) return SOVC_DECIDED;
   x = (position_iterate *)out;
   p = x->head.x;
   if (st == SOVC_NEWTON_FINISHED) {

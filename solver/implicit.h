@@ -5,6 +5,7 @@
 #ifndef SOLVER_IMPLICIT_H
 #define SOLVER_IMPLICIT_H
 
+#include "solver/newton.h"
 #include "solver/types.h"
 
 /* How the Newton iteration runs. */
@@ -18,6 +19,9 @@ typedef struct sovc_newton_config {
   double max_first_step; /* > 0: a first Newton step longer than this ends
                             the solve with SOVC_FAR_START (its start lies
                             outside the basin); 0: no such test */
+  const sovc_verdict *verdict; /* asked at every evaluated iterate (NULL:
+                                  none): the solve ends with SOVC_DECIDED
+                                  where it decides */
 } sovc_newton_config;
 
 /* sovc_solve_implicit_warm's answer where the first step exceeded

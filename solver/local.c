@@ -148,6 +148,7 @@ typedef struct chart_start {
   const sovc_local_start *at;
   double tolerance;
   int normal_cap, cap;
+  const sovc_newton_config *cfg; /* for its verdict */
 } chart_start;
 
 /* A chart after the position chart: Newton from s into r. */
@@ -155,7 +156,7 @@ typedef int (*fallback_chart)(sovc_result *r, const chart_start *s);
 
 /* The normal chart from the start's direction. */
 static int normal_chart(sovc_result *r, const chart_start *s) {
-  return sovc_solve_direction(r, s->P, s->at->v, s->tolerance, s->normal_cap);
+  return sovc_solve_direction(r, s->P, s->at->v, s->tolerance, s->normal_cap, s->cfg->verdict);
 }
 
 /* A by its surface point, B by its support map. */
@@ -194,6 +195,7 @@ static void polish_answer(sovc_result *r, int *spent, const sovc_pair *P,
   sovc_result p;
   sovc_newton_config polish = *cfg;
   if (polish.max_iterations > kPolishIterations) polish.max_iterations = kPolishIterations;
+  polish.verdict = NULL; /* the chart's answer is at hand */
   const int pst =
       sovc_solve_implicit_warm(&p, P, r->pA, r->pB, &polish, NULL, warm ? warm->last : NULL);
   *spent += p.iterations;
@@ -236,6 +238,10 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sov
   sovc_local_start refined;
   int spent = 0;
   int st = position_chart(&r, &spent, P, &at, &refined, cfg, warm);
+  if (st == SOVC_DECIDED) {
+    best->iterations += spent;
+    return st;
+  }
   const int verdict = acceptable(st, &r, at->lb, P, warm);
   const int precise = verdict == 1;
   int ok = precise;
@@ -258,10 +264,14 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sov
     return SOV_ERR_NO_CONVERGENCE;
   }
   const int cap = cfg->max_iterations < kChartIterations ? cfg->max_iterations : kChartIterations;
-  const chart_start s = {P, at, cfg->tolerance, cfg->max_iterations, cap};
+  const chart_start s = {P, at, cfg->tolerance, cfg->max_iterations, cap, cfg};
   for (int k = 0; !ok && k < kFallbackChartCount; ++k) {
     st = kFallbackCharts[k](&r, &s);
     spent += r.iterations;
+    if (st == SOVC_DECIDED) {
+      best->iterations += spent;
+      return st;
+    }
     ok = acceptable(st, &r, at->lb, P, warm) == 1 && on_surfaces(&r, P);
   }
   if (!ok) {
@@ -278,7 +288,7 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sov
 sovc_newton_config sovc_chart_config(const sovc_options *opt) {
   const int cap = opt->max_iterations < kPositionChartIterations ? opt->max_iterations
                                                                  : kPositionChartIterations;
-  const sovc_newton_config cfg = {0, 1, opt->tolerance, cap, 0, 0};
+  const sovc_newton_config cfg = {0, 1, opt->tolerance, cap, 0, 0, NULL};
   return cfg;
 }
 

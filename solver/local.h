@@ -33,7 +33,9 @@ typedef struct sovc_local_start {
  * search; then, when the position chart fails and the centre line proves
  * the bodies overlap, the solve stops there (SOV_ERR_NO_CONVERGENCE). warm
  * (NULL for none): the position chart starts from warm->start if set, and
- * warm->have_last says whether this solve's answer came from it. */
+ * warm->have_last says whether this solve's answer came from it. A
+ * verdict in cfg is asked at the position and normal charts' iterates;
+ * SOVC_DECIDED where it decided. */
 int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sovc_local_start *at,
                      const sovc_newton_config *cfg, int overlap_to_search, sovc_warm *warm);
 

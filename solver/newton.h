@@ -44,6 +44,20 @@ enum {
   SOVC_NEWTON_FINISHED = 4 /* stop: the chart finished from the step itself */
 };
 
+/* A caller's verdict on a chart's iterates (a collide's: the bodies proved
+ * apart or overlapping), asked where the caller gives one: decide(ctx, v,
+ * pA, pB, f) with unit world direction v from A towards B, points pA of A
+ * and pB of B, f = v . (pA - pB). Nonzero ends the chart, which returns
+ * SOVC_DECIDED; decide keeps its answer in ctx. */
+typedef struct sovc_verdict {
+  int (*decide)(void *ctx, const double v[3], const double pA[3], const double pB[3], double f);
+  void *ctx;
+} sovc_verdict;
+
+/* A chart's status where the caller's verdict decided (not a sov_status:
+ * no answer, nothing wrong). */
+enum { SOVC_DECIDED = 2 };
+
 /* A chart: its unknowns, the policies of its line search, and its hooks,
  * each given the chart's context. */
 typedef struct sovc_newton_chart {

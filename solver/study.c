@@ -83,7 +83,7 @@ typedef int (*study_scheme)(sovc_result *res, const sovc_pair *P, const study_se
 /* Eq. 15 in the points, undamped, with LAPACKE's LU as the study solved it. */
 static int implicit_scheme(sovc_result *res, const sovc_pair *P, const study_seed *s,
                            const sovc_options *opt) {
-  const sovc_newton_config cfg = {0, 0, opt->tolerance, opt->max_iterations, 1, 0};
+  const sovc_newton_config cfg = {0, 0, opt->tolerance, opt->max_iterations, 1, 0, NULL};
   return sovc_solve_implicit(res, P, s->pA, s->pB, &cfg);
 }
 

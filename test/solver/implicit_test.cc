@@ -84,7 +84,7 @@ TEST(ImplicitNewton, SpheresMatchClosedForm) {
   sovc_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {1.2, 1.6, 0}};
   const double pA[3] = {0.7, 0.7, 0.1}, pB[3] = {1.0, 1.3, 0.05};
   for (int normalized = 0; normalized < 2; ++normalized) {
-    const sovc_newton_config cfg = {normalized, 1, 1e-12, 50, normalized, 0};
+    const sovc_newton_config cfg = {normalized, 1, 1e-12, 50, normalized, 0, NULL};
     sovc_result r;
     ASSERT_EQ(sovc_solve_implicit(&r, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &cfg), SOV_OK);
     EXPECT_NEAR(r.d, 2.0 - 1.5, kDistanceTolerance);
@@ -100,7 +100,7 @@ TEST(ImplicitNewton, ReportsSpuriousPairs) {
   sovc_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
   sovc_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {3, 0, 0}};
   const double pA[3] = {1.0, 0.01, 0}, pB[3] = {4.0, 0.01, 0};  // B's far side
-  const sovc_newton_config cfg = {1, 0, 1e-12, 50, 1, 0};
+  const sovc_newton_config cfg = {1, 0, 1e-12, 50, 1, 0, NULL};
   sovc_result r;
   EXPECT_EQ(sovc_solve_implicit(&r, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &cfg),
             SOV_ERR_SPURIOUS);
@@ -122,7 +122,8 @@ TEST(ImplicitNewton, SmallSolverMatchesLapackPath) {
       pA[i] = XA.p[i] + 0.5 * (XB.p[i] - XA.p[i]) + u(rng);
       pB[i] = XB.p[i] + 0.5 * (XA.p[i] - XB.p[i]) + u(rng);
     }
-    const sovc_newton_config small = {1, 1, 1e-12, 50, 0, 0}, lapack = {1, 1, 1e-12, 50, 1, 0};
+    const sovc_newton_config small = {1, 1, 1e-12, 50, 0, 0, NULL},
+                             lapack = {1, 1, 1e-12, 50, 1, 0, NULL};
     sovc_result rs, rl;
     const int ss = sovc_solve_implicit(&rs, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &small);
     const int sl = sovc_solve_implicit(&rl, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &lapack);
