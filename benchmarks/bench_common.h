@@ -274,7 +274,7 @@ inline std::string DataDir(const std::string& given, bool* subset) {
 }
 
 // Path of a battery (paper, stress, contact, ellipsoid) in the data directory;
-// the committed subsets hold paper and stress only.
+// the committed subsets hold all four.
 inline std::string BatteryPath(const std::string& dir, bool subset, const std::string& which) {
   return dir + (subset ? "/" + which + "_subset.csv" : "/battery_" + which + ".csv");
 }

@@ -11,7 +11,9 @@
 //   (4) fcl::collide, boolean (one contact, no contact data), same hulls
 //   (5) ellipsoid battery only: fcl::distance, signed, on fcl::Ellipsoid
 // then warm starts: each pair moved along a smooth small-step rigid motion,
-// sov_distance cold and warm (cache of the previous step) at every pose.
+// sov_distance cold and warm (cache of the previous step) at every pose,
+// and sov_collide cold and warm (a cache of its own, as a collide-only
+// caller keeps).
 // Our answers are checked against FILE.ref.csv (|d - d_ref| <= 1e-9), warm
 // against cold; every method's verdict (overlapping or not) against the
 // reference's sign. The hulls lie inside the bodies, so FCL on them answers
@@ -35,15 +37,17 @@ const char kUsage[] =
     "all four) and per pair, interleaved: sov_distance and sov_collide cold against\n"
     "FCL's signed distance (libccd GJK/EPA) and boolean collide on 290-vertex\n"
     "fcl::Convex hulls, and FCL's native fcl::Ellipsoid on the ellipsoid battery;\n"
-    "then warm against cold sov_distance along S-step motions of the first M pairs\n"
+    "then warm against cold sov_distance and sov_collide (each with its own cache)\n"
+    "along S-step motions of the first M pairs\n"
     "(default 20 steps, every pair). R timed calls per measurement after one\n"
     "warm-up, median kept (default 5). --quick [N]: N pairs per battery (default\n"
     "30), R = 3, 5 steps. --data: default ../shared/data beside the source tree,\n"
-    "else test/data's subsets (paper and stress only). --out: default\n"
+    "else test/data's subsets. --out: default\n"
     "build/benchmarks/fcl_results. Writes DIR/fcl_BATTERY_pairs.csv,\n"
     "DIR/fcl_BATTERY_warm.csv, DIR/fcl_summary.csv and DIR/fcl_meta.csv.\n"
     "Exit 3 when one of our answers is refused, off the reference by > 1e-9, or\n"
-    "warm differs from cold by > 1e-9 (timings never fail it).\n";
+    "warm differs from cold by > 1e-9 or in a collide's verdict (timings never fail\n"
+    "it).\n";
 
 constexpr int kLat = 13, kLon = 24;  // 290 vertices, sov_bench_battery's FCL hulls
 constexpr double kTol = 1e-9;        // SPEC accuracy, and warm against cold
@@ -348,18 +352,43 @@ sov_pose MovedPose(const bench::PairRow& r, int k, const Motion& m, int step) {
   return bench::MakePose(q, p);
 }
 
-// Warm against cold along the motions of one battery.
+// Warm against cold along the motions of one battery: sov_distance, and
+// sov_collide with a cache of its own (a collide-only caller's).
 struct WarmReport {
   size_t pairs = 0, queries = 0, refused = 0, mismatched = 0;
   double max_diff = 0;
   std::vector<double> cold_us, warm_us, speedup;
+  size_t collide_refused = 0, collide_mismatched = 0;
+  std::vector<double> collide_cold_us, collide_warm_us, collide_speedup;
 };
 
+// Times one step's collide cold, then warm from *cache (left holding the
+// warm query's cache for the next step); records both and their agreement.
+// Returns the two verdicts for the CSV.
+std::pair<int, int> MeasureCollideStep(WarmReport* w, sov_cache* cache, const sov_shape& A,
+                                       const sov_pose& XA, const sov_shape& B,
+                                       const sov_pose& XB, int repeat) {
+  int cold = -1, warm = -1, sc = SOV_OK, sw = SOV_OK;
+  sov_cache c;
+  const bench::Timing tc = bench::TimeCalls(
+      repeat, [] {}, [&] { sc = sov_collide(&cold, &A, &XA, &B, &XB, nullptr, nullptr); });
+  const bench::Timing tw = bench::TimeCalls(
+      repeat, [&] { c = *cache; }, [&] { sw = sov_collide(&warm, &A, &XA, &B, &XB, nullptr, &c); });
+  *cache = c;
+  w->collide_refused += sc != SOV_OK || sw != SOV_OK;
+  w->collide_mismatched += sc == SOV_OK && sw == SOV_OK && cold != warm;
+  w->collide_cold_us.push_back(tc.median_us);
+  w->collide_warm_us.push_back(tw.median_us);
+  w->collide_speedup.push_back(tc.median_us / tw.median_us);
+  return {cold, warm};
+}
+
 // Times one step's pose cold, then warm from *cache (left holding the warm
-// answer's cache for the next step); records both and their agreement.
-void MeasureStep(WarmReport* w, std::ostream& csv, sov_cache* cache, long id, int step,
-                 const sov_shape& A, const sov_pose& XA, const sov_shape& B, const sov_pose& XB,
-                 int repeat) {
+// answer's cache for the next step); records both and their agreement; then
+// the collide's (MeasureCollideStep, its own cache in *collide_cache).
+void MeasureStep(WarmReport* w, std::ostream& csv, sov_cache* cache, sov_cache* collide_cache,
+                 long id, int step, const sov_shape& A, const sov_pose& XA, const sov_shape& B,
+                 const sov_pose& XB, int repeat) {
   sov_options cold, warm;
   sov_options_default(&cold);
   warm = cold;
@@ -380,25 +409,31 @@ void MeasureStep(WarmReport* w, std::ostream& csv, sov_cache* cache, long id, in
   w->cold_us.push_back(tc.median_us);
   w->warm_us.push_back(tw.median_us);
   w->speedup.push_back(tc.median_us / tw.median_us);
+  const std::pair<int, int> v = MeasureCollideStep(w, collide_cache, A, XA, B, XB, repeat);
   csv << id << ',' << step << ',' << sc << ',' << sw << ',' << bench::Num(rc.d) << ','
       << bench::Num(rw.d) << ',' << bench::Num(tc.median_us) << ',' << bench::Num(tw.median_us)
-      << '\n';
+      << ',' << v.first << ',' << v.second << ',' << bench::Num(w->collide_cold_us.back()) << ','
+      << bench::Num(w->collide_warm_us.back()) << '\n';
 }
 
 // Moves one pair along its motion: a cold solve at the start fills the
-// cache, then every step is timed cold and warm (MeasureStep).
+// cache (and a cold collide the collide's), then every step is timed cold
+// and warm (MeasureStep).
 void MeasureMotion(WarmReport* w, std::ostream& csv, const bench::PairRow& r, int steps,
                    int repeat) {
   const sov_shape A = bench::MakeShape(r.v.data()), B = bench::MakeShape(r.v.data() + 14);
   const Motion m = MakeMotion(r);
-  sov_cache cache;
+  sov_cache cache, collide_cache;
   sov_cache_reset(&cache);
+  sov_cache_reset(&collide_cache);
   sov_result first{};
+  int colliding = 0;
   const sov_pose XA0 = MovedPose(r, 0, m, 0), XB0 = MovedPose(r, 1, m, 0);
   sov_distance(&first, &A, &XA0, &B, &XB0, nullptr, &cache);
+  sov_collide(&colliding, &A, &XA0, &B, &XB0, nullptr, &collide_cache);
   for (int s = 1; s <= steps; ++s) {
     const sov_pose XA = MovedPose(r, 0, m, s), XB = MovedPose(r, 1, m, s);
-    MeasureStep(w, csv, &cache, r.id, s, A, XA, B, XB, repeat);
+    MeasureStep(w, csv, &cache, &collide_cache, r.id, s, A, XA, B, XB, repeat);
   }
   ++w->pairs;
 }
@@ -567,6 +602,24 @@ void ReportWarm(Summary* s, const BatteryReport& b, int steps) {
   s->Add(b.name, "warm_speedup_p01_per_query", Percentile(w.speedup, 0.01));
   s->Add(b.name, "warm_mismatched", static_cast<double>(w.mismatched));
   s->Add(b.name, "warm_refused", static_cast<double>(w.refused));
+  const bench::Stats cc = bench::Summarize(w.collide_cold_us),
+                     cw = bench::Summarize(w.collide_warm_us);
+  std::printf(
+      "collide along the same motions, its own cache: cold median %.3g / p99 %.3g us, warm "
+      "%.3g / %.3g us; cold/warm: of medians %.3g, of p99s %.3g, per query median %.3g\n",
+      cc.median, cc.p99, cw.median, cw.p99, cc.median / cw.median, cc.p99 / cw.p99,
+      Percentile(w.collide_speedup, 0.5));
+  std::printf("collide warm against cold: %zu of %zu verdicts differ, %zu refused\n",
+              w.collide_mismatched, w.queries, w.collide_refused);
+  s->Add(b.name, "warm_collide_cold_median_us", cc.median);
+  s->Add(b.name, "warm_collide_cold_p99_us", cc.p99);
+  s->Add(b.name, "warm_collide_warm_median_us", cw.median);
+  s->Add(b.name, "warm_collide_warm_p99_us", cw.p99);
+  s->Add(b.name, "warm_collide_speedup_of_medians", cc.median / cw.median);
+  s->Add(b.name, "warm_collide_speedup_of_p99", cc.p99 / cw.p99);
+  s->Add(b.name, "warm_collide_speedup_median_per_query", Percentile(w.collide_speedup, 0.5));
+  s->Add(b.name, "warm_collide_mismatched", static_cast<double>(w.collide_mismatched));
+  s->Add(b.name, "warm_collide_refused", static_cast<double>(w.collide_refused));
 }
 
 // Prints one battery's report (markdown tables, ready for RESULTS.md).
@@ -610,7 +663,8 @@ BatteryReport RunBattery(const bench::Battery& bat, const Options& opt, const st
     progress.Step();
   }
   std::ofstream warm(out + "/fcl_" + bat.name + "_warm.csv");
-  warm << "id,step,cold_status,warm_status,d_cold,d_warm,cold_us,warm_us\n";
+  warm << "id,step,cold_status,warm_status,d_cold,d_warm,cold_us,warm_us,collide_cold,"
+          "collide_warm,collide_cold_us,collide_warm_us\n";
   const size_t n = opt.warm_pairs ? std::min(opt.warm_pairs, bat.pairs.size()) : bat.pairs.size();
   bench::Progress moving(bat.name + " motions", n);
   for (size_t k = 0; k < n; ++k) {
@@ -678,7 +732,7 @@ void PrintConditions(bench::Meta* meta, int argc, char** argv, const Options& o,
 // True when the battery's answers or warm starts failed their checks.
 bool Failed(const BatteryReport& b) {
   return std::any_of(b.pairs.begin(), b.pairs.end(), OursWrong) || b.warm.mismatched ||
-         b.warm.refused;
+         b.warm.refused || b.warm.collide_mismatched || b.warm.collide_refused;
 }
 
 // The program (see kUsage).

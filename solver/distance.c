@@ -11,6 +11,7 @@
 #include "solver/pair.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
+#include "solver/result.h"
 #include "solver/study.h"
 #include "solver/support.h"
 #include "solver/warm.h"
@@ -111,10 +112,12 @@ enum { kApart = 1, kOverlap = 2 };
  * the local stage (which goes on from where they ended). */
 enum { kVerdictSteps = 5 };
 
-/* A collide's verdict and the pair it is about. */
+/* A collide's verdict, the pair it is about, and the iterate that proved
+ * it (direction, points) for the cache. */
 typedef struct collide_verdict {
   const sovc_pair *P;
   int said;
+  double v[3], pA[3], pB[3];
 } collide_verdict;
 
 /* A proof at one iterate of a chart (sovc_verdict's decide; ctx: a
@@ -126,10 +129,42 @@ static int verdict_at(void *ctx, const double v[3], const double pA[3], const do
                       double f) {
   collide_verdict *c = ctx;
   const sovc_pair *P = c->P;
-  if (f < 0) return c->said = separating(P, v) ? kApart : 0;
-  const double m[3] = {0.5 * (pA[0] + pB[0]), 0.5 * (pA[1] + pB[1]), 0.5 * (pA[2] + pB[2])};
-  return c->said =
-             sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m) ? kOverlap : 0;
+  if (f < 0) {
+    c->said = separating(P, v) ? kApart : 0;
+  } else {
+    const double m[3] = {0.5 * (pA[0] + pB[0]), 0.5 * (pA[1] + pB[1]), 0.5 * (pA[2] + pB[2])};
+    c->said = sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m) ? kOverlap : 0;
+  }
+  if (c->said)
+    for (int i = 0; i < 3; ++i) c->v[i] = v[i], c->pA[i] = pA[i], c->pB[i] = pB[i];
+  return c->said;
+}
+
+/* The verdict at the cache's answer (its points carried by the bodies'
+ * motion since): along a smooth motion the last query's proof mostly holds
+ * again. */
+static int cached_verdict(collide_verdict *c, const sovc_cache *cache) {
+  const sovc_pair *P = c->P;
+  double v[3], xa[3], xb[3], pA[3], pB[3];
+  for (int i = 0; i < 3; ++i) xa[i] = cache->pA_local[i] / P->scale;
+  for (int i = 0; i < 3; ++i) xb[i] = cache->pB_local[i] / P->scale;
+  sovc_to_world(pA, P->XA, xa);
+  sovc_to_world(pB, P->XB, xb);
+  sovc_rotate(v, P->XA->R, cache->nA_local);
+  const double dp[3] = {pA[0] - pB[0], pA[1] - pB[1], pA[2] - pB[2]};
+  return verdict_at(c, v, pA, pB, sovc_dot(v, dp));
+}
+
+/* A collide's answer: *colliding from the verdict, whose proof (direction
+ * and points) goes into the cache (if any) for the next query. */
+static int answer_with(int *colliding, const collide_verdict *c, sovc_cache *cache) {
+  *colliding = c->said == kOverlap;
+  if (cache) {
+    sovc_result r;
+    sovc_result_set(&r, c->pA, c->pB, c->v);
+    sovc_cache_store(cache, &r, c->P, NULL);
+  }
+  return SOV_OK;
 }
 
 /* Early exits: bounding spheres, bounding boxes and separating planes
@@ -150,20 +185,17 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
   if (sovc_boxes_apart(P->A->aabb_lo, P->A->aabb_hi, P->XA, P->B->aabb_lo, P->B->aabb_hi, P->XB))
     return SOV_OK;
   if (cache) sovc_cache_admit(cache);
-  if (cache && cache->valid) {
-    double n[3];
-    sovc_rotate(n, P->XA->R, cache->nA_local);
-    if (separating(P, n)) return SOV_OK;
-  }
+  collide_verdict answer = {.P = P};
+  if (cache && cache->valid && cached_verdict(&answer, cache))
+    return *colliding = answer.said == kOverlap, SOV_OK;
   double v[3];
   sovc_core_direction(v, P);
   if (cc > 0 && separating(P, v)) return SOV_OK;
   *colliding = 1;
   if (sovc_centre_line_overlap(P)) return SOV_OK;
-  collide_verdict answer = {P, 0};
   const sovc_verdict verdict = {verdict_at, &answer};
   if (opt->method == SOVC_METHOD_AUTO && sovc_direction_verdict(v, P, kVerdictSteps, &verdict))
-    return *colliding = answer.said == kOverlap, SOV_OK;
+    return answer_with(colliding, &answer, cache);
   sovc_result r;
   int st;
   if (opt->method == SOVC_METHOD_AUTO) {
@@ -172,10 +204,13 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
     sovc_warm *warm = sovc_warm_init(&storage, cache, P->A, P->B);
     /* Its charts stop at the first proof. */
     const int local = sovc_solve_auto_local(&r, P, opt, cache, v, 0, &verdict, warm);
-    if (local == SOVC_DECIDED) return *colliding = answer.said == kOverlap, SOV_OK;
+    if (local == SOVC_DECIDED) return answer_with(colliding, &answer, cache);
     const int have = local == SOV_OK;
-    if (have && r.d > 0) return *colliding = 0, SOV_OK;
-    if (have && common_point(&r, P)) return SOV_OK;
+    if (have && (r.d > 0 || common_point(&r, P))) {
+      *colliding = r.d <= 0;
+      if (cache) sovc_cache_store(cache, &r, P, warm);
+      return SOV_OK;
+    }
     /* The rest of the distance, not all of it again. */
     st = deliver(sovc_solve_auto_finish(&r, have, P, opt, warm), &r, P, cache, warm);
   } else {

@@ -294,3 +294,64 @@ TEST(SuperovoidWarmStart, FullBatteriesMatchColdAfterSmallMotions) {
     GTEST_SKIP() << "full batteries not found at " << kSharedDir
                  << "; the warm-start check ran on the subsets only";
 }
+
+// A cache shared by collide and distance queries along small motions (a
+// planner's inner loop): sov_collide keeps its proof there and tries it first
+// at the next pose. Every warm verdict must be the cold one, and a distance
+// started from a collide's cache the cold distance.
+void ExpectWarmCollideMatchesCold(const std::string& path) {
+  const Battery battery = LoadBattery(path);
+  ASSERT_TRUE(battery.error.empty()) << battery.error;
+  std::mt19937_64 rng(2025);
+  FailureLog log;
+  constexpr int kSteps = 6;
+  for (size_t i = 0; i < battery.pairs.size(); ++i) {
+    const long id = battery.pairs[i].id;
+    PosedPair pp;
+    ASSERT_EQ(sov_test::MakePosedPair(&pp, battery.pairs[i]), SOV_OK);
+    sov_cache cache;
+    sov_cache_reset(&cache);
+    for (int step = 0; step < kSteps; ++step) {
+      if (step > 0) {
+        Nudge(&pp.XA, &rng);
+        Nudge(&pp.XB, &rng);
+      }
+      int cold = -1, warm = -1;
+      const int sc = sov_collide(&cold, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, nullptr);
+      const int sw = sov_collide(&warm, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, &cache);
+      const std::string at = " step " + std::to_string(step) + ":";
+      if (sc != SOV_OK || sw != SOV_OK || cold != warm)
+        log.Add(id, at + " collide cold " + std::to_string(cold) + StatusText(sc) + ", warm " +
+                        std::to_string(warm) + StatusText(sw));
+      if (step % 3 != 2) continue;
+      sov_result rc{}, rw{};
+      const int dc = sov_distance(&rc, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, nullptr);
+      const int dw = sov_distance(&rw, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, &cache);
+      if (dc != SOV_OK || dw != SOV_OK) {
+        log.Add(id, at + " distance cold" + StatusText(dc) + ", warm" + StatusText(dw));
+        continue;
+      }
+      const std::string why = CheckAnswer(rw, pp, rc.d);
+      if (!why.empty()) log.Add(id, at + " distance warm vs cold:" + why);
+    }
+  }
+  EXPECT_EQ(log.count, 0) << log.Report(path, battery.pairs.size());
+}
+
+TEST(SuperovoidCollide, WarmAlongMotionsMatchesColdOnSubsets) {
+  for (const char* name : {"paper", "stress", "contact", "ellipsoid"})
+    ExpectWarmCollideMatchesCold(kSubsetDir + "/" + name + "_subset.csv");
+}
+
+TEST(SuperovoidCollide, WarmAlongMotionsMatchesColdOnFullBatteries) {
+  int ran = 0;
+  for (const char* name : {"paper", "stress", "contact", "ellipsoid"}) {
+    const std::string path = FullBatteryPath(std::string("battery_") + name + ".csv");
+    if (path.empty()) continue;
+    ExpectWarmCollideMatchesCold(path);
+    ++ran;
+  }
+  if (ran == 0)
+    GTEST_SKIP() << "full batteries not found at " << kSharedDir
+                 << "; warm collides were checked on the subsets only";
+}

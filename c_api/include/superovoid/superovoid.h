@@ -266,7 +266,12 @@ SOV_API int sov_distance(sov_result *result, const sov_shape *A,
                          const sov_pose *XB, const sov_options *options,
                          sov_cache *cache);
 
-/* Boolean overlap test that exits early: *colliding = 1 when d <= 0. */
+/* Boolean overlap test that exits early: *colliding = 1 when d <= 0.
+ * options and cache as for sov_distance. With a cache it first tries the
+ * cached answer's proof at these poses (a separating plane along its
+ * normal, or the midpoint of its points inside both bodies), and keeps the
+ * proof it finds (direction and points; a later sov_distance starts from
+ * them) for the next query of the pair. */
 SOV_API int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB,
                         const sov_options *options, sov_cache *cache);
