@@ -203,7 +203,7 @@ int sovc_hessian_ranges(double Hlo[9], double Hhi[9], const sovc_shape *S, const
   const double tx = S->taper[0], ty = S->taper[1];
   /* An ellipsoid's Hessian is the constant diag(2 / a_i^2): the ranges
    * below come to it (to an ulp) through twenty interval products. */
-  if (S->eps1 == 1 && S->eps2 == 1 && tx == 0 && ty == 0) {
+  if (sovc_is_ellipsoid(S)) {
     for (int i = 0; i < 9; ++i) Hlo[i] = Hhi[i] = 0;
     for (int i = 0; i < 3; ++i) Hlo[4 * i] = Hhi[4 * i] = 2 / (S->a[i] * S->a[i]);
     return 1;

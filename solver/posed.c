@@ -117,9 +117,28 @@ void sovc_posed_support(sovc_support_eval *e, const sovc_shape *S,
   e->h = hl + v[0] * X->p[0] + v[1] * X->p[1] + v[2] * X->p[2];
 }
 
+/* An ellipsoid's support map x(v) = A^2 v / |A v| (A = diag(a), local
+ * frame) has dx/dv = (A^2 - x x^T) / (v . x) at unit v: the tangential
+ * inverse curvature below, in closed form. */
+static int ellipsoid_support_derivative(sovc_support_eval *e, const sovc_shape *S,
+                                        const sovc_pose *X, const double v[3]) {
+  double vl[3], x[3], Dl[9];
+  sovc_rotate_t(vl, X->R, v);
+  sovc_to_local(x, X, e->p);
+  const double h = vl[0] * x[0] + vl[1] * x[1] + vl[2] * x[2];
+  if (!(h > 0) || !isfinite(h)) return 0;
+  const double ih = 1 / h;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      Dl[3 * r + c] = ((r == c ? S->a[r] * S->a[r] : 0) - x[r] * x[c]) * ih;
+  rotate_matrix(e->D, X->R, Dl);
+  return 1;
+}
+
 /* dp/dv = |grad F| T (T^T H T)^-1 T^T, T a tangent basis of v. */
 int sovc_support_derivative(sovc_support_eval *e, const sovc_shape *S,
                             const sovc_pose *X, const double v[3]) {
+  if (sovc_is_ellipsoid(S)) return ellipsoid_support_derivative(e, S, X, v);
   sovc_implicit_eval ie;
   sovc_frame fr;
   sovc_posed_implicit(&ie, S, X, e->p, 0, SOVC_WORLD_HESSIAN);

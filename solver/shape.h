@@ -29,6 +29,12 @@ static inline double sovc_power(double t, double e) {
   return NAN; /* NaN t; no caller has a negative one */
 }
 
+/* 1 if S is an ellipsoid (eps1 = eps2 = 1, no taper), whose implicit
+ * function is quadratic: its curvatures have closed forms. */
+static inline int sovc_is_ellipsoid(const sovc_shape *S) {
+  return S->eps1 == 1 && S->eps2 == 1 && S->taper[0] == 0 && S->taper[1] == 0;
+}
+
 /* sovc_power where e is 2 or 1/2 for ellipsoidal exponents (eps = 1):
  * then exact (t * t, sqrt) and without logarithms. Only where those
  * exponents occur: the test costs the other bodies' calls. */

@@ -122,4 +122,50 @@ TEST(CoreDirection, FollowsARigidMotionOfBoth) {
   }
 }
 
+// dp/dv of the support map against central differences along two tangents,
+// and zero along v: ellipsoids (closed form) and superellipsoids (implicit
+// function theorem) alike.
+TEST(SupportDerivative, MatchesFiniteDifferencesOfTheSupportMap) {
+  std::mt19937_64 rng(29);
+  std::uniform_real_distribution<double> size(0.2, 3.0), eps(0.6, 1.4);
+  std::normal_distribution<double> n(0, 1);
+  constexpr double kStep = 1e-5;
+  for (int k = 0; k < 400; ++k) {
+    const bool ellipsoid = k % 2 == 0;
+    const double p[7] = {size(rng), size(rng), size(rng), ellipsoid ? 1.0 : eps(rng),
+                         ellipsoid ? 1.0 : eps(rng), 0.0, 0.0};
+    sovc_shape S{};
+    ASSERT_EQ(sovc_shape_init(&S, p), SOV_OK);
+    ASSERT_EQ(sovc_is_ellipsoid(&S), ellipsoid ? 1 : 0);
+    const sovc_pose X = sov_test::RandomPose(rng, 2);
+    double v[3] = {n(rng), n(rng), n(rng)};
+    const double nv = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (double &c : v) c /= nv;
+    sovc_support_eval e;
+    e.z = NAN;
+    sovc_posed_support(&e, &S, &X, v);
+    ASSERT_EQ(sovc_support_derivative(&e, &S, &X, v), 1) << "shape " << k;
+    double scale = 0;
+    for (double d : e.D) scale = std::fmax(scale, std::fabs(d));
+    sovc_frame fr;
+    sovc_frame_make(&fr, v);
+    for (const double *t : {fr.t, fr.b}) {
+      double vp[3], vm[3];
+      for (int i = 0; i < 3; ++i) vp[i] = v[i] + kStep * t[i], vm[i] = v[i] - kStep * t[i];
+      sovc_support_eval ep, em;
+      ep.z = em.z = NAN;
+      sovc_posed_support(&ep, &S, &X, vp);
+      sovc_posed_support(&em, &S, &X, vm);
+      for (int i = 0; i < 3; ++i) {
+        const double Dt = e.D[3 * i] * t[0] + e.D[3 * i + 1] * t[1] + e.D[3 * i + 2] * t[2];
+        EXPECT_NEAR(Dt, (ep.p[i] - em.p[i]) / (2 * kStep), 1e-6 * scale) << "shape " << k;
+      }
+    }
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(e.D[3 * i] * v[0] + e.D[3 * i + 1] * v[1] + e.D[3 * i + 2] * v[2], 0,
+                  1e-12 * scale)
+          << "shape " << k;
+  }
+}
+
 }  // namespace
