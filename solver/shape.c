@@ -148,9 +148,28 @@ static inline __attribute__((always_inline)) void implicit_scaled(double *F, dou
          unscale(2 * W[1] * X * lx * lx, kw) + unscale(2 * W[2] * Y * ly * ly, kw);
 }
 
+/* An ellipsoid's F = sum (x_i / a_i)^2 - 1, its gradient and its constant
+ * Hessian diag(2 / a_i^2): the chain rule above comes to the same through
+ * its exponents' general terms. */
+static void implicit_ellipsoid(double *F, double g[3], double H[9], const sovc_shape *shape,
+                               const double x[3]) {
+  double ia[3], u[3];
+  for (int i = 0; i < 3; ++i) ia[i] = 1 / shape->a[i], u[i] = x[i] * ia[i];
+  *F = u[0] * u[0] + u[1] * u[1] + u[2] * u[2] - 1;
+  if (g)
+    for (int i = 0; i < 3; ++i) g[i] = 2 * u[i] * ia[i];
+  if (!H) return;
+  for (int i = 0; i < 9; ++i) H[i] = 0;
+  for (int i = 0; i < 3; ++i) H[4 * i] = 2 * ia[i] * ia[i];
+}
+
 /* See shape.h. Inlined with scaled = 0: the solvers' evaluations keep the
  * unscaled code alone. */
 void sovc_implicit(double *F, double g[3], double H[9], const sovc_shape *shape, const double x[3]) {
+  if (sovc_is_ellipsoid(shape)) {
+    implicit_ellipsoid(F, g, H, shape, x);
+    return;
+  }
   implicit_scaled(F, g, H, shape, x, 0);
 }
 

@@ -83,6 +83,33 @@ TEST(ShapeImplicit, EllipsoidsAreTheirQuadric) {
   }
 }
 
+// Untapered ellipsoids take their own path (the quadric itself): F, the
+// gradient 2 x_i / a_i^2 and the constant Hessian diag(2 / a_i^2), to
+// rounding, and the SPEC's F.
+TEST(ShapeImplicit, UntaperedEllipsoidsAreTheirQuadricWithDerivatives) {
+  std::mt19937_64 rng(5);
+  for (int k = 0; k < 500; ++k) {
+    Case c = RandomCase(rng, true);
+    c.p[5] = c.p[6] = 0;
+    const sovc_shape sh = MakeShape(c.p);
+    ASSERT_TRUE(sovc_is_ellipsoid(&sh));
+    double F, g[3], H[9];
+    sovc_implicit(&F, g, H, &sh, c.x);
+    double terms = 0;
+    for (int i = 0; i < 3; ++i) terms += (c.x[i] / c.p[i]) * (c.x[i] / c.p[i]);
+    EXPECT_NEAR(F, terms - 1, 8 * DBL_EPSILON * terms) << "case " << k;
+    EXPECT_NEAR(F, SpecF(sh, c.x), kValueTolerance * std::fmax(1, terms)) << "case " << k;
+    for (int i = 0; i < 3; ++i) {
+      const double gi = 2 * c.x[i] / (c.p[i] * c.p[i]);
+      EXPECT_NEAR(g[i], gi, 8 * DBL_EPSILON * std::fabs(gi)) << "case " << k;
+      for (int j = 0; j < 3; ++j) {
+        const double hij = i == j ? 2 / (c.p[i] * c.p[i]) : 0.0;
+        EXPECT_NEAR(H[3 * i + j], hij, 8 * DBL_EPSILON * std::fabs(hij)) << "case " << k;
+      }
+    }
+  }
+}
+
 TEST(ShapeImplicit, DerivativesMatchFiniteDifferences) {
   std::mt19937_64 rng(2);
   for (int k = 0; k < 400; ++k) {
