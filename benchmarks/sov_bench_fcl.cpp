@@ -576,6 +576,20 @@ double Percentile(std::vector<double> v, double p) {
   return v.empty() ? NAN : v[static_cast<size_t>(p * static_cast<double>(v.size() - 1))];
 }
 
+// Records a cold against warm comparison under prefix: each side's median
+// and p99, and the speedups (of medians, of p99s, per query median).
+void AddColdWarm(Summary* s, const std::string& battery, const std::string& prefix,
+                 const bench::Stats& cold, const bench::Stats& warm,
+                 const std::vector<double>& speedup) {
+  s->Add(battery, prefix + "cold_median_us", cold.median);
+  s->Add(battery, prefix + "cold_p99_us", cold.p99);
+  s->Add(battery, prefix + "warm_median_us", warm.median);
+  s->Add(battery, prefix + "warm_p99_us", warm.p99);
+  s->Add(battery, prefix + "speedup_of_medians", cold.median / warm.median);
+  s->Add(battery, prefix + "speedup_of_p99", cold.p99 / warm.p99);
+  s->Add(battery, prefix + "speedup_median_per_query", Percentile(speedup, 0.5));
+}
+
 // Prints and records warm against cold.
 void ReportWarm(Summary* s, const BatteryReport& b, int steps) {
   const WarmReport& w = b.warm;
@@ -592,13 +606,7 @@ void ReportWarm(Summary* s, const BatteryReport& b, int steps) {
       Percentile(w.speedup, 0.99));
   std::printf("warm against cold: %zu of %zu queries differ by > %.0e (max %.2g), %zu refused\n",
               w.mismatched, w.queries, kTol, w.max_diff, w.refused);
-  s->Add(b.name, "warm_cold_median_us", c.median);
-  s->Add(b.name, "warm_cold_p99_us", c.p99);
-  s->Add(b.name, "warm_warm_median_us", h.median);
-  s->Add(b.name, "warm_warm_p99_us", h.p99);
-  s->Add(b.name, "warm_speedup_of_medians", c.median / h.median);
-  s->Add(b.name, "warm_speedup_of_p99", c.p99 / h.p99);
-  s->Add(b.name, "warm_speedup_median_per_query", Percentile(w.speedup, 0.5));
+  AddColdWarm(s, b.name, "warm_", c, h, w.speedup);
   s->Add(b.name, "warm_speedup_p01_per_query", Percentile(w.speedup, 0.01));
   s->Add(b.name, "warm_mismatched", static_cast<double>(w.mismatched));
   s->Add(b.name, "warm_refused", static_cast<double>(w.refused));
@@ -611,13 +619,7 @@ void ReportWarm(Summary* s, const BatteryReport& b, int steps) {
       Percentile(w.collide_speedup, 0.5));
   std::printf("collide warm against cold: %zu of %zu verdicts differ, %zu refused\n",
               w.collide_mismatched, w.queries, w.collide_refused);
-  s->Add(b.name, "warm_collide_cold_median_us", cc.median);
-  s->Add(b.name, "warm_collide_cold_p99_us", cc.p99);
-  s->Add(b.name, "warm_collide_warm_median_us", cw.median);
-  s->Add(b.name, "warm_collide_warm_p99_us", cw.p99);
-  s->Add(b.name, "warm_collide_speedup_of_medians", cc.median / cw.median);
-  s->Add(b.name, "warm_collide_speedup_of_p99", cc.p99 / cw.p99);
-  s->Add(b.name, "warm_collide_speedup_median_per_query", Percentile(w.collide_speedup, 0.5));
+  AddColdWarm(s, b.name, "warm_collide_", cc, cw, w.collide_speedup);
   s->Add(b.name, "warm_collide_mismatched", static_cast<double>(w.collide_mismatched));
   s->Add(b.name, "warm_collide_refused", static_cast<double>(w.collide_refused));
 }

@@ -86,6 +86,39 @@ std::string FullBatteryPath(const std::string& name) {
   return sov_test::FileExists(path) ? path : "";
 }
 
+// The four batteries, by the names of their files.
+const char* const kBatteries[] = {"paper", "stress", "contact", "ellipsoid"};
+
+// check on the committed subset of every battery.
+template <class Check>
+void OnSubsets(Check check) {
+  for (const char* name : kBatteries) check(kSubsetDir + "/" + name + "_subset.csv");
+}
+
+// check on every full battery in ../shared/data; the test is skipped, saying
+// so, when none is there (what checked the subsets instead).
+template <class Check>
+void OnFullBatteries(Check check, const std::string& instead) {
+  int ran = 0;
+  for (const char* name : kBatteries) {
+    const std::string path = FullBatteryPath(std::string("battery_") + name + ".csv");
+    if (path.empty()) continue;
+    check(path);
+    ++ran;
+  }
+  if (ran == 0)
+    GTEST_SKIP() << "full batteries not found at " << kSharedDir << "; " << instead;
+}
+
+// ExpectBatteryCorrect on one full battery, or the test skipped, saying so.
+void ExpectFullBatteryCorrect(const std::string& name) {
+  const std::string path = FullBatteryPath("battery_" + name + ".csv");
+  if (path.empty())
+    GTEST_SKIP() << "full batteries not found at " << kSharedDir << " (battery_" << name
+                 << ".csv); only the subsets in test/data were checked";
+  ExpectBatteryCorrect(path);
+}
+
 TEST(SuperovoidBattery, PaperSubsetMatchesReference) {
   ExpectBatteryCorrect(kSubsetDir + "/paper_subset.csv");
 }
@@ -95,19 +128,11 @@ TEST(SuperovoidBattery, StressSubsetMatchesReference) {
 }
 
 TEST(SuperovoidBattery, FullPaperBatteryMatchesReference) {
-  const std::string path = FullBatteryPath("battery_paper.csv");
-  if (path.empty())
-    GTEST_SKIP() << "full batteries not found at " << kSharedDir
-                 << " (battery_paper.csv); only the subsets in test/data were checked";
-  ExpectBatteryCorrect(path);
+  ExpectFullBatteryCorrect("paper");
 }
 
 TEST(SuperovoidBattery, FullStressBatteryMatchesReference) {
-  const std::string path = FullBatteryPath("battery_stress.csv");
-  if (path.empty())
-    GTEST_SKIP() << "full batteries not found at " << kSharedDir
-                 << " (battery_stress.csv); only the subsets in test/data were checked";
-  ExpectBatteryCorrect(path);
+  ExpectFullBatteryCorrect("stress");
 }
 
 TEST(SuperovoidBattery, ContactSubsetMatchesReference) {
@@ -119,19 +144,11 @@ TEST(SuperovoidBattery, EllipsoidSubsetMatchesReference) {
 }
 
 TEST(SuperovoidBattery, FullContactBatteryMatchesReference) {
-  const std::string path = FullBatteryPath("battery_contact.csv");
-  if (path.empty())
-    GTEST_SKIP() << "full batteries not found at " << kSharedDir
-                 << " (battery_contact.csv); only the subsets in test/data were checked";
-  ExpectBatteryCorrect(path);
+  ExpectFullBatteryCorrect("contact");
 }
 
 TEST(SuperovoidBattery, FullEllipsoidBatteryMatchesReference) {
-  const std::string path = FullBatteryPath("battery_ellipsoid.csv");
-  if (path.empty())
-    GTEST_SKIP() << "full batteries not found at " << kSharedDir
-                 << " (battery_ellipsoid.csv); only the subsets in test/data were checked";
-  ExpectBatteryCorrect(path);
+  ExpectFullBatteryCorrect("ellipsoid");
 }
 
 // sov_collide on every row of a battery: its verdict must be the reference's
@@ -160,21 +177,12 @@ void ExpectCollideMatchesReference(const std::string& path) {
 }
 
 TEST(SuperovoidCollide, SubsetVerdictsMatchReference) {
-  for (const char* name : {"paper", "stress", "contact", "ellipsoid"})
-    ExpectCollideMatchesReference(kSubsetDir + "/" + name + "_subset.csv");
+  OnSubsets(ExpectCollideMatchesReference);
 }
 
 TEST(SuperovoidCollide, FullBatteryVerdictsMatchReference) {
-  int ran = 0;
-  for (const char* name : {"paper", "stress", "contact", "ellipsoid"}) {
-    const std::string path = FullBatteryPath(std::string("battery_") + name + ".csv");
-    if (path.empty()) continue;
-    ExpectCollideMatchesReference(path);
-    ++ran;
-  }
-  if (ran == 0)
-    GTEST_SKIP() << "full batteries not found at " << kSharedDir
-                 << "; the collide verdicts were checked on the subsets only";
+  OnFullBatteries(ExpectCollideMatchesReference,
+                  "the collide verdicts were checked on the subsets only");
 }
 
 // Runs one study method (quadtree seed) over both subsets: every SOV_OK must
@@ -278,21 +286,11 @@ void ExpectWarmMatchesCold(const std::string& path) {
 }
 
 TEST(SuperovoidWarmStart, SubsetsMatchColdAfterSmallMotions) {
-  for (const char* name : {"paper", "stress", "contact", "ellipsoid"})
-    ExpectWarmMatchesCold(kSubsetDir + "/" + name + "_subset.csv");
+  OnSubsets(ExpectWarmMatchesCold);
 }
 
 TEST(SuperovoidWarmStart, FullBatteriesMatchColdAfterSmallMotions) {
-  int ran = 0;
-  for (const char* name : {"paper", "stress", "contact", "ellipsoid"}) {
-    const std::string path = FullBatteryPath(std::string("battery_") + name + ".csv");
-    if (path.empty()) continue;
-    ExpectWarmMatchesCold(path);
-    ++ran;
-  }
-  if (ran == 0)
-    GTEST_SKIP() << "full batteries not found at " << kSharedDir
-                 << "; the warm-start check ran on the subsets only";
+  OnFullBatteries(ExpectWarmMatchesCold, "the warm-start check ran on the subsets only");
 }
 
 // A cache shared by collide and distance queries along small motions (a
@@ -339,19 +337,9 @@ void ExpectWarmCollideMatchesCold(const std::string& path) {
 }
 
 TEST(SuperovoidCollide, WarmAlongMotionsMatchesColdOnSubsets) {
-  for (const char* name : {"paper", "stress", "contact", "ellipsoid"})
-    ExpectWarmCollideMatchesCold(kSubsetDir + "/" + name + "_subset.csv");
+  OnSubsets(ExpectWarmCollideMatchesCold);
 }
 
 TEST(SuperovoidCollide, WarmAlongMotionsMatchesColdOnFullBatteries) {
-  int ran = 0;
-  for (const char* name : {"paper", "stress", "contact", "ellipsoid"}) {
-    const std::string path = FullBatteryPath(std::string("battery_") + name + ".csv");
-    if (path.empty()) continue;
-    ExpectWarmCollideMatchesCold(path);
-    ++ran;
-  }
-  if (ran == 0)
-    GTEST_SKIP() << "full batteries not found at " << kSharedDir
-                 << "; warm collides were checked on the subsets only";
+  OnFullBatteries(ExpectWarmCollideMatchesCold, "warm collides were checked on the subsets only");
 }
