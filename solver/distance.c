@@ -156,14 +156,13 @@ static int cached_verdict(collide_verdict *c, const sovc_cache *cache) {
 }
 
 /* A collide's answer: *colliding from the verdict, whose proof (direction
- * and points) goes into the cache (if any) for the next query. */
+ * and points) goes into the cache (if any, and if finite) for the next
+ * query. */
 static int answer_with(int *colliding, const collide_verdict *c, sovc_cache *cache) {
   *colliding = c->said == kOverlap;
-  if (cache) {
-    sovc_result r;
-    sovc_result_set(&r, c->pA, c->pB, c->v);
-    sovc_cache_store(cache, &r, c->P, NULL);
-  }
+  sovc_result r;
+  sovc_result_set(&r, c->pA, c->pB, c->v);
+  deliver(SOV_OK, &r, c->P, cache, NULL);
   return SOV_OK;
 }
 
@@ -208,7 +207,7 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
     const int have = local == SOV_OK;
     if (have && (r.d > 0 || common_point(&r, P))) {
       *colliding = r.d <= 0;
-      if (cache) sovc_cache_store(cache, &r, P, warm);
+      deliver(SOV_OK, &r, P, cache, warm); /* a finite answer only, as a distance's */
       return SOV_OK;
     }
     /* The rest of the distance, not all of it again. */
