@@ -306,7 +306,7 @@ static inline SOVC_HOOK double position_evaluate(void *vc, sovc_newton_iterate *
 }
 
 /* The caller's verdict at x: A's normal, both points, and f along it. */
-static int verdict_at(const position_chart *c, const position_iterate *x) {
+static int ask_verdict(const position_chart *c, const position_iterate *x) {
   const double *p = x->head.x;
   const double dp[3] = {p[0] - p[3], p[1] - p[4], p[2] - p[5]};
   const sovc_verdict *v = c->cfg->verdict;
@@ -319,7 +319,7 @@ static inline SOVC_HOOK int position_test(void *vc, sovc_newton_iterate *x) {
   position_chart *c = vc;
   c->tol = scaled_tolerance(c->cfg->tolerance, x->x, x->x + 3);
   if (x->merit < c->tol) return SOVC_NEWTON_DONE;
-  if (c->cfg->verdict && verdict_at(c, (const position_iterate *)x)) {
+  if (c->cfg->verdict && ask_verdict(c, (const position_iterate *)x)) {
     c->decided = 1;
     return SOVC_NEWTON_DONE;
   }
