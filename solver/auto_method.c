@@ -27,12 +27,7 @@ static int first_stage(sovc_result *res, int *have, const sovc_pair *P,
   sovc_local_start at = {.lb = -INFINITY};
   res->iterations = 0;
   if (cache && cache->valid) {
-    double xa[3], xb[3];
-    for (int i = 0; i < 3; ++i) xa[i] = cache->pA_local[i] / P->scale;
-    for (int i = 0; i < 3; ++i) xb[i] = cache->pB_local[i] / P->scale;
-    sovc_to_world(at.pA, P->XA, xa);
-    sovc_to_world(at.pB, P->XB, xb);
-    sovc_rotate(at.v, P->XA->R, cache->nA_local);
+    sovc_cache_answer(cache, P, at.pA, at.pB, at.v);
   } else {
     if (core)
       memcpy(at.v, core, sizeof at.v);

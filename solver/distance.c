@@ -144,13 +144,8 @@ static int verdict_at(void *ctx, const double v[3], const double pA[3], const do
  * motion since): along a smooth motion the last query's proof mostly holds
  * again. */
 static int cached_verdict(collide_verdict *c, const sovc_cache *cache) {
-  const sovc_pair *P = c->P;
-  double v[3], xa[3], xb[3], pA[3], pB[3];
-  for (int i = 0; i < 3; ++i) xa[i] = cache->pA_local[i] / P->scale;
-  for (int i = 0; i < 3; ++i) xb[i] = cache->pB_local[i] / P->scale;
-  sovc_to_world(pA, P->XA, xa);
-  sovc_to_world(pB, P->XB, xb);
-  sovc_rotate(v, P->XA->R, cache->nA_local);
+  double v[3], pA[3], pB[3];
+  sovc_cache_answer(cache, c->P, pA, pB, v);
   const double dp[3] = {pA[0] - pB[0], pA[1] - pB[1], pA[2] - pB[2]};
   return verdict_at(c, v, pA, pB, sovc_dot(v, dp));
 }

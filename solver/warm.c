@@ -89,6 +89,17 @@ void sovc_cache_store(sovc_cache *cache, const sovc_result *r, const sovc_pair *
 }
 
 /* See warm.h. */
+void sovc_cache_answer(const sovc_cache *cache, const sovc_pair *P, double pA[3], double pB[3],
+                       double n[3]) {
+  double xa[3], xb[3];
+  for (int i = 0; i < 3; ++i) xa[i] = cache->pA_local[i] / P->scale;
+  for (int i = 0; i < 3; ++i) xb[i] = cache->pB_local[i] / P->scale;
+  sovc_to_world(pA, P->XA, xa);
+  sovc_to_world(pB, P->XB, xb);
+  sovc_rotate(n, P->XA->R, cache->nA_local);
+}
+
+/* See warm.h. */
 void sovc_cache_set(sovc_cache *cache, const sovc_pose *XA, const sovc_pose *XB, const double pA[3],
                     const double pB[3]) {
   double n[3] = {pB[0] - pA[0], pB[1] - pA[1], pB[2] - pA[2]};

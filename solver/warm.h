@@ -36,6 +36,12 @@ void sovc_warm_store(sovc_cache *cache, const sovc_warm *warm, const sovc_shape 
 void sovc_cache_store(sovc_cache *cache, const sovc_result *r, const sovc_pair *P,
                       const sovc_warm *warm);
 
+/* The cache's answer (sovc_cache_store's) for the pair P at its current
+ * poses: the witnesses carried by each body's motion, in P's frame, and
+ * the normal carried by A's. */
+void sovc_cache_answer(const sovc_cache *cache, const sovc_pair *P, double pA[3], double pB[3],
+                       double n[3]);
+
 /* Seed the cache from world points on (or near) A and B at poses XA, XB
  * (sov_cache_set); no evaluations or balls. */
 void sovc_cache_set(sovc_cache *cache, const sovc_pose *XA, const sovc_pose *XB, const double pA[3],
