@@ -39,30 +39,6 @@ enum { kPolishIterations = 3 };
  * in interleaved runs). */
 enum { kChartIterations = 12, kPositionChartIterations = 16 };
 
-/* How far the answer's witnesses fall short of being support points in
- * its normal's directions: h_A(n) - n . pA + h_B(-n) + n . pB, the
- * objective -(h_A(n) + h_B(-n)) below d. Only bodies with a dent that can
- * matter are searched (exact supports, hinted by the witnesses): a converged
- * witness on a convex body supports it (SPEC), so its share is 0. */
-static double support_gap(const sovc_result *r, const sovc_pair *P) {
-  double x[3], gap = 0;
-  const double mn[3] = {-r->n[0], -r->n[1], -r->n[2]};
-  sovc_support_eval e;
-  if (P->A->dent > SOVC_DENT_NEGLECT) {
-    sovc_to_local(x, P->XA, r->pA);
-    e.z = x[2] / P->A->a[2];
-    sovc_posed_support(&e, P->A, P->XA, r->n);
-    gap += e.h - sovc_dot(r->n, r->pA);
-  }
-  if (P->B->dent > SOVC_DENT_NEGLECT) {
-    sovc_to_local(x, P->XB, r->pB);
-    e.z = x[2] / P->B->a[2];
-    sovc_posed_support(&e, P->B, P->XB, mn);
-    gap += e.h - sovc_dot(mn, r->pB);
-  }
-  return gap;
-}
-
 /* Second-order test of an overlap answer: a local maximum of the objective
  * -(h_A(v) + h_B(-v)) on the sphere needs D_A + D_B + d I >= 0 on the
  * tangent plane (D: support-map derivatives, the bodies' radii of
@@ -120,7 +96,7 @@ static int acceptable(int st, sovc_result *r, double lb0, const sovc_pair *P, so
   if (st != SOV_OK) return 0;
   const double tol = sovc_value_tolerance(r);
   if (r->d < lb0 - tol) return 0;
-  if (fabs(support_gap(r, P)) > tol) return kOffHull;
+  if (fabs(sovc_hull_gap(r, P)) > tol) return kOffHull;
   if (sovc_balance_witnesses(r, P, tol) &&
       !(sovc_off_surface(P->A, P->XA, r->pA) <= tol && sovc_off_surface(P->B, P->XB, r->pB) <= tol))
     return 0;

@@ -5,7 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "solver/pose.h"
 #include "solver/posed.h"
+#include "solver/support.h"
 
 /* n from nA, d = n . (pB - pA); pA, pB copied. */
 void sovc_result_set(sovc_result *result, const double pA[3], const double pB[3],
@@ -58,3 +60,22 @@ int sovc_balanced_on_surfaces(sovc_result *r, const sovc_pair *P, double tol) {
          sovc_off_surface(P->B, P->XB, r->pB) <= tol + P->B->dent * P->B->radius;
 }
 
+/* See result.h: exact supports hinted by the witnesses' heights. */
+double sovc_hull_gap(const sovc_result *r, const sovc_pair *P) {
+  double x[3], gap = 0;
+  const double mn[3] = {-r->n[0], -r->n[1], -r->n[2]};
+  sovc_support_eval e;
+  if (P->A->dent > SOVC_DENT_NEGLECT) {
+    sovc_to_local(x, P->XA, r->pA);
+    e.z = x[2] / P->A->a[2];
+    sovc_posed_support(&e, P->A, P->XA, r->n);
+    gap += e.h - sovc_dot(r->n, r->pA);
+  }
+  if (P->B->dent > SOVC_DENT_NEGLECT) {
+    sovc_to_local(x, P->XB, r->pB);
+    e.z = x[2] / P->B->a[2];
+    sovc_posed_support(&e, P->B, P->XB, mn);
+    gap += e.h - sovc_dot(mn, r->pB);
+  }
+  return gap;
+}

@@ -37,6 +37,14 @@ static inline double sovc_value_tolerance(const sovc_result *r) {
   return 1e-10 * sovc_coordinate_size(r->pA, r->pB);
 }
 
+/* How far r's witnesses fall short of being support points along its
+ * normal: h_A(n) - n . pA + h_B(-n) + n . pB, by which the objective
+ * -(h_A(n) + h_B(-n)) lies below d. Only bodies with a dent that can matter
+ * (above SOVC_DENT_NEGLECT) are searched: a converged witness on a convex
+ * body supports it (SPEC), so its share is 0; on a dented one it can lie in
+ * the dent, inside the hull the SPEC answers for. */
+double sovc_hull_gap(const sovc_result *r, const sovc_pair *P);
+
 /* Swap the roles of A and B in an answer: same d, opposite normal. */
 void sovc_result_swap(sovc_result *r);
 
