@@ -171,6 +171,12 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
   sovc_normal_pair N;
   sovc_pair_normalize(&N, caller);
   const sovc_pair *P = &N.pair;
+  /* A study method seeded from the cache needs an answer there, as its
+   * distance does: refused alike, whether an early exit decides or not. */
+  if (opt->method != SOVC_METHOD_AUTO && opt->seed == SOVC_SEED_CACHE) {
+    if (cache) sovc_cache_admit(cache);
+    if (!(cache && cache->valid)) return SOV_ERR_OPTION;
+  }
   double c[3] = {P->XB->p[0] - P->XA->p[0], P->XB->p[1] - P->XA->p[1], P->XB->p[2] - P->XA->p[2]};
   const double cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
   const double rr = P->A->radius + P->B->radius;

@@ -667,6 +667,34 @@ TEST(SuperovoidErrors, SingularSeedIsAnHonestFailureOrACorrectAnswer) {
   }
 }
 
+// A study method seeded from the cache without a cached answer is refused
+// by sov_collide as by sov_distance, far apart (an early exit) or not: the
+// collide once answered where the distance refused the same options.
+TEST(SuperovoidErrors, CollideRefusesACacheSeedWithoutAnAnswerAsDistanceDoes) {
+  sov_options o;
+  sov_options_default(&o);
+  o.method = SOV_METHOD_IMPLICIT;
+  o.seed = SOV_SEED_CACHE;
+  for (double x : {3.0, 0.5}) {
+    const double c[3] = {x, 0, 0};
+    const PosedPair pp = Posed({1, 1, 1, 1, 1, 0, 0}, QuatPose(kIdentityQuat, kOrigin),
+                               {1, 1, 1, 1, 1, 0, 0}, QuatPose(kIdentityQuat, c));
+    sov_result r{};
+    int colliding = -1;
+    EXPECT_EQ(sov_distance(&r, &pp.A, &pp.XA, &pp.B, &pp.XB, &o, nullptr), SOV_ERR_OPTION) << x;
+    EXPECT_EQ(sov_collide(&colliding, &pp.A, &pp.XA, &pp.B, &pp.XB, &o, nullptr), SOV_ERR_OPTION)
+        << x;
+    sov_cache empty;
+    sov_cache_reset(&empty);
+    EXPECT_EQ(sov_collide(&colliding, &pp.A, &pp.XA, &pp.B, &pp.XB, &o, &empty), SOV_ERR_OPTION)
+        << x;
+    // With an answer in the cache both answer.
+    ASSERT_EQ(sov_distance(&r, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, &empty), SOV_OK) << x;
+    EXPECT_EQ(sov_collide(&colliding, &pp.A, &pp.XA, &pp.B, &pp.XB, &o, &empty), SOV_OK) << x;
+    EXPECT_EQ(colliding, x < 2 ? 1 : 0) << x;
+  }
+}
+
 TEST(SuperovoidErrors, TooSmallBufferIsRejected) {
   const Params dented = {1, 1, 1, 1, 1.6, 0.5, 0.5};
   char buf[16];

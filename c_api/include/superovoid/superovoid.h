@@ -271,7 +271,9 @@ SOV_API int sov_distance(sov_result *result, const sov_shape *A,
  * cached answer's proof at these poses (a separating plane along its
  * normal, or the midpoint of its points inside both bodies), and keeps the
  * proof it finds (direction and points; a later sov_distance starts from
- * them) for the next query of the pair. */
+ * them) for the next query of the pair. A study method seeded from the cache
+ * (SOV_SEED_CACHE) without a cached answer is SOV_ERR_OPTION, as for
+ * sov_distance, even where the test would exit early. */
 SOV_API int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
                         const sov_shape *B, const sov_pose *XB,
                         const sov_options *options, sov_cache *cache);
