@@ -455,7 +455,8 @@ int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn
   sovc_polytope P;
   sovc_support_epa out;
   const int st = sovc_support_penetration(&out, &A, &B, tolerance, &P);
-  if (st != SOV_OK) return st;
+  /* A run that stopped short of the tolerance still gives its bracket. */
+  if (st != SOV_OK && !(st == SOV_ERR_NO_CONVERGENCE && isfinite(out.gap))) return st;
   *overlapping = out.overlapping;
   for (int i = 0; i < 3; ++i) result->n[i] = out.n[i];
   if (!out.overlapping) return SOV_OK;
@@ -465,9 +466,9 @@ int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn
     result->pB[i] = out.pB[i];
   }
   result->iterations = out.steps;
-  result->residual = 0;
+  result->residual = out.gap;
   result->method = SOV_METHOD_AUTO;
-  return SOV_OK;
+  return st;
 }
 
 /* The options check every query makes, for the batch calls (c_api/batch.c),

@@ -11,6 +11,10 @@
 enum { kStart = 14 };
 /* Relative tolerance of the hull's visibility tests (as the global search's). */
 static const double kHullEps = 1e-13;
+/* Widest bracket, relative to the difference's size, given where the
+ * polytope runs out of room before the tolerance: FCL's default distance
+ * tolerance at unit size. */
+static const double kBracket = 1e-6;
 
 /* w = sA(n) - sB(-n) and a = sA(n); 0 if either is not finite. */
 static int support_d(double w[3], double a[3], const sovc_support_body *A,
@@ -76,19 +80,46 @@ static int expand(sovc_support_epa *out, double *h, const sovc_support_body *A,
   return sovc_polytope_add(P, w, a, eps) == 1 ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
-/* The answer of face f: its distance and normal, A's witness at the face's
- * point nearest the origin, B's the depth along the normal from it (so that
+/* Largest distance between two of the three points p[k] + sign q[k]. */
+static double spread(const double (*p)[3], const double (*q)[3], double sign) {
+  double m = 0;
+  for (int k = 0; k < 3; ++k) {
+    const int l = (k + 1) % 3;
+    double e[3];
+    for (int i = 0; i < 3; ++i) e[i] = p[k][i] + sign * q[k][i] - p[l][i] - sign * q[l][i];
+    m = fmax(m, sovc_dot(e, e));
+  }
+  return m;
+}
+
+/* The answer of face f, whose support value along its normal is h: its
+ * distance and normal, the bracket's width, and the witnesses: the face's
+ * point nearest the origin, weighted over the support points of the body
+ * whose three lie closer together (a curved side: the weights land on its
+ * surface, where over a box's face corners they land anywhere on the face,
+ * off the other body by up to 8 cm; 1 in 300 overlaps with the flat body
+ * first), the other witness the depth along the normal from it (so that
  * pA - pB = depth n exactly, where that point is only near depth n). */
-static void answer(sovc_support_epa *out, const sovc_polytope *P, int f) {
-  double x[3], lam[3];
+static void answer(sovc_support_epa *out, const sovc_polytope *P, int f, double h) {
+  double x[3], lam[3], a[3][3], w[3][3];
   sovc_polytope_closest(x, lam, P, f);
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < 3; ++i) {
+      a[k][i] = P->aux[P->face[f][k]][i];
+      w[k][i] = P->v[P->face[f][k]][i];
+    }
+  /* A's points a, B's a - w. */
+  const int on_b = spread((const double(*)[3])a, (const double(*)[3])w, -1) <
+                   spread((const double(*)[3])a, (const double(*)[3])w, 0);
   out->overlapping = 1;
   out->depth = P->dist[f];
+  out->gap = h - P->dist[f];
   for (int i = 0; i < 3; ++i) {
     out->n[i] = P->normal[f][i];
-    out->pA[i] = 0;
-    for (int j = 0; j < 3; ++j) out->pA[i] += lam[j] * P->aux[P->face[f][j]][i];
-    out->pB[i] = out->pA[i] - out->depth * out->n[i];
+    double p = 0;
+    for (int k = 0; k < 3; ++k) p += lam[k] * (on_b ? a[k][i] - w[k][i] : a[k][i]);
+    out->pA[i] = on_b ? p + out->depth * out->n[i] : p;
+    out->pB[i] = on_b ? p : p - out->depth * out->n[i];
   }
 }
 
@@ -97,6 +128,7 @@ int sovc_support_penetration(sovc_support_epa *out, const sovc_support_body *A,
   double size;
   out->steps = 0;
   out->overlapping = 1; /* until a support value proves otherwise */
+  out->gap = INFINITY;  /* no bracket yet */
   int st = start(out, &size, A, B, P);
   if (st != SOV_OK || !out->overlapping) return st;
   const double eps = 1e-14 * size, tol = fmax(tolerance, 64 * DBL_EPSILON * size);
@@ -114,10 +146,18 @@ int sovc_support_penetration(sovc_support_epa *out, const sovc_support_body *A,
     if (!support_d(w, a, A, B, P->normal[f])) return SOV_ERR_NONFINITE;
     h = sovc_dot(P->normal[f], w);
     if (h - P->dist[f] <= tol) {
-      answer(out, P, f);
+      answer(out, P, f, h);
       return SOV_OK;
     }
     ++out->steps;
-    if (sovc_polytope_add(P, w, a, eps) != 1) return SOV_ERR_NO_CONVERGENCE;
+    if (sovc_polytope_add(P, w, a, eps) != 1) {
+      /* Full (curved against curved gains a digit per 70 or so vertices:
+       * 4e-8 at 512 on a sphere in a capsule), or no room left to
+       * rounding: the bracket reached is the best answer there is, if it
+       * is one (a ring of optima left 0.014 on a depth of 100). */
+      answer(out, P, f, h);
+      if (!(out->gap <= kBracket * size)) out->gap = INFINITY;
+      return SOV_ERR_NO_CONVERGENCE;
+    }
   }
 }

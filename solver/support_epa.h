@@ -15,21 +15,24 @@ typedef struct sovc_support_body {
   const void *body;
 } sovc_support_body;
 
-/* The answer: overlapping = 1 with depth (within tolerance of the true
- * depth: the nearest face of the inner polytope lies below it, a support
- * value along that face's normal above it), n from A towards B and witness
+/* The answer: overlapping = 1 with depth (within gap of the true depth:
+ * the nearest face of the inner polytope lies below it, a support value
+ * along that face's normal gap above it), n from A towards B and witness
  * points with pA - pB = depth n; overlapping = 0 when a support value
  * proves the origin outside A - B (apart or touching), n then a
  * separating direction. steps: supports added. */
 typedef struct sovc_support_epa {
   int overlapping, steps;
-  double depth, n[3], pA[3], pB[3];
+  double depth, gap, n[3], pA[3], pB[3];
 } sovc_support_epa;
 
-/* SOV_OK, SOV_ERR_NONFINITE (a support point not finite) or
- * SOV_ERR_NO_CONVERGENCE (a flat difference, or the polytope full before
- * the tolerance: tolerance is raised to 64 ulps of the difference's size).
- * P is work memory. */
+/* SOV_OK (gap within tolerance, raised to 64 ulps of the difference's
+ * size), SOV_ERR_NONFINITE (a support point not finite) or
+ * SOV_ERR_NO_CONVERGENCE: a flat difference (gap INFINITY, no answer), or
+ * the polytope full or out of room to rounding before the tolerance (the
+ * answer then holds the bracket reached, gap above the tolerance, if it is
+ * within 1e-6 of the difference's size; gap INFINITY otherwise). P is work
+ * memory. */
 int sovc_support_penetration(sovc_support_epa *out, const sovc_support_body *A,
                              const sovc_support_body *B, double tolerance, sovc_polytope *P);
 

@@ -252,7 +252,11 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
   }
 
   // Signed distance: GJK at the requested tolerance for apart pairs, the
-  // core's EPA (supportPenetration) for overlapping ones.
+  // core's EPA (supportPenetration) for overlapping ones. libccd's GJK can
+  // say "apart" of a slight overlap (+6.5e-6 for a sphere 1e-5 into a box,
+  // FCL's own Ellipsoid alike) where MPR, as shapeIntersect runs it, finds
+  // the origin inside A - B: then the EPA answers, and the sign agrees with
+  // collide's verdict.
   template <class T1, class T2>
   bool shapeSignedDistance(const T1& s1, const Transform& tf1, const T2& s2,
                            const Transform& tf2, double* dist = nullptr, Vector* p1 = nullptr,
@@ -260,7 +264,9 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     if constexpr (kIsExactPair<T1, T2>) {
       return exact(s1, tf1, s2, tf2, dist, p1, p2);
     } else {
-      if (shapeDistance(s1, tf1, s2, tf2, dist, p1, p2)) return true;
+      if (shapeDistance(s1, tf1, s2, tf2, dist, p1, p2) &&
+          !Base::shapeIntersect(s1, tf1, s2, tf2, nullptr))
+        return true;
       const Witness w = supportPenetration(s1, tf1, s2, tf2);
       if (dist) *dist = w.d;
       if (p1) *p1 = w.pA;
@@ -275,7 +281,10 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
   // assertion and aborts the process on some of them (a box-like superovoid
   // against a box, fcl_ext/README.md), or spins. A pair that a support value
   // proves apart or touching gets d = 0 at the first shape's support point.
-  // Throws sov::Error when the EPA fails.
+  // Where the EPA runs out of room before the tolerance (curved against
+  // curved below about 1e-8) its bracket is the answer when the core gives
+  // one (within 1e-6 of the bodies' size), as libccd's GJK answers where it
+  // stops. Throws sov::Error when the EPA fails otherwise.
   template <class T1, class T2>
   Witness supportPenetration(const T1& s1, const Transform& tf1, const T2& s2,
                              const Transform& tf2) const {
@@ -289,7 +298,8 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     const int status = sov_support_penetration(&r, &overlapping, &ccdBodySupport, &b1,
                                                &ccdBodySupport, &b2, distance_tolerance);
     Witness w{0, Vector::UnitZ(), Vector::Zero(), Vector::Zero()};
-    if (status == SOV_OK) {
+    const bool bracket = status == SOV_ERR_NO_CONVERGENCE && overlapping == 1;
+    if (status == SOV_OK || bracket) {
       w.n = Vector(r.n[0], r.n[1], r.n[2]);
       if (overlapping) {
         w.d = r.d;
@@ -302,7 +312,7 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     }
     GJKInitializer<double, T1>::deleteGJKObject(o1);
     GJKInitializer<double, T2>::deleteGJKObject(o2);
-    throwIfError(status, "EPA (sov_support_penetration) on a superovoid pair");
+    if (!bracket) throwIfError(status, "EPA (sov_support_penetration) on a superovoid pair");
     return w;
   }
 

@@ -3,6 +3,7 @@
 // and its errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -65,6 +66,74 @@ TEST(SovSupportPenetration, MatchesTheBatteryReferences) {
   EXPECT_GT(overlapping, 20);
   EXPECT_GT(apart, 20);
   EXPECT_LT(steps, 400);  // room left in the polytope (512 vertices)
+}
+
+// A capsule (radius r about a segment of half-length half along local z)
+// as a support function.
+struct Capsule {
+  double r, half;
+  sov_pose X;
+};
+
+void capsuleSupport(const void* body, const double dir[3], double x[3]) {
+  const auto* c = static_cast<const Capsule*>(body);
+  const double* R = c->X.R;
+  double l[3];
+  for (int i = 0; i < 3; ++i) l[i] = R[i] * dir[0] + R[3 + i] * dir[1] + R[6 + i] * dir[2];
+  const double n = std::sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+  const double y[3] = {c->r * l[0] / n, c->r * l[1] / n,
+                       c->r * l[2] / n + (l[2] >= 0 ? c->half : -c->half)};
+  for (int i = 0; i < 3; ++i)
+    x[i] = R[3 * i] * y[0] + R[3 * i + 1] * y[1] + R[3 * i + 2] * y[2] + c->X.p[i];
+}
+
+// A ball deep in a capsule: EPA gains slowly along the capsule's straight
+// side and fills its 512 vertices 3.9e-8 short of the depth. Below that the
+// status says so, and the result holds the bracket reached: its width in
+// residual, the closed-form depth (the centre's distance to the segment
+// minus both radii) inside it, on the shallow side.
+TEST(SovSupportPenetration, ARunOutOfRoomGivesItsBracket) {
+  const double params[7] = {0.4, 0.4, 0.4, 1, 1, 0, 0};
+  sov_shape S;
+  ASSERT_EQ(sov_shape_init(&S, params), SOV_OK);
+  double qs[4] = {0.089769022845343521, 0.68731122822583868, 0.5305173884899903,
+                  -0.48795091823035025};
+  double qc[4] = {0.59577624315599986, 0.089994198951394003, 0.76202940593476121,
+                  0.23719801166269283};
+  const double ps[3] = {0.38363526042575269, 0.19761821732820795, 0.041062375934446949};
+  const double pc[3] = {-0.098598092240336305, 0.064372804021457286, 0.098678102265912254};
+  for (double* q : {qs, qc}) {
+    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; ++i) q[i] /= n;
+  }
+  sov_pose XS;
+  ASSERT_EQ(sov_pose_from_quat(&XS, qs, ps), SOV_OK);
+  Capsule cap{0.2, 0.5, {}};
+  ASSERT_EQ(sov_pose_from_quat(&cap.X, qc, pc), SOV_OK);
+  // The ball's centre in the capsule's frame, and its distance to the segment.
+  double l[3];
+  for (int i = 0; i < 3; ++i)
+    l[i] = cap.X.R[i] * (ps[0] - pc[0]) + cap.X.R[3 + i] * (ps[1] - pc[1]) +
+           cap.X.R[6 + i] * (ps[2] - pc[2]);
+  const double z = std::max(-0.5, std::min(0.5, l[2]));
+  const double exact = std::sqrt(l[0] * l[0] + l[1] * l[1] + (l[2] - z) * (l[2] - z)) - 0.6;
+  const PosedBody ball{&S, &XS};
+  for (double tol : {1e-6, 1e-8, 1e-12}) {
+    sov_result r;
+    int over = -1;
+    const int st = sov_support_penetration(&r, &over, posedSupport, &ball, capsuleSupport, &cap, tol);
+    ASSERT_EQ(st, tol < 1e-7 ? SOV_ERR_NO_CONVERGENCE : SOV_OK) << tol;
+    ASSERT_EQ(over, 1) << tol;
+    if (st == SOV_OK) {
+      EXPECT_LE(r.residual, tol);
+    } else {
+      EXPECT_GT(r.residual, tol);
+      EXPECT_LT(r.residual, 1e-7) << tol;
+    }
+    EXPECT_GE(r.d, exact - 1e-12) << tol;              // the face: never deeper
+    EXPECT_LE(r.d, exact + r.residual + 1e-12) << tol;  // the support value above it
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(r.pB[k] - r.pA[k], r.d * r.n[k], 1e-12) << tol;
+  }
 }
 
 TEST(SovSupportPenetration, RefusesBadInput) {

@@ -16,6 +16,7 @@
 #include <fcl/narrowphase/distance.h>
 
 #include "fcl_test_util.h"
+#include "superovoid/fcl/collision.h"
 #include "superovoid/fcl/error.h"
 #include "superovoid/fcl/superovoid.h"
 
@@ -385,6 +386,110 @@ TEST(FclDistance, OverlapsOfGjkPairsHaveTheirDepth) {
   check(finger, tf, box, tbox);
   EXPECT_EQ(checked, before + 1);  // it overlaps
   EXPECT_GT(checked, 150);
+}
+
+// Curved against curved, the core's EPA gains about a digit per 70 vertices
+// and fills its 512 before a tolerance of 1e-8: the depth is then the
+// bracket it reached, not an exception (it threw on 1 % of random poses at
+// 1e-12). A spherical superovoid in a capsule has its depth in closed form
+// (the centre's distance to the segment minus both radii); the bracket lies
+// on the shallow side of it (its face below the depth), within 1e-7.
+TEST(FclDistance, EpaThatFillsItsPolytopeAnswersItsBracket) {
+  const sov::Superovoid ball(0.4, 0.4, 0.4, 1.0, 1.0);
+  const fcl::Capsule<double> capsule(0.2, 1.0);
+  Transform ts = Transform::Identity(), tc = Transform::Identity();
+  ts.linear() = Eigen::Quaterniond(0.089769022845343521, 0.68731122822583868, 0.5305173884899903,
+                                   -0.48795091823035025)
+                    .normalized()
+                    .toRotationMatrix();
+  ts.translation() = Vector(0.38363526042575269, 0.19761821732820795, 0.041062375934446949);
+  tc.linear() = Eigen::Quaterniond(0.59577624315599986, 0.089994198951394003, 0.76202940593476121,
+                                   0.23719801166269283)
+                    .normalized()
+                    .toRotationMatrix();
+  tc.translation() = Vector(-0.098598092240336305, 0.064372804021457286, 0.098678102265912254);
+  const Vector l = tc.inverse() * ts.translation();
+  const double exact = (l - Vector(0, 0, std::clamp(l.z(), -0.5, 0.5))).norm() - 0.6;
+  ASSERT_LT(exact, -0.5);
+  for (double tol : {1e-7, 1e-8, 1e-10, 1e-12}) {
+    fcl::DistanceResult<double> r;
+    double d = 0;
+    ASSERT_NO_THROW(d = dist(ball, ts, capsule, tc, true, true, &r, tol)) << tol;
+    EXPECT_GE(d, exact - 1e-12) << tol;
+    EXPECT_LE(d, exact + std::max(tol, 1e-7)) << tol;
+    EXPECT_NEAR((r.nearest_points[1] - r.nearest_points[0]).norm(), -d, 1e-12) << tol;
+  }
+}
+
+// The core's EPA weights its witnesses over the curved body's support
+// points: over a box's face corners they landed anywhere on the face, the
+// sphere's witness 8 cm off its surface when the box came first (1 in 300
+// overlaps). A spherical superovoid overlapping a box, both orders: the same
+// witnesses, each on its surface, the sphere's at its deepest point.
+TEST(FclDistance, EpaWitnessesLieOnBothSurfacesInEitherOrder) {
+  const double r = 0.4;
+  const sov::Superovoid ball(r, r, r, 1.0, 1.0);
+  const fcl::Box<double> box(0.6, 0.8, 1.0);
+  Transform ts = Transform::Identity(), tb = Transform::Identity();
+  ts.linear() << 0.31405287266495252, -0.8131461671321083, -0.49006540792964814,
+      0.87003277036422744, 0.45310407304316835, -0.19426702623975789, 0.38001812017749725,
+      -0.36536284686603338, 0.84976244825639879;
+  tb.linear() << -0.69348934960657393, 0.56526299612071818, -0.44671049595781898,
+      0.0076061326698212417, -0.6142504823823578, -0.78907445253211073, -0.72042672682796871,
+      -0.55061246817491361, 0.42167670218103037;
+  ts.translation() = Vector(-0.032384258850802206, 0.93777112406025154, 0.25725155681863798);
+  tb.translation() = Vector(0.17346988241134148, 0.13595608742635878, -0.045497746766216235);
+  const Vector c = ts.translation(), half(0.3, 0.4, 0.5);
+  // Signed distance of a point to the box (its own frame).
+  const auto box_sd = [&](const Vector& p) {
+    const Vector q = (tb.inverse() * p).cwiseAbs() - half;
+    return q.cwiseMax(0.0).norm() + std::min(q.maxCoeff(), 0.0);
+  };
+  const double exact = box_sd(c) - r;
+  ASSERT_LT(exact, 0);
+  Vector first[2] = {Vector::Zero(), Vector::Zero()};
+  for (int order = 0; order < 2; ++order) {
+    fcl::DistanceResult<double> res;
+    const double d = order ? dist(box, tb, ball, ts, true, true, &res, 1e-10)
+                           : dist(ball, ts, box, tb, true, true, &res, 1e-10);
+    EXPECT_NEAR(d, exact, 1e-9) << order;
+    const Vector on_ball = res.nearest_points[order ? 1 : 0], on_box = res.nearest_points[order ? 0 : 1];
+    EXPECT_NEAR((on_ball - c).norm(), r, 1e-8) << order;
+    EXPECT_NEAR(box_sd(on_box), 0, 1e-12) << order;
+    EXPECT_NEAR((on_box - c).norm(), r + exact, 1e-8) << order;  // the box point nearest the centre
+    if (order == 0) {
+      first[0] = on_ball, first[1] = on_box;
+    } else {
+      EXPECT_LT((on_ball - first[0]).norm(), 1e-8);
+      EXPECT_LT((on_box - first[1]).norm(), 1e-8);
+    }
+  }
+}
+
+// libccd's GJK said "apart" (+6.5e-6) of a sphere 1e-5 into a box, where
+// collide (MPR) said colliding: the signed distance now takes MPR's verdict
+// and the EPA's depth, so both agree, and the depth is the closed form's.
+TEST(FclDistance, SignedDistanceAgreesWithCollideOnSlightOverlaps) {
+  const sov::Superovoid ball(0.3, 0.3, 0.3, 1.0, 1.0);
+  const fcl::Box<double> box(0.6, 0.8, 0.4);
+  Transform ts = Transform::Identity(), tb = Transform::Identity();
+  ts.linear() << -0.38085023023742459, -0.6770388643229337, 0.62973921453599557,
+      0.24781466939146593, -0.7308898979437124, -0.63591496815079596, 0.89080917808613702,
+      -0.086129746778575988, 0.44613974823743219;
+  ts.translation() = Vector(0.71127014627962226, 0.15816127827009868, -0.22056008378745032);
+  tb.linear() << 0.6980620738500114, -0.55870045340622831, -0.44784276751544871,
+      -0.27604389656816752, 0.36711889455865376, -0.88826993894057615, 0.66068835937958237,
+      0.74369181831031805, 0.10204592671248025;
+  const Vector q = (tb.inverse() * ts.translation()).cwiseAbs() - Vector(0.3, 0.4, 0.2);
+  const double exact = q.cwiseMax(0.0).norm() + std::min(q.maxCoeff(), 0.0) - 0.3;
+  ASSERT_LT(exact, 0);
+  fcl::DistanceResult<double> r;
+  const double d = dist(ball, ts, box, tb, true, true, &r, 1e-9);
+  EXPECT_NEAR(d, exact, 1e-9);
+  fcl::CollisionRequest<double> request;
+  fcl::CollisionResult<double> result;
+  sov::collide(&ball, ts, &box, tb, request, result);
+  EXPECT_TRUE(result.isCollision());
 }
 
 // The signed distance of two fcl::Spheres is the closed form: FCL's EPA

@@ -300,14 +300,19 @@ typedef void (*sov_support_fn)(const void *body, const double dir[3], double x[3
  * cylinder, cone, capsule or convex polytope): EPA on A - B from 14 support
  * directions, in fixed memory (about 71 KB of stack), at most about 500
  * supports. *overlapping = 1: result->d = -depth with depth within
- * tolerance (a length; raised to 64 ulps of the bodies' size) of the true
- * penetration depth, n from A towards B, pB - pA = d n, iterations the
- * supports taken. *overlapping = 0: a support value proves the bodies apart,
- * or touching to 1e-14 of their size; result->n is then a separating
- * direction and nothing else is set (ask a distance method). Errors: SOV_ERR_NULL, SOV_ERR_OPTION (tolerance
+ * result->residual (at most tolerance, a length raised to 64 ulps of the
+ * bodies' size) of the true penetration depth, never deeper, n from A
+ * towards B, pB - pA = d n, iterations the supports taken. *overlapping =
+ * 0: a support value proves the bodies apart, or touching to 1e-14 of their
+ * size; result->n is then a separating direction and nothing else is set
+ * (ask a distance method). Errors: SOV_ERR_NULL, SOV_ERR_OPTION (tolerance
  * not finite and positive), SOV_ERR_NONFINITE (a support point not finite),
- * SOV_ERR_NO_CONVERGENCE (a flat difference, or no room left before the
- * tolerance). */
+ * SOV_ERR_NO_CONVERGENCE: a flat difference (nothing set), or no room left
+ * before the tolerance (its 512 vertices, or rounding; curved against
+ * curved gains about a digit per 70 vertices): where the bracket reached
+ * is within 1e-6 of the bodies' size, *overlapping and result are then set
+ * as above with it, result->residual above the tolerance (nothing is set
+ * for a wider one: a ring of optima). */
 SOV_API int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn support_a,
                                     const void *a, sov_support_fn support_b, const void *b,
                                     double tolerance);
