@@ -90,7 +90,14 @@ std::vector<sov_shape> readShapes(const py::handle &shapes) {
     }
     return out;
   }
-  for (const py::handle &s : shapes) out.push_back(s.cast<const Shape &>().shape);
+  size_t i = 0;
+  for (const py::handle &s : shapes) {
+    if (!py::isinstance<Shape>(s))
+      throw py::type_error("shapes[" + std::to_string(i) +
+                           "]: a Shape expected (or an (m, 7) array of parameters)");
+    out.push_back(s.cast<const Shape &>().shape);
+    ++i;
+  }
   return out;
 }
 
@@ -116,11 +123,18 @@ std::vector<sov_pose> readPoses(const py::handle &value, size_t n, std::vector<i
   if (!py::isinstance<py::array>(value) && !py::isinstance<py::list>(value) &&
       !py::isinstance<py::tuple>(value))
     throw std::invalid_argument(std::string(what) + ": an array or a sequence of Pose expected");
-  if (!py::isinstance<py::array>(value) && py::len(value) > 0 &&
-      py::isinstance<Pose>(py::reinterpret_borrow<py::sequence>(value)[0])) {
+  /* A sequence of Pose (an empty one for an empty batch, as a broad phase
+     with no candidates gives). */
+  if (!py::isinstance<py::array>(value) &&
+      (py::len(value) == 0 || py::isinstance<Pose>(py::reinterpret_borrow<py::sequence>(value)[0]))) {
     if (py::len(value) != n) throw std::invalid_argument(std::string(what) + ": one pose per pair expected");
     size_t k = 0;
-    for (const py::handle &p : value) out[k++] = p.cast<const Pose &>().pose;
+    for (const py::handle &p : value) {
+      if (!py::isinstance<Pose>(p))
+        throw py::type_error(std::string(what) + "[" + std::to_string(k) +
+                             "]: a Pose expected (the sequence began with one)");
+      out[k++] = p.cast<const Pose &>().pose;
+    }
     return out;
   }
   const auto a = DoubleArray::ensure(value);
@@ -142,6 +156,7 @@ std::vector<sov_pose> readPoses(const py::handle &value, size_t n, std::vector<i
       const double R[9] = {row[0], row[1], row[2], row[4], row[5], row[6], row[8], row[9], row[10]};
       const double p[3] = {row[3], row[7], row[11]};
       st = sov_pose_from_matrix(&out[k], R, p);
+      if (st == SOV_OK && a.shape(1) == 4 && !homogeneousLastRow(row + 12)) st = SOV_ERR_ROTATION;
     }
     if (st != SOV_OK && (*pre_status)[k] == SOV_OK) (*pre_status)[k] = st;
   }

@@ -51,8 +51,11 @@ py::array_t<double> vec3(const double v[3]);
 // The three numbers of a sequence or array of length 3; throws
 // std::invalid_argument (ValueError) naming what for another length.
 std::array<double, 3> read3(const py::handle &value, const char *what);
-// A pose from a 4x4 or 3x4 homogeneous matrix [R | p].
+// A pose from a 4x4 or 3x4 homogeneous matrix [R | p] (a 4x4's last row
+// 0 0 0 1, else SOV_ERR_ROTATION).
 sov_pose poseFromHomogeneous(const DoubleArray &T);
+// 1 if the last row of a 4x4 matrix is 0 0 0 1 within 1e-6.
+bool homogeneousLastRow(const double row[4]);
 
 // Registration of each part of the module.
 void registerErrors(py::module_ &m);

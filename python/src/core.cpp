@@ -2,7 +2,9 @@
 // superovoid.h, one Python call per C call.
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -93,6 +95,35 @@ sov_method methodFromName(const std::string &name) {
   return m;
 }
 
+// A real number (int, float or numpy scalar; not a string, which pybind11's
+// cast rejected with a RuntimeError naming no argument): TypeError otherwise.
+double realNumber(const py::object &value, const char *what) {
+  if (py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value))
+    throw py::type_error(std::string(what) + ": a real number expected, not a string");
+  const double v = PyFloat_AsDouble(value.ptr());
+  if (v == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::type_error(std::string(what) + ": a real number expected");
+  }
+  return v;
+}
+
+// An int (anything with __index__: not 1.5): TypeError otherwise,
+// ValueError past the C int's range.
+int integer(const py::object &value, const char *what) {
+  PyObject *index = PyNumber_Index(value.ptr());
+  if (!index) {
+    PyErr_Clear();
+    throw py::type_error(std::string(what) + ": an integer expected");
+  }
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (overflow || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    throw std::invalid_argument(std::string(what) + ": out of the C int's range");
+  return static_cast<int>(v);
+}
+
 // Options from keyword values (defaults for those not given).
 Options makeOptions(const std::string &method, const std::string &seed, const py::object &tolerance,
                     const py::object &max_iterations, bool certify) {
@@ -100,8 +131,8 @@ Options makeOptions(const std::string &method, const std::string &seed, const py
   sov_options_default(&o.options);
   o.options.method = methodFromName(method);
   o.options.seed = seedFromName(seed);
-  if (!tolerance.is_none()) o.options.tolerance = tolerance.cast<double>();
-  if (!max_iterations.is_none()) o.options.max_iterations = max_iterations.cast<int>();
+  if (!tolerance.is_none()) o.options.tolerance = realNumber(tolerance, "tolerance");
+  if (!max_iterations.is_none()) o.options.max_iterations = integer(max_iterations, "max_iterations");
   o.options.certify = certify ? 1 : 0;
   return o;
 }
@@ -341,9 +372,23 @@ sov_pose poseFromHomogeneous(const DoubleArray &T) {
     for (int j = 0; j < 3; ++j) R[3 * i + j] = t(i, j);
     p[i] = t(i, 3);
   }
+  if (T.shape(0) == 4) {
+    const double last[4] = {t(3, 0), t(3, 1), t(3, 2), t(3, 3)};
+    if (!homogeneousLastRow(last))
+      throw sov::Error(SOV_ERR_ROTATION, "pose from matrix: the last row of a 4x4 matrix must be "
+                                         "0 0 0 1 (within 1e-6): is it transposed?");
+  }
   sov_pose X;
   check(sov_pose_from_matrix(&X, R, p), "pose from matrix");
   return X;
+}
+
+// 1 if a 4x4 matrix's last row is 0 0 0 1 within 1e-6 (the rotation's own
+// tolerance): a transposed transform has its translation there, and was
+// once read as a pose at the origin.
+bool homogeneousLastRow(const double row[4]) {
+  return std::fabs(row[0]) <= 1e-6 && std::fabs(row[1]) <= 1e-6 && std::fabs(row[2]) <= 1e-6 &&
+         std::fabs(row[3] - 1) <= 1e-6;
 }
 
 // Everything of superovoid.h but the batches.

@@ -140,7 +140,7 @@ void registerFit(py::module_ &m) {
   py::class_<FitResult>(m, "FitResult", R"(A fitted superovoid: params, shape (Shape), pose (Pose:
 points' frame = R local + p), volume, hull_volume, volume_ratio, gap (Hausdorff distance to
 the hull), max_F (<= 0), points, hull_vertices, seconds.)")
-      .def_property_readonly("params", [](const FitResult &f) { return shapeOf(f.fit).params; })
+      .def_property_readonly("params", [](const FitResult &f) { return py::tuple(py::cast(shapeOf(f.fit).params)); })
       .def_property_readonly("shape", [](const FitResult &f) { return shapeOf(f.fit); })
       .def_property_readonly("pose", [](const FitResult &f) { return Pose{f.fit.pose}; })
       .def_property_readonly("volume", [](const FitResult &f) { return f.fit.volume; })
@@ -175,7 +175,7 @@ as consecutive <collision>s, and the union's figures).)")
       .def_property_readonly("collision", [](const CollisionFit &c) { return c.fit.collision; })
       .def_property_readonly("mesh", [](const CollisionFit &c) { return c.fit.mesh; })
       .def_property_readonly("mesh_path", [](const CollisionFit &c) { return c.fit.mesh_path; })
-      .def_property_readonly("scale", [](const CollisionFit &c) { return c.fit.scale; })
+      .def_property_readonly("scale", [](const CollisionFit &c) { return py::tuple(py::cast(c.fit.scale)); })
       .def_property_readonly("same_as", [](const CollisionFit &c) { return c.fit.same_as; })
       .def_property_readonly("fit", [](const CollisionFit &c) { return FitResult{c.fit.fit}; })
       .def_property_readonly("union", [](const CollisionFit &c) { return UnionFit{c.fit.bodies}; });

@@ -17,7 +17,9 @@ class Error(RuntimeError):
         self.message = message
 
     def __reduce__(self):
-        return (type(self), (self.status, self.message))
+        # The attributes set after construction (a UrdfError's source,
+        # line, link and attribute, a SceneError's name) travel as state.
+        return (type(self), (self.status, self.message), self.__dict__)
 
 
 class BatchError(Error):

@@ -162,6 +162,21 @@ def test_bad_arguments_raise():
     assert e.value.status == sov.ERR_OPTION
     empty = sov.distance_batch(shapes, np.zeros(0, int), np.zeros(0, int), np.zeros((0, 7)), np.zeros((0, 7)))
     assert len(empty) == 0 and empty.n.shape == (0, 3)
+    # An empty batch as empty lists (a broad phase with no candidates).
+    assert len(sov.distance_batch([sov.Shape(1, 1, 1, 1, 1)], [], [], [], [])) == 0
+    assert len(sov.collide_batch([sov.Shape(1, 1, 1, 1, 1)], [], [], [], [])) == 0
+    # Items of the wrong type are TypeErrors naming their place.
+    with pytest.raises(TypeError, match=r"shapes\[1\]"):
+        sov.distance_batch([sov.Shape(1, 1, 1, 1, 1), [1, 1, 1, 1, 1, 0, 0]], [0], [1], q, q)
+    with pytest.raises(TypeError, match=r"poses_b\[1\]"):
+        sov.distance_batch(shapes, [0, 0], [1, 1], q.repeat(2, 0), [sov.Pose(), [0, 0, 0]])
+    # A 4x4 whose last row is not 0 0 0 1 (a transposed transform) is no pose.
+    T = np.tile(np.eye(4), (2, 1, 1))
+    T[:, :3, 3] = [[3, 0, 0], [0, 3, 0]]
+    T[1] = T[1].T
+    r = sov.distance_batch(shapes, [0, 0], [1, 1], np.tile(np.eye(4), (2, 1, 1)), T, check=False)
+    assert int(r.status[0]) == sov.OK and abs(r.d[0] - 1.5) < 1e-12
+    assert int(r.status[1]) == sov.ERR_ROTATION
 
 
 def test_the_gil_is_released_while_a_batch_runs():

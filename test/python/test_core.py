@@ -119,6 +119,27 @@ def test_pose_and_option_errors_raise_their_status():
     assert e.value.status == sov.ERR_OPTION
     with pytest.raises(ValueError):
         sov.Pose([0, 0])
+    # A transposed transform has its translation in the last row: refused
+    # (it was once read as a pose at the origin).
+    T = sov.Pose([1.0, 2.0, 3.0]).matrix()
+    with pytest.raises(sov.Error) as e:
+        sov.Pose.from_matrix(T.T)
+    assert e.value.status == sov.ERR_ROTATION and "0 0 0 1" in str(e.value)
+    assert np.array_equal(sov.Pose.from_matrix(T).p, [1.0, 2.0, 3.0])
+    # Mistyped option values are TypeErrors naming the option (pybind11's
+    # cast raised a RuntimeError naming nothing); past the C int, ValueError.
+    for kwargs in ({"tolerance": "1e-9"}, {"max_iterations": 1.5}):
+        with pytest.raises(TypeError, match=next(iter(kwargs))):
+            sov.Options(**kwargs)
+    with pytest.raises(ValueError, match="max_iterations"):
+        sov.Options(max_iterations=2 ** 31)
+    assert sov.Options(tolerance=np.float32(1e-6), max_iterations=np.int64(7)).max_iterations == 7
+    # A study method seeded from an absent cache: refused by both queries.
+    o = sov.Options(method="implicit", seed="cache")
+    for query in (sov.distance, sov.collide):
+        with pytest.raises(sov.Error) as e:
+            query(a, sov.Pose(), a, sov.Pose([3, 0, 0]), options=o)
+        assert e.value.status == sov.ERR_OPTION
 
 
 def test_non_convergence_is_an_error_not_an_answer():

@@ -5,6 +5,7 @@ points and normals to the digits printed; scene errors are UrdfError and
 SceneError with the C status, file, line and name."""
 import math
 import os
+import pickle
 import subprocess
 
 import numpy as np
@@ -148,6 +149,17 @@ def test_scene_errors_carry_status_file_line_and_name():
     with pytest.raises(sov.UrdfError) as e:
         sov.Scene(os.path.join(URDF_DATA, "bad_eps1.urdf"))
     assert e.value.status == sov.ERR_EXPONENT and e.value.attribute == "eps1" and e.value.line > 0
+    # The place survives pickling (a multiprocessing pool's way back): it
+    # once came back empty.
+    copy = pickle.loads(pickle.dumps(e.value))
+    assert type(copy) is sov.UrdfError and copy.status == sov.ERR_EXPONENT
+    assert (copy.source, copy.line, copy.link, copy.attribute) == \
+        (e.value.source, e.value.line, e.value.link, e.value.attribute)
+    with pytest.raises(sov.SceneError) as e:
+        scene.link_pose("no_such_link")
+    copy = pickle.loads(pickle.dumps(e.value))
+    assert type(copy) is sov.SceneError and copy.name == e.value.name == "no_such_link"
+    assert str(copy) == str(e.value)
     with pytest.raises(sov.Error) as e:
         sov.Obstacle.sphere(-1.0)
     assert e.value.status == sov.ERR_SIZE
