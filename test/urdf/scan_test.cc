@@ -249,6 +249,19 @@ TEST(UrdfErrors, UnreadableFile) {
   }
 }
 
+// A folder opens as a stream and fails only when read: named as a folder
+// (it once read as an empty, malformed document).
+TEST(UrdfErrors, AFolderIsNamed) {
+  const std::string folder = ::testing::TempDir();
+  try {
+    sov::urdf::parseFile(folder);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), SOV_URDF_ERR_IO);
+    EXPECT_EQ(std::string(e.what()), folder + ": cannot read the file: it is a folder");
+  }
+}
+
 TEST(UrdfErrors, ErrorIsARuntimeError) {
   EXPECT_THROW(sov::urdf::parse("<robot"), std::runtime_error);
   try {

@@ -72,6 +72,29 @@ void expectMeshError(const sov::urdf::SceneError& e, std::initializer_list<std::
   }
 }
 
+// Primitives whose size urdfdom reads but no body has: each refused, naming
+// the link, the collision and the value (they were once queried as given:
+// a sphere of radius -0.2 answered 0.4 further away than its mirror 0.2).
+TEST(SceneMesh, NegativePrimitiveSizesAreRefused) {
+  const std::string tail = "</geometry></collision></link></robot>";
+  const std::string head = R"(<robot name="r"><link name="l"><collision><geometry>)";
+  const std::pair<std::string, std::string> cases[] = {
+      {R"(<sphere radius="-0.2"/>)", "sphere radius -0.2 is not a size"},
+      {R"(<box size="0.4 0.4 -0.4"/>)", "box size -0.4 is not a size"},
+      {R"(<cylinder radius="0.1" length="-1"/>)", "cylinder length -1 is not a size"},
+      {R"(<cylinder radius="-0.1" length="1"/>)", "cylinder radius -0.1 is not a size"}};
+  for (const auto& [geometry, text] : cases) {
+    const auto e = sceneError(head + geometry + tail, {});
+    EXPECT_EQ(e.status(), SOV_SCENE_ERR_GEOMETRY) << e.what();
+    EXPECT_EQ(e.name(), "l") << e.what();
+    EXPECT_NE(std::string(e.what()).find("link 'l', collision #0: " + text), std::string::npos)
+        << e.what();
+  }
+  // Zero is a size (a point, a flat box): accepted.
+  sov::urdf::Scene scene(sov::urdf::parse(head + R"(<sphere radius="0"/>)" + tail), {});
+  EXPECT_EQ(scene.geometries().size(), 1u);
+}
+
 TEST(SceneMesh, FixtureMeshesLoadRelativeToTheUrdfWithTheirScale) {
   sov::urdf::Scene scene(dataPath("mesh_arm.urdf"));
   const auto g = scene.geometries();

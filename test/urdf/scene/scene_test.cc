@@ -153,6 +153,28 @@ TEST(SceneKinematics, AbsentJointsAreClampedIntoTheirLimits) {
   }
 }
 
+// Limits with lower > upper hold no position: named as such, with or
+// without a position given (the default once clamped 0 into them, undefined
+// behaviour that reported a position nobody asked for).
+TEST(SceneKinematics, InvertedLimitsAreNamed) {
+  const auto model = sov::urdf::parse(R"(<robot name="m"><link name="a"/><link name="b"/>
+    <joint name="ji" type="revolute"><parent link="a"/><child link="b"/>
+      <axis xyz="0 1 0"/><limit lower="1" upper="-1" effort="1" velocity="1"/></joint>
+  </robot>)");
+  for (const sov::urdf::JointPositions& q : {sov::urdf::JointPositions{{"ji", 0.0}},
+                                               sov::urdf::JointPositions{}}) {
+    try {
+      sov::urdf::forwardKinematics(*model.urdf, q);
+      ADD_FAILURE() << "no error";
+    } catch (const sov::urdf::SceneError& e) {
+      EXPECT_EQ(e.status(), SOV_SCENE_ERR_JOINT);
+      EXPECT_EQ(e.name(), "ji");
+      EXPECT_EQ(std::string(e.what()), "joint 'ji': its limits are inverted (lower 1 > upper -1)");
+    }
+  }
+  EXPECT_THROW(sov::urdf::Scene scene(model), sov::urdf::SceneError);
+}
+
 TEST(SceneSelf, AdjacentLinksAreAllowedByDefault) {
   sov::urdf::Scene scene(sov::urdf::parseFile(dataPath("toy_finger.urdf")));
   EXPECT_TRUE(scene.isCollisionAllowed("palm", "proximal"));

@@ -83,6 +83,17 @@ TEST(SceneSrdf, ErrorsNameTheSrdfAndLine) {
   e = errorOf(
       [&] { scene.loadSrdfString(head + "<enable_collisions link2='x'/>\n</robot>", "c.srdf"); });
   EXPECT_EQ(std::string(e.what()), "c.srdf:3: <enable_collisions> has no link1 attribute");
+  // An empty link name is no link's (it once escaped as std::out_of_range).
+  e = errorOf([&] {
+    scene.loadSrdfString(head + "<disable_collisions link1='' link2='palm'/>\n</robot>", "f.srdf");
+  });
+  EXPECT_EQ(e.status(), SOV_SCENE_ERR_SRDF);
+  EXPECT_EQ(std::string(e.what()), "f.srdf:3: <disable_collisions> has an empty link1 attribute");
+  e = errorOf([&] {
+    scene.loadSrdfString(head + "<disable_default_collisions link=''/>\n</robot>", "g.srdf");
+  });
+  EXPECT_EQ(std::string(e.what()),
+            "g.srdf:3: <disable_default_collisions> has an empty link attribute");
   e = errorOf([&] { scene.loadSrdfString(head + "<group>\n</robot>", "d.srdf"); });
   EXPECT_EQ(e.status(), SOV_URDF_ERR_XML);
   EXPECT_EQ(e.where().source, "d.srdf");
@@ -93,6 +104,10 @@ TEST(SceneSrdf, ErrorsNameTheSrdfAndLine) {
   e = errorOf([&] { scene.loadSrdf(missing); });
   EXPECT_EQ(e.status(), SOV_URDF_ERR_IO);
   EXPECT_EQ(std::string(e.what()), missing + ": cannot read the file");
+  const std::string folder = dataPath("");
+  e = errorOf([&] { scene.loadSrdf(folder); });
+  EXPECT_EQ(e.status(), SOV_URDF_ERR_IO);
+  EXPECT_EQ(std::string(e.what()), folder + ": cannot read the file: it is a folder");
   // Every failure left the scene as it was (the first entry was not applied).
   EXPECT_EQ(checkedPairs(scene), before);
 }

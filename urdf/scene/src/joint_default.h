@@ -12,11 +12,11 @@ namespace urdf {
 namespace detail {
 
 // 0, or the nearest limit when 0 is outside the limits of a revolute or
-// prismatic joint.
+// prismatic joint (0 for inverted limits, which the position check refuses).
 inline double defaultJointPosition(const ::urdf::Joint& joint) {
   const bool limited = joint.type == ::urdf::Joint::REVOLUTE ||
                        joint.type == ::urdf::Joint::PRISMATIC;
-  if (!limited || !joint.limits) return 0.0;
+  if (!limited || !joint.limits || !(joint.limits->lower <= joint.limits->upper)) return 0.0;
   return std::clamp(0.0, joint.limits->lower, joint.limits->upper);
 }
 

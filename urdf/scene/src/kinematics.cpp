@@ -44,6 +44,13 @@ void checkPosition(const ::urdf::Joint& joint, double q, const std::string& role
   }
   const bool limited =
       joint.type == ::urdf::Joint::REVOLUTE || joint.type == ::urdf::Joint::PRISMATIC;
+  if (limited && joint.limits && !(joint.limits->lower <= joint.limits->upper)) {
+    std::ostringstream s;
+    s.precision(17);
+    s << quoted(joint) << ": its limits are inverted (lower " << joint.limits->lower
+      << " > upper " << joint.limits->upper << ")";
+    throw SceneError(SOV_SCENE_ERR_JOINT, joint.name, s.str());
+  }
   if (limited && joint.limits && (q < joint.limits->lower || q > joint.limits->upper)) {
     std::ostringstream s;
     s.precision(17);

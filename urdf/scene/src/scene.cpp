@@ -14,6 +14,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <sstream>
 #include <tuple>
 
 #include "geometry.h"
@@ -428,6 +429,17 @@ class MeshLoader {
   std::map<std::pair<std::string, std::array<double, 3>>, std::shared_ptr<MeshTree>> trees_;
 };
 
+// Throws SOV_SCENE_ERR_GEOMETRY unless the primitive's size value is finite
+// and >= 0: urdfdom accepts a negative one, and FCL would answer for it
+// without a word (a sphere of radius -0.2 came out 0.4 further away).
+void checkSize(double value, const char* what, const std::string& link, std::size_t index) {
+  if (std::isfinite(value) && value >= 0) return;
+  std::ostringstream message;
+  message << collisionName(link, index) << ": " << what << " " << value
+          << " is not a size (finite, >= 0)";
+  throw SceneError(SOV_SCENE_ERR_GEOMETRY, link, message.str());
+}
+
 // FCL shape of a urdfdom primitive or mesh.
 std::shared_ptr<fcl::CollisionGeometry<double>> shapeOf(const ::urdf::Geometry& g,
                                                         const std::string& link, std::size_t index,
@@ -435,12 +447,18 @@ std::shared_ptr<fcl::CollisionGeometry<double>> shapeOf(const ::urdf::Geometry& 
   switch (g.type) {
     case ::urdf::Geometry::BOX: {
       const auto& b = static_cast<const ::urdf::Box&>(g);
+      for (const double v : {b.dim.x, b.dim.y, b.dim.z}) checkSize(v, "box size", link, index);
       return std::make_shared<fcl::Box<double>>(b.dim.x, b.dim.y, b.dim.z);
     }
-    case ::urdf::Geometry::SPHERE:
-      return std::make_shared<fcl::Sphere<double>>(static_cast<const ::urdf::Sphere&>(g).radius);
+    case ::urdf::Geometry::SPHERE: {
+      const double radius = static_cast<const ::urdf::Sphere&>(g).radius;
+      checkSize(radius, "sphere radius", link, index);
+      return std::make_shared<fcl::Sphere<double>>(radius);
+    }
     case ::urdf::Geometry::CYLINDER: {
       const auto& c = static_cast<const ::urdf::Cylinder&>(g);
+      checkSize(c.radius, "cylinder radius", link, index);
+      checkSize(c.length, "cylinder length", link, index);
       return std::make_shared<fcl::Cylinder<double>>(c.radius, c.length);
     }
     case ::urdf::Geometry::MESH:

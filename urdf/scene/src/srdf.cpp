@@ -3,12 +3,11 @@
 // the entries are read here with tinyxml2.
 #include <tinyxml2.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "../../src/io.h"
 #include "superovoid/urdf/scene.h"
 
 namespace sov {
@@ -24,13 +23,14 @@ struct Entry {
   int line = 0;
 };
 
-// The value of attribute name of e; throws SOV_SCENE_ERR_SRDF naming the
-// SRDF and line when it is missing.
+// The value of link attribute name of e; throws SOV_SCENE_ERR_SRDF naming
+// the SRDF and line when it is missing or empty (no link has an empty name).
 std::string required(const tinyxml2::XMLElement* e, const char* name, const std::string& source) {
   const char* value = e->Attribute(name);
-  if (!value) {
+  if (!value || !*value) {
     throw Error(SOV_SCENE_ERR_SRDF, Location{source, e->GetLineNum(), "", name},
-                std::string("<") + e->Name() + "> has no " + name + " attribute");
+                std::string("<") + e->Name() + "> has " + (value ? "an empty " : "no ") + name +
+                    " attribute");
   }
   return value;
 }
@@ -68,13 +68,7 @@ std::vector<Entry> readEntries(const std::string& xml, const std::string& source
 }  // namespace
 
 SrdfReport Scene::loadSrdf(const std::string& srdf_path) {
-  std::ifstream in(srdf_path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) {
-    throw Error(SOV_URDF_ERR_IO, Location{srdf_path, 0, "", ""}, "cannot read the file");
-  }
-  return loadSrdfString(text.str(), srdf_path);
+  return loadSrdfString(detail::readFile(srdf_path), srdf_path);
 }
 
 SrdfReport Scene::loadSrdfString(const std::string& xml, const std::string& source) {
@@ -83,8 +77,9 @@ SrdfReport Scene::loadSrdfString(const std::string& xml, const std::string& sour
   std::vector<std::pair<std::size_t, std::size_t>> disable, enable;
   for (const Entry& e : entries) {
     bool known = true;
+    const bool pair = e.kind != Entry::kDisableDefault;
     for (const std::string* link : {&e.link1, &e.link2}) {
-      if (link->empty() || link_index_.count(*link)) continue;
+      if ((link == &e.link2 && !pair) || link_index_.count(*link)) continue;
       report.skipped.push_back(source + ":" + std::to_string(e.line) + ": link '" + *link + "'");
       known = false;
     }
