@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -320,7 +321,10 @@ sov::urdf::SceneOptions sceneOptions(const CommandLine& c) {
     const std::size_t eq = spec.find('=');
     if (eq == 0 || eq == std::string::npos || eq + 1 == spec.size())
       throw InputError("--package: '" + spec + "' is not NAME=DIR", kMisuse);
-    options.package_paths[spec.substr(0, eq)] = spec.substr(eq + 1);
+    // DIR is the shell's: relative to the current directory (the library
+    // would take it against the URDF's folder).
+    options.package_paths[spec.substr(0, eq)] =
+        std::filesystem::absolute(spec.substr(eq + 1)).string();
   }
   return options;
 }

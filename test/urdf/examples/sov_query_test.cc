@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <fcl/geometry/shape/sphere.h>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
@@ -303,6 +304,12 @@ TEST(SovQuery, RobotQueryPackagesAndErrors) {
   sov_test::ToolRun run = runQuery("--urdf '" + urdf + "'" + package);
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.out.find("2 links, 2 collision geometries"), std::string::npos) << run.out;
+  // A relative DIR is the shell's, from the current directory (it was taken
+  // against the URDF's folder, here a scratch folder elsewhere).
+  const std::string relative = std::filesystem::relative(SOV_URDF_TEST_DATA_DIR).string();
+  ASSERT_FALSE(std::filesystem::path(relative).is_absolute());
+  run = runQuery("--urdf '" + urdf + "' --package 'fixtures=" + relative + "'");
+  ASSERT_EQ(run.status, 0) << run.err;
   run = runQuery("--urdf '" + urdf + "'");
   EXPECT_EQ(run.status, 1);
   EXPECT_NE(run.err.find("package 'fixtures' is not in the package paths"), std::string::npos)

@@ -44,7 +44,8 @@ const char* kUsage =
     "nearest limit) and that the SRDF does not disable, to stdout.\n"
     "LENGTH: a number with an optional unit m, cm or mm (default m), e.g. 2mm;\n"
     "collisions whose gap exceeds it are marked and the exit status is 3.\n"
-    "--package NAME=DIR resolves package://NAME/... mesh URIs (repeatable).\n"
+    "--package NAME=DIR resolves package://NAME/... mesh URIs (repeatable; DIR relative\n"
+    "  to the current directory).\n"
     "--plot draws the fitted bodies over their meshes (python3 with matplotlib).\n"
     "--starts N: how many of the three starts are refined (default 3; 1 is about\n"
     "three times quicker, and may fit a little looser).\n"
@@ -119,7 +120,10 @@ int parse(int argc, char** argv, Options& o) {
       const std::size_t eq = spec.find('=');
       if (eq == 0 || eq == std::string::npos || eq + 1 == spec.size())
         return usage(stderr, argv0, kMisuse);
-      o.fit.package_paths[spec.substr(0, eq)] = spec.substr(eq + 1);
+      // A folder on the command line is the shell's: relative to the current
+      // directory, not to the URDF's folder as the library takes one.
+      o.fit.package_paths[spec.substr(0, eq)] =
+          std::filesystem::absolute(spec.substr(eq + 1)).string();
     } else if (a == "--srdf" && has_value) {
       o.srdf = argv[++i];
     } else if (a == "--plot" && has_value) {
