@@ -19,9 +19,10 @@ namespace detail {
 double radialScale(const sov_shape& shape, const Eigen::Vector3d& y);
 
 // The largest f(u) over unit vectors u: a Fibonacci lattice of `directions`
-// (spread evenly over the sphere), then a pattern search about the best one
-// from the lattice spacing down to 1e-7 rad. Its argument in best_u when
-// not null. A lower bound on the supremum.
+// (spread evenly over the sphere), then pattern searches about the best
+// lattice directions of up to 8 distinct peaks, from the lattice spacing
+// down to 1e-7 rad. Its argument in best_u when not null. A lower bound on
+// the supremum.
 double maximizeOverDirections(const std::function<double(const Eigen::Vector3d&)>& f,
                               int directions, Eigen::Vector3d* best_u = nullptr);
 

@@ -49,7 +49,9 @@ struct FitOptions {
   int max_iterations = 60;
   // The fit starts from each principal axis as the body's z (three
   // least-squares fits); this many of them, the smallest once inflated, go
-  // through the volume minimisation.
+  // through the volume minimisation. Where two principal variances tie, as
+  // many more do of six from the hull's face frame (each axis as z, from an
+  // ellipsoid and from a box-like body).
   int refined_starts = 3;
   // Penalty weights of the volume-minimisation stage, one LM solve each,
   // each followed by the exact inflation (see urdf/fit/README.md).
@@ -239,7 +241,10 @@ SOV_FIT_API std::string fitUrdf(const std::string& xml, const std::string& base_
                                 std::vector<CollisionFit>* fits = nullptr,
                                 const std::string& source_name = "<string>");
 
-// fitUrdf from the file in_path (meshes relative to its folder) to out_path.
+// fitUrdf from the file in_path (meshes relative to its folder) to out_path;
+// relative <mesh filename> values left in the output (collisions not
+// fitted, visuals) are rewritten to name the same files from out_path's
+// folder when it is another.
 // out_path is checked first (SOV_URDF_ERR_IO when it cannot be written),
 // before any fitting, and left as it was when it cannot.
 SOV_FIT_API void fitUrdfFile(const std::string& in_path, const std::string& out_path,
