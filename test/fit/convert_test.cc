@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -174,6 +175,20 @@ TEST(FitUrdfLinks, ErrorsNameTheLinkAndUrdfLine) {
   EXPECT_EQ(message.rfind("two_link.urdf:33: link 'arm', collision #0, mesh 'gone.obj': ", 0), 0u)
       << message;
   EXPECT_NE(message.find("cannot read the file"), std::string::npos) << message;
+  // A mesh the fit refuses is named like one the reader refuses, with
+  // qhull's reason in one line (its 20-line report was printed whole).
+  const std::string flat = ::testing::TempDir() + "sov_fit_flat.obj";
+  std::ofstream(flat) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n";
+  const std::string flat_text = std::string(text).replace(text.find("l_link.obj\" scale"), 10, flat);
+  sov::urdf::UrdfFitOptions arm = quickOptions();
+  arm.links = {"arm"};
+  const std::string refused = fitError(flat_text, arm, &status);
+  EXPECT_EQ(status, SOV_URDF_ERR_MODEL);
+  EXPECT_EQ(refused.rfind("two_link.urdf:33: link 'arm', collision #0, mesh '" + flat + "': qhull", 0),
+            0u)
+      << refused;
+  EXPECT_EQ(refused.find('\n'), std::string::npos) << refused;
+  std::remove(flat.c_str());
   const std::string package =
       std::string(text).replace(text.find("l_link.obj\" scale"), 10, "package://x/l.obj");
   EXPECT_EQ(fitError(package, {}, &status),
@@ -222,6 +237,54 @@ TEST(FitUrdfLinks, InputThatParseRefusesFailsBeforeAnyMeshIsRead) {
     EXPECT_EQ(e.status(), SOV_URDF_ERR_XML) << e.what();
     EXPECT_NE(std::string(e.what()).find("UTF-8"), std::string::npos) << e.what();
   }
+}
+
+// A <robot> that binds 'sov' to another namespace is refused before any fit
+// (it once failed only after every mesh had been fitted).
+TEST(FitUrdfLinks, APrefixClashFailsBeforeAnyFit) {
+  std::string text = readText(kFixture);
+  text.insert(text.find("<robot") + 6, " xmlns:sov=\"http://example.com/other\"");
+  sov::urdf::UrdfFitOptions o = quickOptions();
+  int fitted = 0;
+  o.progress = [&](const sov::urdf::FitProgress&) { ++fitted; };
+  try {
+    sov::urdf::fitUrdf(text, SOV_FIT_TEST_DATA_DIR, o, nullptr, "clash.urdf");
+    FAIL() << "the clash was accepted";
+  } catch (const sov::urdf::Error& e) {
+    EXPECT_EQ(e.status(), SOV_URDF_ERR_PLACEMENT) << e.what();
+    EXPECT_NE(std::string(e.what()).find("prefix 'sov' is bound to another namespace on <robot>"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(fitted, 0);
+}
+
+// Written to another folder, the meshes the output still names (the
+// collisions not fitted, the visuals) name the same files from there: they
+// were left relative to the input's folder, naming nothing, with success.
+TEST(FitUrdfLinks, MeshPathsFollowTheOutputToAnotherFolder) {
+  const std::string dir = ::testing::TempDir() + "sov_fit_moved/deeper";
+  std::filesystem::create_directories(dir);
+  const std::string out = dir + "/partial.urdf";
+  sov::urdf::UrdfFitOptions o = quickOptions();
+  o.links = {"arm"};
+  sov::urdf::fitUrdfFile(kFixture, out, o);
+  const sov::urdf::Model model = sov::urdf::parseFile(out);
+  int meshes = 0;
+  for (const auto& [name, link] : model.urdf->links_) {
+    std::vector<urdf::GeometrySharedPtr> geometries;
+    for (const auto& c : link->collision_array) geometries.push_back(c->geometry);
+    for (const auto& v : link->visual_array) geometries.push_back(v->geometry);
+    for (const auto& g : geometries) {
+      if (!g || g->type != urdf::Geometry::MESH) continue;
+      const std::string file = static_cast<const urdf::Mesh&>(*g).filename;
+      EXPECT_FALSE(std::filesystem::path(file).is_absolute()) << file;  // still relative
+      EXPECT_TRUE(std::filesystem::exists(sov::urdf::resolveMeshUri(file, dir, {}))) << file;
+      ++meshes;
+    }
+  }
+  EXPECT_EQ(meshes, 2);  // base's visual and its collision, not fitted
+  std::remove(out.c_str());
 }
 
 TEST(FitUrdfLinks, PackageUrisResolveThroughThePackagePaths) {
@@ -340,7 +403,15 @@ TEST(FitTool, ExitStatusesAndReport) {
   EXPECT_EQ(run(kFixture), 2);
   EXPECT_EQ(run(kFixture + " " + out + " --max-gap 2furlongs"), 2);
   EXPECT_EQ(run(std::string(SOV_FIT_TEST_DATA_DIR) + "/absent.urdf " + out), 1);
-  // A document without meshes is an error, not an empty success.
+  // A folder as the input is named (it escaped as libstdc++'s exception).
+  EXPECT_EQ(run(std::string(SOV_FIT_TEST_DATA_DIR) + " " + out), 1);
+  EXPECT_NE(readText(report).find(std::string(SOV_FIT_TEST_DATA_DIR) +
+                                  ": cannot read the file: it is a folder"),
+            std::string::npos)
+      << readText(report);
+  // A document without meshes is an error, not an empty success (all of
+  // them fitted first: the one above keeps the base's).
+  ASSERT_EQ(run(kFixture + " " + out + " --starts 1"), 0);
   EXPECT_EQ(run(out + " " + out + ".again"), 1);
   std::remove(out.c_str());
   std::remove(report.c_str());

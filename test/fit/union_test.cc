@@ -178,6 +178,29 @@ TEST(FitUnionUrdf, SeveralCollisionsPerLinkHoldEveryVertex) {
   }
 }
 
+// A start tag as XML allows it: spaces around '=' and a '>' in a value. The
+// bodies were written unrenamed (spaces), and the output cut the tag at the
+// value's '>' (not well-formed, blamed on the input).
+TEST(FitUnionUrdf, NamesAreFoundWhateverTheTagsLayout) {
+  const std::string in = SOV_FIT_TEST_DATA_DIR "/two_link.urdf";
+  std::string text = sov_fit_test::readText(in);
+  const std::string tag = "<collision name=\"base_mesh\">";
+  ASSERT_NE(text.find(tag), std::string::npos);
+  text.replace(text.find(tag), tag.size(), "<collision\n      name = 'base>mesh' >");
+  sov::urdf::UrdfFitOptions o;
+  o.links = {"base"};
+  o.split.max_bodies = 2;
+  std::vector<sov::urdf::CollisionFit> fits;
+  const std::string out = sov::urdf::fitUrdf(text, SOV_FIT_TEST_DATA_DIR, o, &fits, in);
+  ASSERT_EQ(fits.size(), 1u);
+  ASSERT_EQ(fits[0].bodies.bodies.size(), 2u);
+  const sov::urdf::Model model = sov::urdf::parse(out, "out");
+  const auto base = model.urdf->getLink("base");
+  ASSERT_EQ(base->collision_array.size(), 3u);
+  EXPECT_EQ(base->collision_array[0]->name, "base>mesh");
+  EXPECT_EQ(base->collision_array[1]->name, "base>mesh_1");
+}
+
 TEST(FitUnionUrdf, BadSplitOptionsFailBeforeAnyMeshIsRead) {
   sov::urdf::UrdfFitOptions o;
   o.split.max_bodies = 0;

@@ -15,19 +15,27 @@ FIT_DATA = os.environ.get("SOV_FIT_TEST_DATA_DIR", "")
 TWO_LINK = os.path.join(FIT_DATA, "two_link.urdf")
 
 
+def moved(text, folder):
+    """text as a file in folder holds it: its relative mesh file named from
+    there (the fixture's one mesh, l_link.obj)."""
+    there = os.path.relpath(os.path.join(FIT_DATA, "l_link.obj"), folder)
+    return text.replace('filename="l_link.obj"', 'filename="%s"' % there)
+
+
 def test_fit_urdf_is_the_tools_fitting(tmp_path):
     tool_out = tmp_path / "tool.urdf"
     subprocess.run([os.environ["SOV_URDF_FIT"], TWO_LINK, str(tool_out), "--starts", "1"],
                    check=True, capture_output=True)
     calls = []
     text, fits = sov.fit_urdf(TWO_LINK, refined_starts=1, progress=calls.append)
-    assert text == tool_out.read_text()
+    assert "l_link.obj" in text and moved(text, tmp_path) != text
+    assert moved(text, tmp_path) == tool_out.read_text()
     assert [(c["index"], c["count"], c["link"]) for c in calls] == [(0, 2, "base"), (1, 2, "arm")]
     assert [(f.link, f.collision) for f in fits] == [("base", 0), ("arm", 0)]
     assert all(f.fit.volume_ratio >= 1 and f.fit.max_F <= 0 for f in fits)
     written = tmp_path / "written.urdf"
     empty, again = sov.fit_urdf(TWO_LINK, written, refined_starts=1)
-    assert empty == "" and written.read_text() == text and len(again) == 2
+    assert empty == "" and written.read_text() == moved(text, tmp_path) and len(again) == 2
     # The fitted URDF loads as a scene.
     if sov.HAVE_SCENE:
         assert sov.Scene(xml=text, mesh_directory=FIT_DATA).self_distance().distance > 0
@@ -38,7 +46,7 @@ def test_fit_urdf_unions_are_the_tools_unions(tmp_path):
     subprocess.run([os.environ["SOV_URDF_FIT"], TWO_LINK, str(tool_out), "--starts", "1",
                     "--max-bodies", "3", "--target-ratio", "1.05"], check=True, capture_output=True)
     text, fits = sov.fit_urdf(TWO_LINK, refined_starts=1, max_bodies=3, target_ratio=1.05)
-    assert text == tool_out.read_text()
+    assert moved(text, tmp_path) == tool_out.read_text()
     _, single = sov.fit_urdf(TWO_LINK, refined_starts=1)
     assert any(len(f.union.bodies) > 1 for f in fits)
     for f, one in zip(fits, single):
@@ -63,6 +71,7 @@ def test_fit_superovoid_contains_every_point():
     f = sov.fit_superovoid(points, refined_starts=1, gap_directions=500)
     assert isinstance(f, sov.FitResult) and isinstance(f.shape, sov.Shape)
     assert f.points == len(points) and f.hull_vertices <= len(points)
+    assert isinstance(f.params, tuple) and f.params == f.shape.params  # as the stubs say
     assert 1 <= f.volume_ratio and f.volume <= truth.volume() * 1.01 and f.gap >= 0
     for x in points:
         F, _, _ = f.shape.implicit(f.pose.R.T @ (x - f.pose.p))

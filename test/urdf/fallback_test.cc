@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -179,6 +180,35 @@ TEST(UrdfFallback, FileToFile) {
   EXPECT_EQ(readText(out), sov::urdf::addFallbacks(readText(dataPath("mini_hand.urdf"))));
   EXPECT_THROW(sov::urdf::addFallbacksFile(dataPath("mini_hand.urdf"), "/nonexistent/dir/x.urdf"),
                sov::urdf::Error);
+}
+
+// Written to another folder, the relative mesh files still name the same
+// files (they were left relative to the input's folder, naming nothing); a
+// comment that looks like a mesh is left as it was.
+TEST(UrdfFallback, MeshFilesFollowTheOutputToAnotherFolder) {
+  std::string in_text = readText(dataPath("mesh_arm.urdf"));
+  in_text.insert(in_text.find("<robot"), "<!-- <mesh filename=\"meshes/cube.stl\"/> -->\n");
+  const std::string in = testing::TempDir() + "/sov_fallback_in/mesh_arm.urdf";
+  std::filesystem::create_directories(std::filesystem::path(in).parent_path());
+  std::filesystem::create_directories(std::filesystem::path(in).parent_path() / "meshes");
+  for (const char* mesh : {"cube.stl", "prism.obj"})
+    std::filesystem::copy_file(dataPath(std::string("meshes/") + mesh),
+                               std::filesystem::path(in).parent_path() / "meshes" / mesh,
+                               std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(in) << in_text;
+  const std::string out = testing::TempDir() + "/sov_fallback_out/x/arm.urdf";
+  std::filesystem::create_directories(std::filesystem::path(out).parent_path());
+  sov::urdf::addFallbacksFile(in, out);
+  const std::string text = readText(out);
+  EXPECT_NE(text.find("<!-- <mesh filename=\"meshes/cube.stl\"/> -->"), std::string::npos);
+  EXPECT_EQ(text.find("filename=\"meshes/"), text.rfind("filename=\"meshes/"));  // the comment's
+  EXPECT_NE(text.find("filename=\"../../sov_fallback_in/meshes/cube.stl\""), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("filename=\"../../sov_fallback_in/meshes/prism.obj\""), std::string::npos)
+      << text;
+  // In its own folder the mesh files stay as they were.
+  sov::urdf::addFallbacksFile(in, in);
+  EXPECT_EQ(readText(in), sov::urdf::addFallbacks(in_text));
 }
 
 TEST(UrdfFallbackTool, RewritesAFile) {

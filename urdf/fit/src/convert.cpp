@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "../../src/io.h"
+#include "../../src/xml_text.h"
 #include "split.h"
 #include "superovoid/urdf.h"
 #include "superovoid/urdf/error.h"
@@ -224,7 +226,13 @@ std::vector<UnionFit> fitAll(const std::vector<Target>& targets,
     try {
       results[i] = fitMesh(meshes[i], options);
     } catch (const Error& e) {
-      fail(e.status(), source, t.line, t.link, "mesh '" + t.mesh + "': " + e.what());
+      // Named as the mesh's reading errors are; the fit's own errors are
+      // about its points ("<points>: ..."), which the mesh now names.
+      std::string why = e.what();
+      if (why.rfind("<points>: ", 0) == 0) why.erase(0, 10);
+      fail(e.status(), source, t.line, t.link,
+           "link '" + t.link + "', collision #" + std::to_string(t.index) + ", mesh '" + t.mesh +
+               "': " + why);
     }
   }
   return results;
@@ -233,15 +241,10 @@ std::vector<UnionFit> fitAll(const std::vector<Target>& targets,
 // The start tag of body `body` of a target: the original one, with "_<body>"
 // appended to its name attribute after the first body.
 std::string startTag(const std::string& text, const Target& t, std::size_t body) {
-  std::string tag = text.substr(t.begin, text.find('>', t.begin) + 1 - t.begin);
+  std::string tag = text.substr(t.begin, detail::tagEnd(text, t.begin) - t.begin);
   if (body == 0) return tag;
-  for (const char* q : {"name=\"", "name='"}) {
-    const std::size_t at = tag.find(q);
-    if (at == std::string::npos) continue;
-    const std::size_t close = tag.find(q[5], at + 6);
-    if (close != std::string::npos) tag.insert(close, "_" + std::to_string(body));
-    break;
-  }
+  const auto value = detail::attributeSpan(tag, "name");
+  if (value.second != std::string::npos) tag.insert(value.second, "_" + std::to_string(body));
   return tag;
 }
 
@@ -362,6 +365,9 @@ std::string fitUrdf(const std::string& xml, const std::string& base_dir,
   if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
     fail(SOV_URDF_ERR_XML, source_name, doc.ErrorLineNum(), "", doc.ErrorStr());
   std::vector<Target> targets = findTargets(doc, xml, options.links, source_name);
+  // Which prefix the output uses: a clash is refused before the fits too.
+  const tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
+  const std::string bound = boundPrefix(robot, source_name);
   std::vector<TriangleMesh> meshes;
   // Every mesh is read before the first (slow) fit, so that a bad path fails at once.
   for (Target& t : targets)
@@ -370,8 +376,6 @@ std::string fitUrdf(const std::string& xml, const std::string& base_dir,
   const std::vector<UnionFit> results = fitAll(targets, meshes, options, source_name, same_as);
   const std::string eol = xml.find("\r\n") != std::string::npos ? "\r\n" : "\n";
   std::string out = xml;
-  const tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
-  const std::string bound = boundPrefix(robot, source_name);
   // Back to front, so that earlier offsets stay valid; <robot> comes first.
   for (std::size_t i = targets.size(); i-- > 0;)
     out.replace(targets[i].begin, targets[i].end - targets[i].begin,
@@ -406,13 +410,13 @@ void checkWritable(const std::string& out_path) {
 
 void fitUrdfFile(const std::string& in_path, const std::string& out_path,
                  const UrdfFitOptions& options, std::vector<CollisionFit>* fits) {
-  std::ifstream in(in_path, std::ios::binary);
-  if (!in) fail(SOV_URDF_ERR_IO, in_path, 0, "", "cannot read the file");
+  const std::string xml = detail::readFile(in_path);
   checkWritable(out_path);
-  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::size_t slash = in_path.find_last_of('/');
   const std::string base = slash == std::string::npos ? "." : in_path.substr(0, slash);
-  const std::string out = fitUrdf(xml, base, options, fits, in_path);
+  const std::string fitted = fitUrdf(xml, base, options, fits, in_path);
+  const std::string out = detail::relocateMeshFilenames(
+      fitted, base, std::filesystem::path(out_path).parent_path().string());
   std::ofstream o(out_path, std::ios::binary | std::ios::trunc);
   if (!(o << out) || !o.flush()) fail(SOV_URDF_ERR_IO, out_path, 0, "", "cannot write the file");
 }

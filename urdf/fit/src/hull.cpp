@@ -38,10 +38,13 @@ struct ErrorText {
     if (file) std::fclose(file);
     std::free(text);
   }
+  // qhull's first line (its error code and reason): the rest is its options
+  // and a dump of the points, 20 lines or more, that named nothing useful.
   std::string read() {
     std::fflush(file);
     std::string s = text ? std::string(text, size) : std::string();
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    s = s.substr(0, s.find('\n'));
+    while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
     return s;
   }
 };

@@ -213,13 +213,13 @@ int printTable(const std::vector<sov::urdf::CollisionFit>& fits, double max_gap)
 
 // Prints the fitted pairs that overlap at the zero pose (every joint at 0 or
 // its nearest limit) and that the SRDF (if any) does not disable, deepest
-// first: the output's scene, its remaining meshes relative to the input's
-// folder.
+// first: the output's scene as a reader of the output file sees it (its
+// remaining meshes relative to its own folder, where fitUrdfFile points
+// them).
 void printOverlaps(const Options& o, const std::vector<sov::urdf::CollisionFit>& fits) {
   sov::urdf::SceneOptions so;
-  so.mesh_directory = std::filesystem::path(o.files[0]).parent_path().string();
   so.package_paths = o.fit.package_paths;
-  sov::urdf::Scene scene(sov::urdf::parseFile(o.files[1]), so);
+  sov::urdf::Scene scene(o.files[1], so);
   if (!o.srdf.empty()) scene.loadSrdf(o.srdf);
   std::set<std::pair<std::string, std::size_t>> fitted;
   for (const auto& f : fits)

@@ -19,6 +19,8 @@ SOV_URDF_API std::string addFallbacks(const std::string& xml,
                                       const std::string& source_name = "<string>");
 
 // addFallbacks from the file in_path to the file out_path (may be the same).
+// Relative <mesh filename> values are rewritten to name the same files from
+// out_path's folder when it is another.
 SOV_URDF_API void addFallbacksFile(const std::string& in_path,
                                    const std::string& out_path);
 
