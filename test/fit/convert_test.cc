@@ -402,6 +402,11 @@ TEST(FitTool, ExitStatusesAndReport) {
   EXPECT_NO_THROW(sov::urdf::parseFile(out));  // written all the same
   EXPECT_EQ(run(kFixture), 2);
   EXPECT_EQ(run(kFixture + " " + out + " --max-gap 2furlongs"), 2);
+  EXPECT_EQ(run(kFixture + " " + out + " --max-gap 0x10"), 2);  // decimal lengths only
+  // Union targets without unions are a misuse (they were silently ignored).
+  EXPECT_EQ(run(kFixture + " " + out + " --target-gap 5mm"), 2);
+  EXPECT_NE(readText(report).find("need --max-bodies 2 or more"), std::string::npos)
+      << readText(report);
   EXPECT_EQ(run(std::string(SOV_FIT_TEST_DATA_DIR) + "/absent.urdf " + out), 1);
   // A folder as the input is named (it escaped as libstdc++'s exception).
   EXPECT_EQ(run(std::string(SOV_FIT_TEST_DATA_DIR) + " " + out), 1);

@@ -226,6 +226,7 @@ TEST(UrdfFallbackTool, ExitStatus) {
   const std::string out = testing::TempDir() + "/sov_urdf_fallback_bad.urdf";
   EXPECT_EQ(run("'" + tool + "' '" + dataPath("bad_eps1.urdf") + "' '" + out + "' 2>/dev/null"), 1);
   EXPECT_EQ(run("'" + tool + "' 2>/dev/null"), 2);
+  EXPECT_EQ(run("'" + tool + "' --help > /dev/null"), 0);  // asked for: not a misuse
 }
 
 }  // namespace

@@ -175,6 +175,26 @@ TEST(SceneKinematics, InvertedLimitsAreNamed) {
   EXPECT_THROW(sov::urdf::Scene scene(model), sov::urdf::SceneError);
 }
 
+// An axis is a direction at any scale: 1e-200 0 0 is x (its squared norm
+// underflowed, and it was called a zero axis); 0 0 0 is none.
+TEST(SceneKinematics, TinyAxesAreDirectionsAndZeroOnesAreRefused) {
+  const auto model = [](const std::string& axis) {
+    return sov::urdf::parse(R"(<robot name="m"><link name="a"/><link name="b"/>
+      <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+        <origin xyz="0 0.1 0"/><axis xyz=")" + axis + R"("/>
+        <limit lower="-2" upper="2" effort="1" velocity="1"/></joint></robot>)");
+  };
+  const auto tiny = sov::urdf::forwardKinematics(*model("1e-200 0 0").urdf, {{"j", 0.7}});
+  const auto unit = sov::urdf::forwardKinematics(*model("1 0 0").urdf, {{"j", 0.7}});
+  EXPECT_TRUE(tiny.at("b").isApprox(unit.at("b"), 1e-15));
+  try {
+    sov::urdf::forwardKinematics(*model("0 0 0").urdf, {{"j", 0.7}});
+    ADD_FAILURE() << "a zero axis was accepted";
+  } catch (const sov::urdf::SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("zero axis"), std::string::npos) << e.what();
+  }
+}
+
 TEST(SceneSelf, AdjacentLinksAreAllowedByDefault) {
   sov::urdf::Scene scene(sov::urdf::parseFile(dataPath("toy_finger.urdf")));
   EXPECT_TRUE(scene.isCollisionAllowed("palm", "proximal"));

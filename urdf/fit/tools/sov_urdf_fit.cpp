@@ -64,6 +64,9 @@ int usage(std::FILE* out, const char* argv0, int status) {
 
 // Length in metres from "0.002", "2mm", "0.2cm", "0.002m"; false if malformed.
 bool parseLength(const char* text, double* metres) {
+  // Decimal only: strtod also reads hexadecimal ("0x10" was 16 m) and
+  // "inf"/"nan" spellings.
+  if (std::strpbrk(text, "xXiInN")) return false;
   char* end = nullptr;
   const double v = std::strtod(text, &end);
   if (end == text || !(v >= 0) || v > 1e6) return false;
@@ -103,6 +106,7 @@ struct Options {
 // Parses the command line into o; returns -1, or the exit status to stop with.
 int parse(int argc, char** argv, Options& o) {
   const char* argv0 = argv[0];
+  bool has_target_gap = false, has_target_ratio = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
@@ -145,11 +149,13 @@ int parse(int argc, char** argv, Options& o) {
       }
       o.fit.split.max_bodies = static_cast<int>(k);
     } else if (a == "--target-gap" && has_value) {
+      has_target_gap = true;
       if (!parseLength(argv[++i], &o.fit.split.target_gap)) {
         std::fprintf(stderr, "%s: --target-gap '%s' is not a length\n", argv0, argv[i]);
         return kMisuse;
       }
     } else if (a == "--target-ratio" && has_value) {
+      has_target_ratio = true;
       char* end = nullptr;
       o.fit.split.target_ratio = std::strtod(argv[++i], &end);
       if (*end != '\0' || !(o.fit.split.target_ratio >= 1) || o.fit.split.target_ratio > 100) {
@@ -163,7 +169,14 @@ int parse(int argc, char** argv, Options& o) {
       o.files.push_back(a);
     }
   }
-  return o.files.size() == 2 ? -1 : usage(stderr, argv0, kMisuse);
+  if (o.files.size() != 2) return usage(stderr, argv0, kMisuse);
+  // Union targets without unions were silently ignored.
+  if (o.fit.split.max_bodies < 2 && (has_target_gap || has_target_ratio)) {
+    std::fprintf(stderr, "%s: --target-gap and --target-ratio need --max-bodies 2 or more\n",
+                 argv0);
+    return kMisuse;
+  }
+  return -1;
 }
 
 // Prints one progress line per collision to stderr, before its fit.

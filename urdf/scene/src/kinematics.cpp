@@ -131,6 +131,8 @@ Eigen::Isometry3d jointMotion(const ::urdf::Joint& joint, double q) {
                          "joints are supported");
   }
   Eigen::Vector3d axis(joint.axis.x, joint.axis.y, joint.axis.z);
+  // A tiny axis (1e-200 0 0) has a squared norm of 0: scaled first.
+  if (!(axis.norm() > 0) && axis.stableNorm() > 0) axis /= axis.cwiseAbs().maxCoeff();
   if (!(axis.norm() > 0))
     throw SceneError(SOV_SCENE_ERR_JOINT, joint.name, quoted(joint) + ": zero axis");
   axis.normalize();
