@@ -104,8 +104,8 @@ TEST(FitHull, FlatAndTinyInputsAreRefused) {
 
 // Boxes whose principal variances tie (a cube, a square bar) turned off
 // their axes: the fit finds their faces as it does for a box with three
-// different sides (the cube came out at 2.45 to 2.6 times its hull's volume,
-// eps 0.8, from a start 45 degrees off; a 100 x 101 x 102 box at 1.17).
+// different sides (this cube came out at 1.76 times its hull's volume, a
+// diamond cross-section, the bar at 1.35, a 100 x 101 x 102 box at 1.17).
 TEST(FitStart, BoxesWithTiedAxesFitLikeTheirNeighbours) {
   const Eigen::Matrix3d turn =
       Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
