@@ -60,11 +60,11 @@ double maximizeOverDirections(const std::function<double(const Eigen::Vector3d&)
   std::sort(lattice.begin(), lattice.end(),
             [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<Eigen::Vector3d> seeds;
-  for (const auto& [g, u] : lattice) {
-    if (static_cast<int>(seeds.size()) == kSeeds) break;
-    if (!(g > -INFINITY)) break;
-    if (std::none_of(seeds.begin(), seeds.end(), [&](const auto& s) { return s.dot(u) > apart; }))
-      seeds.push_back(u);
+  for (const auto& candidate : lattice) {
+    if (static_cast<int>(seeds.size()) == kSeeds || !(candidate.first > -INFINITY)) break;
+    const Eigen::Vector3d& u = candidate.second;
+    const auto near_u = [&](const Eigen::Vector3d& s) { return s.dot(u) > apart; };
+    if (std::none_of(seeds.begin(), seeds.end(), near_u)) seeds.push_back(u);
   }
   double best = lattice.empty() ? -INFINITY : lattice[0].first;
   Eigen::Vector3d best_u = lattice.empty() ? Eigen::Vector3d(0, 0, 1) : lattice[0].second;
