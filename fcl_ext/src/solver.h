@@ -255,8 +255,8 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
   // core's EPA (supportPenetration) for overlapping ones. libccd's GJK can
   // say "apart" of a slight overlap (+6.5e-6 for a sphere 1e-5 into a box,
   // FCL's own Ellipsoid alike) where MPR, as shapeIntersect runs it, finds
-  // the origin inside A - B: then the EPA answers, and the sign agrees with
-  // collide's verdict.
+  // the origin inside A - B: then the EPA answers (its depth, unless it
+  // proves them apart), and the sign agrees with collide's verdict.
   template <class T1, class T2>
   bool shapeSignedDistance(const T1& s1, const Transform& tf1, const T2& s2,
                            const Transform& tf2, double* dist = nullptr, Vector* p1 = nullptr,
@@ -264,10 +264,12 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     if constexpr (kIsExactPair<T1, T2>) {
       return exact(s1, tf1, s2, tf2, dist, p1, p2);
     } else {
-      if (shapeDistance(s1, tf1, s2, tf2, dist, p1, p2) &&
-          !Base::shapeIntersect(s1, tf1, s2, tf2, nullptr))
-        return true;
+      const bool apart = shapeDistance(s1, tf1, s2, tf2, dist, p1, p2);
+      if (apart && !Base::shapeIntersect(s1, tf1, s2, tf2, nullptr)) return true;
       const Witness w = supportPenetration(s1, tf1, s2, tf2);
+      // The EPA proved them apart after all (MPR's verdict at rounding
+      // level): GJK's distance, already written, stands.
+      if (apart && !(w.d < 0)) return true;
       if (dist) *dist = w.d;
       if (p1) *p1 = w.pA;
       if (p2) *p2 = w.pB;
