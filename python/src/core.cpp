@@ -270,7 +270,8 @@ SOV_ERR_ROTATION, SOV_ERR_NONFINITE).)")
       .def_static("from_quat", &poseFromQuat, py::arg("quaternion"), py::arg("position"),
                   "Pose from a unit quaternion w x y z and a position.")
       .def_static("from_matrix", &poseFromMatrix, py::arg("R"), py::arg("position") = py::none(),
-                  "Pose from a 3x3 rotation matrix and a position, or a 4x4 homogeneous matrix.")
+                  "Pose from a 3x3 rotation matrix and a position, or a 4x4 homogeneous matrix "
+                  "(its last row 0 0 0 1, else ERR_ROTATION).")
       .def_property_readonly("R", [](const Pose &X) {
              py::array_t<double> R({3, 3});
              std::memcpy(R.mutable_data(), X.pose.R, sizeof X.pose.R);
