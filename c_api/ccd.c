@@ -31,8 +31,14 @@ static int check_pose(const sov_pose *X) {
 /* Both poses of a motion. */
 static int check_motion(const sov_motion *M) {
   if (!M) return SOV_ERR_NULL;
-  const int st = check_pose(&M->from);
-  return st != SOV_OK ? st : check_pose(&M->to);
+  int st = check_pose(&M->from);
+  if (st == SOV_OK) st = check_pose(&M->to);
+  if (st != SOV_OK) return st;
+  /* Ends 2e308 apart: their difference, the motion's translation, overflows
+   * (the pose at t = 0.5 came out infinite, with SOV_OK). */
+  const double dp[3] = {M->to.p[0] - M->from.p[0], M->to.p[1] - M->from.p[1],
+                        M->to.p[2] - M->from.p[2]};
+  return sovc_all_finite(dp, 3) ? SOV_OK : SOV_ERR_NONFINITE;
 }
 
 /* A motion as the solver's. */
@@ -52,6 +58,8 @@ int sov_motion_pose(sov_pose *pose, const sov_motion *motion, double t) {
   const sovc_motion m = motion_from_public(motion);
   sovc_pose X;
   sovc_motion_pose(&X, &m, t);
+  /* A t far outside [0, 1] can carry the pose past the double range. */
+  if (!sovc_all_finite(X.p, 3)) return SOV_ERR_NONFINITE;
   sovc_pose_to_public(pose, &X);
   return SOV_OK;
 }

@@ -182,9 +182,19 @@ int sov_shape_explain(char *buf, size_t size, const double params[7]) {
 /* Largest convex taper scale. */
 int sov_shape_max_taper_scale(double *scale, const double params[7]) {
   if (!scale || !params) return SOV_ERR_NULL;
-  const int st = sovc_shape_explain(NULL, 0, params);
-  if (st != SOV_OK && st != SOV_ERR_NONCONVEX) return st;
-  *scale = st == SOV_OK ? 1.0 : sovc_max_taper_scale(params);
+  /* Every check of sov_shape_init: sizes that no taper makes acceptable
+   * (a1 = 1e-310) once passed as scale 1. */
+  int st = sovc_shape_init_explain(NULL, NULL, 0, params);
+  if (st == SOV_OK) return *scale = 1.0, SOV_OK;
+  if (st != SOV_ERR_NONCONVEX) return st;
+  const double s = sovc_max_taper_scale(params);
+  /* The convexity check came first: the scaled body still meets the
+   * others, or says which it fails. */
+  const double scaled[7] = {params[0], params[1],     params[2],    params[3],
+                            params[4], params[5] * s, params[6] * s};
+  st = sovc_shape_init_explain(NULL, NULL, 0, scaled);
+  if (st != SOV_OK) return st;
+  *scale = s;
   return SOV_OK;
 }
 

@@ -528,6 +528,14 @@ TEST(SuperovoidToc, ErrorsAreNamed) {
   EXPECT_EQ(sov_motion_pose(&X, nullptr, 0.5), SOV_ERR_NULL);
   EXPECT_EQ(sov_motion_pose(&X, &M, std::numeric_limits<double>::quiet_NaN()),
             SOV_ERR_NONFINITE);
+  // Ends 2e308 apart (each finite): the translation overflows. It gave an
+  // infinite pose with SOV_OK; so does a t far outside [0, 1].
+  const sov_motion huge = {At(-1e308, 0, 0), At(1e308, 0, 0)};
+  EXPECT_EQ(sov_motion_pose(&X, &huge, 0.5), SOV_ERR_NONFINITE);
+  EXPECT_EQ(sov_time_of_contact(&r, &A, &huge, &A, &F, nullptr, nullptr), SOV_ERR_NONFINITE);
+  const sov_motion far = {At(0, 0, 0), At(1e300, 0, 0)};
+  EXPECT_EQ(sov_motion_pose(&X, &far, 1e10), SOV_ERR_NONFINITE);
+  EXPECT_EQ(sov_motion_pose(&X, &far, 0.5), SOV_OK);
   sov_toc_options_default(nullptr);  // a no-op
 }
 

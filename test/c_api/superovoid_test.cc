@@ -289,6 +289,17 @@ TEST(SuperovoidErrors, NullPointersAreRejected) {
   EXPECT_EQ(sov_shape_explain(buf, sizeof buf, nullptr), SOV_ERR_NULL);
   EXPECT_EQ(sov_shape_max_taper_scale(nullptr, p), SOV_ERR_NULL);
   EXPECT_EQ(sov_shape_max_taper_scale(&scale, nullptr), SOV_ERR_NULL);
+  // Sizes sov_shape_init refuses whatever the tapers: its status, not scale 1
+  // (or a scale whose body init still refuses), as it once was.
+  for (const Params& q :
+       {Params{1e-310, 1, 1, 1, 1, 0, 0}, Params{1e300, 1e300, 1e300, 1, 1, 0, 0},
+        Params{1e-310, 1, 1, 1, 1.9, 0.2, 0.2}}) {
+    sov_shape refused;
+    const int init = sov_shape_init(&refused, q.data());
+    ASSERT_NE(init, SOV_OK);
+    EXPECT_EQ(sov_shape_max_taper_scale(&scale, q.data()),
+              init == SOV_ERR_NONCONVEX ? SOV_ERR_SIZE : init);
+  }
   EXPECT_EQ(sov_shape_implicit(nullptr, g, H, &s, x), SOV_ERR_NULL);
   EXPECT_EQ(sov_shape_implicit(&F, g, H, nullptr, x), SOV_ERR_NULL);
   EXPECT_EQ(sov_shape_implicit(&F, g, H, &s, nullptr), SOV_ERR_NULL);

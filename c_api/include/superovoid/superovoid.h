@@ -166,7 +166,7 @@ SOV_API int sov_shape_get(sov_shape_info *info, const sov_shape *shape);
 
 /* Write why params[7] are valid or not (parameter, bound, and for a dented
  * body how far the tapers must shrink) into buf; returns the same status as
- * sov_shape_init. */
+ * sov_shape_init, or SOV_ERR_BUFFER (nothing written) for size 0. */
 SOV_API int sov_shape_explain(char *buf, size_t size, const double params[7]);
 
 /* Scale s in [0, 1] at the edge of acceptance: the tapers scaled by s give
@@ -174,7 +174,9 @@ SOV_API int sov_shape_explain(char *buf, size_t size, const double params[7]);
  * that it refuses (SOV_ERR_NONCONVEX); 1 if the given tapers are accepted.
  * Found by narrowing a bracket (secant steps on the log of the dent,
  * safeguarded by bisection): the dent grows with the tapers, but where it is
- * not exactly monotone a larger accepted scale may exist. */
+ * not exactly monotone a larger accepted scale may exist. Parameters that
+ * sov_shape_init refuses for another reason (a size, an exponent) give its
+ * status, whatever the tapers. */
 SOV_API int sov_shape_max_taper_scale(double *scale, const double params[7]);
 
 /* Implicit function F (SPEC), its gradient and Hessian (row-major) at a local
@@ -433,7 +435,9 @@ typedef struct sov_toc_result {
 SOV_API void sov_toc_options_default(sov_toc_options *options);
 
 /* The pose at time t (any finite t; 0 and 1 give the motion's ends to
- * rounding) of a motion whose poses are rotations. */
+ * rounding) of a motion whose poses are rotations. SOV_ERR_NONFINITE, pose
+ * untouched, where the motion's translation (to.p - from.p) or the pose at
+ * t overflows; sov_time_of_contact refuses such motions too. */
 SOV_API int sov_motion_pose(sov_pose *pose, const sov_motion *motion, double t);
 
 /* Time of first contact of A moving by MA and B moving by MB over
