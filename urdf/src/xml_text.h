@@ -57,17 +57,21 @@ inline std::pair<std::size_t, std::size_t> attributeSpan(const std::string& tag,
 }
 
 // xml with its relative <mesh filename> values (no URI scheme, not absolute)
-// rewritten for the document moved from folder from_dir to folder to_dir, so
-// that they name the same files (a tool writing its output elsewhere left
-// them naming nothing, with exit status 0); xml itself when the folders are
-// one. Comments, CDATA and values with entities are left as they are.
-inline std::string relocateMeshFilenames(const std::string& xml, const std::string& from_dir,
-                                         const std::string& to_dir) {
+// rewritten for the document read from the file from_file and written to
+// the file to_file, so that they name the same files from to_file's folder
+// (a tool writing its output elsewhere left them naming nothing, with exit
+// status 0); xml itself when the two files share a folder. Comments, CDATA
+// and values with entities are left as they are.
+inline std::string relocateMeshFilenames(const std::string& xml, const std::string& from_file,
+                                         const std::string& to_file) {
   namespace fs = std::filesystem;
   const std::size_t npos = std::string::npos;
   std::error_code ec;
-  const fs::path from = fs::weakly_canonical(fs::absolute(from_dir.empty() ? "." : from_dir), ec);
-  const fs::path to = fs::weakly_canonical(fs::absolute(to_dir.empty() ? "." : to_dir), ec);
+  const auto folder = [&](const std::string& file) {
+    const fs::path dir = fs::path(file).parent_path();
+    return fs::weakly_canonical(fs::absolute(dir.empty() ? fs::path(".") : dir), ec);
+  };
+  const fs::path from = folder(from_file), to = folder(to_file);
   if (from == to) return xml;
   std::string out;
   std::size_t copied = 0, at = 0;

@@ -414,9 +414,8 @@ void fitUrdfFile(const std::string& in_path, const std::string& out_path,
   checkWritable(out_path);
   const std::size_t slash = in_path.find_last_of('/');
   const std::string base = slash == std::string::npos ? "." : in_path.substr(0, slash);
-  const std::string fitted = fitUrdf(xml, base, options, fits, in_path);
-  const std::string out = detail::relocateMeshFilenames(
-      fitted, base, std::filesystem::path(out_path).parent_path().string());
+  const std::string out =
+      detail::relocateMeshFilenames(fitUrdf(xml, base, options, fits, in_path), in_path, out_path);
   std::ofstream o(out_path, std::ios::binary | std::ios::trunc);
   if (!(o << out) || !o.flush()) fail(SOV_URDF_ERR_IO, out_path, 0, "", "cannot write the file");
 }
