@@ -94,6 +94,13 @@ namespace detail {
 void ComputeBVImpl<double, AABB<double>, sov::Superovoid>::run(
     const sov::Superovoid& s, const Transform3<double>& tf, AABB<double>& bv) {
   const Matrix3<double>& R = tf.linear();
+  // FCL's shape-octree traversals ask for the local box, at every query: the
+  // shape's own (sov_shape_init's bounds) instead of six support points.
+  if (R == Matrix3<double>::Identity()) {
+    bv.min_ = s.aabb_local.min_ + tf.translation();
+    bv.max_ = s.aabb_local.max_ + tf.translation();
+    return;
+  }
   for (int i = 0; i < 3; ++i) {
     // World axis e_i in the local frame is row i of R.
     const Vector3<double> dir = R.row(i).transpose();

@@ -178,6 +178,30 @@ TEST(FclSuperovoid, WorldAabbIsExactUnderRotation) {
   }
 }
 
+// Without rotation (FCL's shape-octree traversals ask for the box at the
+// identity, every query) the world box is the local one moved: as tight, no
+// support points spent.
+TEST(FclSuperovoid, WorldAabbWithoutRotationIsTheLocalBoxMoved) {
+  const sov::Superovoid s(0.5, 0.4, 0.7, 0.6, 1.3, 0.3, 0.2);
+  Transform tf = Transform::Identity();
+  tf.translation() = Vector(0.3, -1, 2);
+  fcl::AABB<double> box;
+  fcl::computeBV(s, tf, box);
+  Vector lo = Vector::Constant(1e9), hi = Vector::Constant(-1e9);
+  for (const Vector& x : surfaceSamples(s.shape(), 400)) {
+    lo = lo.cwiseMin(tf * x);
+    hi = hi.cwiseMax(tf * x);
+  }
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(box.min_[i], s.aabb_local.min_[i] + tf.translation()[i]);
+    EXPECT_EQ(box.max_[i], s.aabb_local.max_[i] + tf.translation()[i]);
+    EXPECT_LE(box.min_[i], lo[i] + 1e-12);
+    EXPECT_GE(box.max_[i], hi[i] - 1e-12);
+    EXPECT_NEAR(box.min_[i], lo[i], kSampleGap);
+    EXPECT_NEAR(box.max_[i], hi[i], kSampleGap);
+  }
+}
+
 TEST(FclSuperovoid, EllipsoidMassPropertiesMatchFclEllipsoid) {
   const sov::Superovoid s(0.8, 0.5, 0.3, 1, 1);
   const fcl::Ellipsoid<double> e(0.8, 0.5, 0.3);
