@@ -25,10 +25,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -296,10 +298,23 @@ std::vector<Run> runQuery(Robot& robot, const sp::World& world, const sp::Query&
   return runs;
 }
 
+// A file of the output folder opened for writing; throws if it cannot be.
+std::ofstream openOutput(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  return out;
+}
+
+// Throws if out failed while being written (a full disk).
+void checkWritten(std::ofstream& out, const std::string& path) {
+  out.flush();
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
 // Every run as a line of CSV at path.
 void writeRunsCsv(const std::string& path, const std::vector<Run>& runs,
                   const std::vector<sp::Query>& queries) {
-  std::ofstream out(path);
+  std::ofstream out = openOutput(path);
   out << "query,from,to,planner,motion,model,solved,seconds,first_solution_seconds,"
          "simplify_seconds,states,state_seconds,motions,motion_seconds,motion_steps,"
          "motion_failures,motions_certified,length,waypoints,recheck_collides,recheck_segment,recheck_t,"
@@ -317,6 +332,7 @@ void writeRunsCsv(const std::string& path, const std::vector<Run>& runs,
         << ',' << r.planned_model_collides << ',' << c.min_clearance << ',' << c.proved_fraction
         << ',' << c.configurations << '\n';
   }
+  checkWritten(out, path);
 }
 
 // One summary row: the runs of one planner, motion validation and model.
@@ -432,13 +448,16 @@ sp::Config along(const std::vector<sp::Config>& path, double s) {
 // path and the tool point's trace, for plot_plan.py.
 void writeDrawing(const std::string& dir, const sp::World& world, sov::urdf::Scene& scene,
                   const sp::Arm& arm, const std::vector<sp::Config>& path) {
-  std::ofstream boxes(dir + "/plan_scene.csv");
+  const std::string boxes_path = dir + "/plan_scene.csv";
+  std::ofstream boxes = openOutput(boxes_path);
   boxes << "name,cx,cy,cz,sx,sy,sz\n";
   for (const auto& b : sp::drawnBoxes(world))
     boxes << b.name << ',' << b.pose.translation().x() << ',' << b.pose.translation().y() << ','
           << b.pose.translation().z() << ',' << b.size.x() << ',' << b.size.y() << ','
           << b.size.z() << '\n';
-  std::ofstream tris(dir + "/plan_robot.csv");
+  checkWritten(boxes, boxes_path);
+  const std::string tris_path = dir + "/plan_robot.csv";
+  std::ofstream tris = openOutput(tris_path);
   tris << "pose,x0,y0,z0,x1,y1,z1,x2,y2,z2\n";
   const int poses = 6;
   for (int k = 0; k < poses; ++k) {
@@ -453,13 +472,16 @@ void writeDrawing(const std::string& dir, const sp::World& world, sov::urdf::Sce
       }
     }
   }
-  std::ofstream trace(dir + "/plan_trace.csv");
+  checkWritten(tris, tris_path);
+  const std::string trace_path = dir + "/plan_trace.csv";
+  std::ofstream trace = openOutput(trace_path);
   trace << "x,y,z\n";
   for (int k = 0; k <= 200; ++k) {
     scene.setJointPositions(arm.positions(along(path, k / 200.0)));
     const Eigen::Vector3d p = scene.linkPose("fer_hand_tcp").translation();
     trace << p.x() << ',' << p.y() << ',' << p.z() << '\n';
   }
+  checkWritten(trace, trace_path);
 }
 
 }  // namespace drawing
@@ -502,6 +524,10 @@ int reportRechecks(const std::vector<Run>& runs) {
 
 // The whole demo; returns the exit status.
 int run(const Options& o) {
+  // The output folder first: a run of minutes must not end unable to write.
+  std::error_code ec;
+  std::filesystem::create_directories(o.out_dir, ec);
+  if (ec) throw std::runtime_error("cannot create the output folder " + o.out_dir + ": " + ec.message());
   ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
   ompl::RNG::setSeed(o.seed);
   Robot robot = loadRobot(o.panda_dir);

@@ -1,9 +1,25 @@
-# Runs sov_plan_demo --short --out-dir OUT_DIR and checks its output: exit
-# status 0, one row per run (2 queries, each on both models and with every
-# motion validation the demo ran), every solved path free on the meshes, and
-# the CSV with a header and a line per run.
+# Runs sov_plan_demo --short --out-dir OUT_DIR/runs (a folder that does not
+# exist yet: the demo creates it) and checks its output: exit status 0, one
+# row per run (2 queries, each on both models and with every motion
+# validation the demo ran), every solved path free on the meshes, and the
+# CSV with a header and a line per run. Then an output folder that cannot
+# be created (below a file): exit status 1 and a message naming it, before
+# any planning.
 file(REMOVE_RECURSE ${OUT_DIR})
 file(MAKE_DIRECTORY ${OUT_DIR})
+set(blocker ${OUT_DIR}/a_file)
+file(WRITE ${blocker} "not a folder\n")
+execute_process(COMMAND ${DEMO} --short --out-dir ${blocker}/runs
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 1 OR NOT err MATCHES "cannot create the output folder [^\n]*a_file/runs")
+  message(FATAL_ERROR "an output folder below a file: exit status ${status}, expected 1 "
+                      "with a message naming it; stderr: ${err}")
+endif()
+if(out MATCHES "queries")
+  message(FATAL_ERROR "the demo planned before finding it cannot write its output:\n${out}")
+endif()
+
+set(OUT_DIR ${OUT_DIR}/runs)
 execute_process(COMMAND ${DEMO} --short --out-dir ${OUT_DIR}
   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
