@@ -18,6 +18,7 @@
 #include "solver/shape_init.h"
 #include "solver/support.h"
 #include "solver/support_epa.h"
+#include "solver/support_gjk.h"
 #include "solver/warm.h"
 
 #define SOV_PI 3.14159265358979323846
@@ -472,6 +473,30 @@ int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn
   if (!out.overlapping) return SOV_OK;
   result->d = -out.depth;
   for (int i = 0; i < 3; ++i) {
+    result->pA[i] = out.pA[i];
+    result->pB[i] = out.pB[i];
+  }
+  result->iterations = out.steps;
+  result->residual = out.gap;
+  result->method = SOV_METHOD_AUTO;
+  return st;
+}
+
+/* GJK on two support functions. */
+int sov_support_distance(sov_result *result, int *overlapping, sov_support_fn support_a,
+                         const void *a, sov_support_fn support_b, const void *b,
+                         double tolerance) {
+  if (!result || !overlapping || !support_a || !support_b) return SOV_ERR_NULL;
+  if (!(tolerance > 0) || !isfinite(tolerance)) return SOV_ERR_OPTION;
+  const sovc_support_body A = {support_a, a}, B = {support_b, b};
+  sovc_support_gjk out;
+  const int st = sovc_support_distance(&out, &A, &B, tolerance);
+  if (st != SOV_OK && st != SOV_ERR_NO_CONVERGENCE) return st;
+  *overlapping = out.overlapping;
+  if (out.overlapping) return SOV_OK;
+  result->d = out.d;
+  for (int i = 0; i < 3; ++i) {
+    result->n[i] = out.n[i];
     result->pA[i] = out.pA[i];
     result->pB[i] = out.pB[i];
   }

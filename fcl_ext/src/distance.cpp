@@ -26,6 +26,44 @@ bool isMeshSpherePair(const fcl::CollisionGeometry<double>* o1,
   return (isOrientedMesh(o1) && isSphere(o2)) || (isSphere(o1) && isOrientedMesh(o2));
 }
 
+// True for a primitive with a support function: not a plane or halfspace
+// (FCL answers their pairs in closed form), a mesh or an octree.
+bool hasSupport(const fcl::CollisionGeometry<double>* g) {
+  if (g->getObjectType() != fcl::OT_GEOM) return false;
+  switch (g->getNodeType()) {
+    case fcl::GEOM_SPHERE:
+    case fcl::GEOM_ELLIPSOID:
+    case fcl::GEOM_BOX:
+    case fcl::GEOM_CAPSULE:
+    case fcl::GEOM_CONE:
+    case fcl::GEOM_CYLINDER:
+    case fcl::GEOM_CONVEX:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// FCL's unsigned answer d >= 0 (nearest points p1, p2) for two primitives
+// with support functions, checked and where FCL's GJK stopped early
+// replaced (certifiedApart). Returns false when the pair overlaps after all.
+bool certifiedPrimitives(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
+                         const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
+                         double tolerance, double* d, Vector* p1, Vector* p2) {
+  return withShape(*o1, [&](const auto& g1) {
+    return withShape(*o2, [&](const auto& g2) {
+      using T1 = std::decay_t<decltype(g1)>;
+      using T2 = std::decay_t<decltype(g2)>;
+      if constexpr (std::is_same_v<T1, Superovoid> || std::is_same_v<T2, Superovoid> ||
+                    kIsPlaneLike<T1> || kIsPlaneLike<T2>) {
+        return true;  // not reached: hasSupport excludes them
+      } else {
+        return certifiedApart(g1, tf1, g2, tf2, tolerance, d, p1, p2);
+      }
+    });
+  });
+}
+
 // fcl::distance of a pair FCL answers itself, with forwardedRequest's
 // request. Signed distance of two spheres is the closed form (FCL's EPA
 // never returns on concentric ones); a signed request finer than
@@ -43,6 +81,53 @@ double forwardDistance(const fcl::CollisionGeometry<double>* o1, const Transform
     result.update(w.d, o1, o2, fcl::DistanceResult<double>::NONE,
                   fcl::DistanceResult<double>::NONE, w.pA, w.pB);
     return w.d;
+  }
+  if (hasSupport(o1) && hasSupport(o2)) {
+    // Apart: FCL's GJK answer, checked (its GJK stops early between flat
+    // faces: FCL issue #508). A signed request finer than FCL's EPA stands
+    // asks for the unsigned distance first, as below.
+    const bool as_asked = !r.enable_signed_distance || r.distance_tolerance >= kMinEpaTolerance;
+    fcl::DistanceRequest<double> first = r;
+    first.enable_signed_distance = as_asked && r.enable_signed_distance;
+    first.enable_nearest_points = true;
+    fcl::DistanceResult<double> mine;
+    double d = fcl::distance(o1, tf1, o2, tf2, first, mine);
+    Vector p1 = mine.nearest_points[0], p2 = mine.nearest_points[1];
+    if (d < 0 && as_asked) {
+      result.update(d, o1, o2, mine.b1, mine.b2, p1, p2);
+      return d;
+    }
+    if (d >= 0) {
+      if (certifiedPrimitives(o1, tf1, o2, tf2, r.distance_tolerance, &d, &p1, &p2)) {
+        result.update(d, o1, o2, fcl::DistanceResult<double>::NONE,
+                      fcl::DistanceResult<double>::NONE, p1, p2);
+        return d;
+      }
+      // FCL's GJK called an overlap apart: the core's EPA answers it, as
+      // for the pairs with a superovoid, at the requested tolerance.
+      if (!r.enable_signed_distance) {
+        result.update(-1, o1, o2, fcl::DistanceResult<double>::NONE,
+                      fcl::DistanceResult<double>::NONE, Vector::Zero(), Vector::Zero());
+        return -1;
+      }
+      Solver solver;
+      solver.distance_tolerance = r.distance_tolerance;
+      const Witness w = withShape(*o1, [&](const auto& g1) {
+        return withShape(*o2, [&](const auto& g2) {
+          using T1 = std::decay_t<decltype(g1)>;
+          using T2 = std::decay_t<decltype(g2)>;
+          if constexpr (std::is_same_v<T1, Superovoid> || std::is_same_v<T2, Superovoid> ||
+                        kIsPlaneLike<T1> || kIsPlaneLike<T2>) {
+            return Witness{d, Vector::UnitZ(), p1, p2};  // not reached: hasSupport
+          } else {
+            return solver.supportPenetration(g1, tf1, g2, tf2);
+          }
+        });
+      });
+      result.update(w.d, o1, o2, fcl::DistanceResult<double>::NONE,
+                    fcl::DistanceResult<double>::NONE, w.pA, w.pB);
+      return w.d;
+    }
   }
   if (!r.enable_signed_distance || r.distance_tolerance >= kMinEpaTolerance) {
     return fcl::distance(o1, tf1, o2, tf2, r, result);

@@ -7,6 +7,9 @@
 #ifndef SUPEROVOID_FCL_SRC_SOLVER_H
 #define SUPEROVOID_FCL_SRC_SOLVER_H
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -185,6 +188,77 @@ std::optional<LocalBox> maybeLocalBox(const T& s) {
 bool boxesApart(const LocalBox& b1, const Transform& tf1, const LocalBox& b2,
                 const Transform& tf2);
 
+// Two posed shapes as libccd GJK objects (FCL's GJKInitializer), freed on
+// scope exit: the bodies of the core's support-function GJK and EPA.
+template <class T1, class T2>
+class CcdPair {
+ public:
+  CcdPair(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2)
+      : o1_(fcl::detail::GJKInitializer<double, T1>::createGJKObject(s1, tf1)),
+        o2_(fcl::detail::GJKInitializer<double, T2>::createGJKObject(s2, tf2)),
+        b1{fcl::detail::GJKInitializer<double, T1>::getSupportFunction(), o1_},
+        b2{fcl::detail::GJKInitializer<double, T2>::getSupportFunction(), o2_} {}
+  ~CcdPair() {
+    fcl::detail::GJKInitializer<double, T1>::deleteGJKObject(o1_);
+    fcl::detail::GJKInitializer<double, T2>::deleteGJKObject(o2_);
+  }
+  CcdPair(const CcdPair&) = delete;
+  CcdPair& operator=(const CcdPair&) = delete;
+
+ private:
+  void* o1_;
+  void* o2_;
+
+ public:
+  const CcdBody b1, b2;
+};
+
+// libccd's GJK answer (d, p1, p2: world points) for an apart pair,
+// checked: the support values along p2 - p1 bound the distance from below,
+// and an answer further above that bound than tolerance is replaced by the
+// core's GJK (sov_support_distance), which stops on that bound. libccd's
+// stops when a step gains less than the tolerance, early between flat
+// faces (4 cm on two boxes 0.55 apart, FCL issue #508) and on curved ones
+// (3e-4 on an ellipsoid at 1e-6). Returns false when the core's GJK finds
+// the pair overlapping after all (d = -1 then, libccd's value for an
+// overlap); throws sov::Error on non-finite support points.
+template <class T1, class T2>
+bool certifiedApart(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2,
+                    double tolerance, double* d, Vector* p1, Vector* p2) {
+  const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
+  const Vector gap = *p2 - *p1;
+  const double length = gap.norm();
+  if (length > 0) {
+    const Vector n = gap / length, m = -n;
+    Vector x1, x2;
+    ccdBodySupport(&pair.b1, n.data(), x1.data());
+    ccdBodySupport(&pair.b2, m.data(), x2.data());
+    const double lower = n.dot(x2 - x1);
+    const double scale = std::max(p1->cwiseAbs().maxCoeff(), p2->cwiseAbs().maxCoeff());
+    const double slack = 64 * std::numeric_limits<double>::epsilon() * scale;
+    if (std::isfinite(lower) && *d - lower <= tolerance + slack) return true;
+  }
+  sov_result r;
+  int overlapping = 0;
+  const int status = sov_support_distance(&r, &overlapping, &ccdBodySupport, &pair.b1,
+                                          &ccdBodySupport, &pair.b2, tolerance);
+  if (status != SOV_OK && status != SOV_ERR_NO_CONVERGENCE) {
+    throwIfError(status, "GJK (sov_support_distance) on an apart pair");
+  }
+  if (overlapping) {
+    *d = -1;
+    return false;
+  }
+  // A bracket that stopped short still beats libccd's where it lies lower:
+  // both are distances of two body points.
+  if (status == SOV_OK || r.d < *d) {
+    *d = r.d;
+    *p1 = Vector(r.pA[0], r.pA[1], r.pA[2]);
+    *p2 = Vector(r.pB[0], r.pB[1], r.pB[2]);
+  }
+  return true;
+}
+
 // GJKSolver_libccd with the exact pairs taken over. Same interface as the
 // base for the shape-shape and shape-triangle queries FCL's traversal nodes
 // make (triangles always through libccd, with a finiteness check);
@@ -244,10 +318,14 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       return exact(s1, tf1, s2, tf2, dist, p1, p2);
     } else {
       double d = 0;
-      const bool ok = Base::shapeDistance(s1, tf1, s2, tf2, &d, p1, p2);
-      checkFinite(d, p1, p2);
+      Vector q1, q2;
+      bool apart = Base::shapeDistance(s1, tf1, s2, tf2, &d, &q1, &q2);
+      checkFinite(d, &q1, &q2);
+      if (apart) apart = certifiedApart(s1, tf1, s2, tf2, distance_tolerance, &d, &q1, &q2);
       if (dist) *dist = d;
-      return ok;
+      if (p1) *p1 = q1;
+      if (p2) *p2 = q2;
+      return apart;
     }
   }
 
@@ -290,15 +368,11 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
   template <class T1, class T2>
   Witness supportPenetration(const T1& s1, const Transform& tf1, const T2& s2,
                              const Transform& tf2) const {
-    using fcl::detail::GJKInitializer;
-    void* o1 = GJKInitializer<double, T1>::createGJKObject(s1, tf1);
-    void* o2 = GJKInitializer<double, T2>::createGJKObject(s2, tf2);
-    const CcdBody b1{GJKInitializer<double, T1>::getSupportFunction(), o1};
-    const CcdBody b2{GJKInitializer<double, T2>::getSupportFunction(), o2};
+    const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
     sov_result r;
     int overlapping = 0;
-    const int status = sov_support_penetration(&r, &overlapping, &ccdBodySupport, &b1,
-                                               &ccdBodySupport, &b2, distance_tolerance);
+    const int status = sov_support_penetration(&r, &overlapping, &ccdBodySupport, &pair.b1,
+                                               &ccdBodySupport, &pair.b2, distance_tolerance);
     Witness w{0, Vector::UnitZ(), Vector::Zero(), Vector::Zero()};
     const bool bracket = status == SOV_ERR_NO_CONVERGENCE && overlapping == 1;
     if (status == SOV_OK || bracket) {
@@ -308,12 +382,10 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
         w.pA = Vector(r.pA[0], r.pA[1], r.pA[2]);
         w.pB = Vector(r.pB[0], r.pB[1], r.pB[2]);
       } else {
-        ccdBodySupport(&b1, r.n, w.pA.data());
+        ccdBodySupport(&pair.b1, r.n, w.pA.data());
         w.pB = w.pA;
       }
     }
-    GJKInitializer<double, T1>::deleteGJKObject(o1);
-    GJKInitializer<double, T2>::deleteGJKObject(o2);
     if (!bracket) throwIfError(status, "EPA (sov_support_penetration) on a superovoid pair");
     return w;
   }

@@ -319,6 +319,26 @@ SOV_API int sov_support_penetration(sov_result *result, int *overlapping, sov_su
                                     const void *a, sov_support_fn support_b, const void *b,
                                     double tolerance);
 
+/* Distance of two convex bodies given by support functions (the FCL
+ * layer's pairs of primitives, and superovoids against them, where libccd's
+ * GJK stops early between flat faces): GJK on A - B, at most 256 supports,
+ * stopped when the simplex's distance |x| is within tolerance (a length,
+ * raised to 64 ulps of the bodies' size, and for bodies closer than their
+ * size to the rounding of x's direction: an ulp of size^2 / |x|) of the
+ * lower bound min over A - B of x . y / |x|. *overlapping = 0: result->d is the distance of two points
+ * pA of A and pB of B (convex combinations of support points), within
+ * result->residual above the true distance, n = (pB - pA) / d,
+ * iterations the supports taken. *overlapping = 1: the origin lies in a
+ * simplex of A - B, or within rounding of one (touching): nothing else is
+ * set (ask sov_support_penetration). Errors: SOV_ERR_NULL, SOV_ERR_OPTION
+ * (tolerance not finite and positive), SOV_ERR_NONFINITE (a support point
+ * not finite), SOV_ERR_NO_CONVERGENCE: the supports ran out or stopped
+ * gaining to rounding before the tolerance; result then holds the bracket
+ * reached (residual above the tolerance). */
+SOV_API int sov_support_distance(sov_result *result, int *overlapping, sov_support_fn support_a,
+                                 const void *a, sov_support_fn support_b, const void *b,
+                                 double tolerance);
+
 /* ---------------------------------------------------------------- batches
  * Many pair queries in one call, on threads the call creates and joins
  * (POSIX threads; nothing outlives the call, and the library keeps no state
