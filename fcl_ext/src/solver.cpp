@@ -1,5 +1,7 @@
 #include "solver.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <string>
 
@@ -148,10 +150,29 @@ Witness sphereDistance(const fcl::Sphere<double>& a, const Transform& tfA,
 
 namespace {
 
+// The point of segment ab closest to p (a point when b = a).
+Vector closestOnSegment(const Vector& p, const Vector& a, const Vector& b) {
+  const Vector ab = b - a;
+  const double len2 = ab.squaredNorm();
+  if (!(len2 > 0)) return a;
+  return a + std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) * ab;
+}
+
 // The point of triangle abc closest to p (Ericson, Real-Time Collision
 // Detection, 5.1.5: by the Voronoi regions of the vertices, edges and face).
+// A triangle without area to rounding (two corners the same, or all on a
+// line) is its edges: Ericson's regions divide by its zero lengths and area
+// (NaN for [a, a, b], 1 in 3 sphere positions about it).
 Vector closestOnTriangle(const Vector& p, const Vector& a, const Vector& b, const Vector& c) {
   const Vector ab = b - a, ac = c - a, ap = p - a;
+  if (!(ab.cross(ac).squaredNorm() > 1e-28 * ab.squaredNorm() * ac.squaredNorm())) {
+    const Vector candidates[3] = {closestOnSegment(p, a, b), closestOnSegment(p, b, c),
+                                  closestOnSegment(p, c, a)};
+    const Vector* best = &candidates[0];
+    for (const Vector& q : candidates)
+      if ((q - p).squaredNorm() < (*best - p).squaredNorm()) best = &q;
+    return *best;
+  }
   const double d1 = ab.dot(ap), d2 = ac.dot(ap);
   if (d1 <= 0 && d2 <= 0) return a;
   const Vector bp = p - b;
