@@ -440,6 +440,15 @@ TEST(UrdfMesh, ResolveMeshUri) {
   EXPECT_EQ(sov::urdf::resolveMeshUri("meshes/a.stl", "/urdf", packages), "/urdf/meshes/a.stl");
   EXPECT_EQ(sov::urdf::resolveMeshUri("meshes/a.stl", "", packages), "meshes/a.stl");
   EXPECT_EQ(sov::urdf::resolveMeshUri("/abs/a.stl", "/urdf", packages), "/abs/a.stl");
+  // URIs are percent-decoded (as ROS's resource_retriever reads them), plain paths are not.
+  EXPECT_EQ(sov::urdf::resolveMeshUri("file:///abs/with%20space%C3%BC%25.stl", "/urdf", packages),
+            "/abs/with space\xC3\xBC%.stl");
+  EXPECT_EQ(sov::urdf::resolveMeshUri("package://arm/a%2Fb%2e.stl", "/urdf", packages),
+            "/opt/arm/a/b..stl");
+  EXPECT_EQ(sov::urdf::resolveMeshUri("file://meshes/a%20b.stl", "/urdf", packages),
+            "/urdf/meshes/a b.stl");
+  EXPECT_EQ(sov::urdf::resolveMeshUri("meshes/a%20b.stl", "/urdf", packages),
+            "/urdf/meshes/a%20b.stl");
   const auto refused = [&](const std::string& uri, const std::string& why) {
     expectError(errorOf([&] { sov::urdf::resolveMeshUri(uri, "/urdf", packages); }),
                 SOV_URDF_ERR_IO, uri, 0, {why});
@@ -449,6 +458,10 @@ TEST(UrdfMesh, ResolveMeshUri) {
   refused("package://arm/", "a package URI reads package://name/path");
   refused("http://example.com/a.stl", "unsupported URI scheme");
   refused("", "no file name");
+  refused("file:///abs/a%2.stl", "malformed percent escape '%2.' (a '%' is written %25 in a URI)");
+  refused("file:///abs/a%zz.stl", "malformed percent escape '%zz'");
+  refused("package://arm/a.stl%", "malformed percent escape '%'");
+  refused("file:///abs/a%00.stl", "percent escape %00: no file name holds a NUL");
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "io.h"
 #include "superovoid/urdf.h"
 #include "superovoid/urdf/error.h"
+#include "uri.h"
 
 namespace sov {
 namespace urdf {
@@ -276,9 +277,10 @@ std::string resolveMeshUri(const std::string& uri, const std::string& directory,
     }
     const auto found = package_paths.find(package);
     if (found == package_paths.end()) fail("package '" + package + "' is not in the package paths");
-    path = std::filesystem::path(found->second) / rest.substr(slash + 1);
+    path =
+        std::filesystem::path(found->second) / detail::percentDecoded(rest.substr(slash + 1), uri);
   } else if (uri.rfind(kFile, 0) == 0) {
-    path = uri.substr(kFile.size());
+    path = detail::percentDecoded(uri.substr(kFile.size()), uri);
   } else if (uri.find("://") != std::string::npos) {
     fail("unsupported URI scheme (package://, file:// or a path)");
   } else {

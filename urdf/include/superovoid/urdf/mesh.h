@@ -38,9 +38,12 @@ SOV_URDF_API TriangleMesh loadMesh(const std::string& path,
 // The file a URDF <mesh filename> names: package://name/path through
 // package_paths (name -> folder), file://path, or a plain path; a relative
 // result is taken against directory ("" keeps it relative to the current
-// directory). Throws sov::urdf::Error (SOV_URDF_ERR_IO, its source the URI) for
-// an empty name, a package URI without a path, a package missing from
-// package_paths and any other scheme.
+// directory). The path of a URI has its %XX escapes decoded, as ROS's
+// resource_retriever reads it (file:///a%20b.stl names "/a b.stl"); a plain
+// path is taken as written. Throws sov::urdf::Error (SOV_URDF_ERR_IO, its
+// source the URI) for an empty name, a package URI without a path, a package
+// missing from package_paths, any other scheme, a malformed escape (a '%'
+// without two hex digits) and %00.
 SOV_URDF_API std::string resolveMeshUri(const std::string& uri, const std::string& directory,
                                         const std::map<std::string, std::string>& package_paths);
 

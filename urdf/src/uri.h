@@ -1,0 +1,45 @@
+// Percent escapes of the paths of mesh URIs (file://, package://): header-only,
+// decoded by resolveMeshUri.
+#ifndef SUPEROVOID_URDF_SRC_URI_H
+#define SUPEROVOID_URDF_SRC_URI_H
+
+#include <cctype>
+#include <string>
+
+#include "superovoid/urdf.h"
+#include "superovoid/urdf/error.h"
+
+namespace sov {
+namespace urdf {
+namespace detail {
+
+// text with each %XX escape replaced by its byte, as ROS's resource_retriever
+// (curl) reads file:// URLs; throws Error(SOV_URDF_ERR_IO, naming uri) for a
+// '%' without two hex digits and for %00, which no file name holds.
+inline std::string percentDecoded(const std::string& text, const std::string& uri) {
+  const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out += text[i];
+      continue;
+    }
+    const std::string escape = text.substr(i, 3);
+    if (escape.size() < 3 || !hex(escape[1]) || !hex(escape[2]))
+      throw Error(SOV_URDF_ERR_IO, Location{uri, 0, "", ""},
+                  "malformed percent escape '" + escape + "' (a '%' is written %25 in a URI)");
+    const char byte = static_cast<char>(std::stoi(escape.substr(1), nullptr, 16));
+    if (byte == '\0')
+      throw Error(SOV_URDF_ERR_IO, Location{uri, 0, "", ""},
+                  "percent escape %00: no file name holds a NUL");
+    out += byte;
+    i += 2;
+  }
+  return out;
+}
+
+}  // namespace detail
+}  // namespace urdf
+}  // namespace sov
+
+#endif  // SUPEROVOID_URDF_SRC_URI_H
