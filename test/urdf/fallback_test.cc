@@ -14,8 +14,10 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "superovoid/urdf.h"
+#include "superovoid/urdf/mesh.h"
 #include "superovoid/urdf/model.h"
 #include "urdf_test_util.h"
 
@@ -209,6 +211,42 @@ TEST(UrdfFallback, MeshFilesFollowTheOutputToAnotherFolder) {
   // In its own folder the mesh files stay as they were.
   sov::urdf::addFallbacksFile(in, in);
   EXPECT_EQ(readText(in), sov::urdf::addFallbacks(in_text));
+}
+
+// File names written with XML references (&amp;, &#x20;, &apos;) or as a
+// relative file:// URI with percent escapes follow the output too: they were
+// left as written, naming nothing from the output's folder. Each must name
+// from there the very file it named from the input's folder.
+TEST(UrdfFallback, EncodedMeshFilesFollowTheOutputToAnotherFolder) {
+  namespace fs = std::filesystem;
+  const fs::path in_dir = fs::path(testing::TempDir()) / "sov_fallback_enc in";
+  fs::create_directories(in_dir / "meshes");
+  const std::vector<std::string> files = {"a&b.stl", "sp ace.stl", "u\xC3\xBC&.stl", "it's.stl"};
+  for (const std::string& f : files)
+    fs::copy_file(dataPath("meshes/cube.stl"), in_dir / "meshes" / f,
+                  fs::copy_options::overwrite_existing);
+  const std::string in = (in_dir / "robot.urdf").string();
+  std::ofstream(in)
+      << "<robot name=\"r\"><link name=\"l\">\n"
+         "<collision><geometry><mesh filename=\"meshes/a&amp;b.stl\"/></geometry></collision>\n"
+         "<collision><geometry><mesh filename=\"meshes/sp&#x20;ace.stl\"/></geometry></collision>\n"
+         "<collision><geometry><mesh "
+         "filename=\"file://meshes/u%C3%BC&amp;.stl\"/></geometry></collision>\n"
+         "<collision><geometry><mesh filename='meshes/it&apos;s.stl'/></geometry></collision>\n"
+         "</link></robot>\n";
+  const fs::path out_dir = fs::path(testing::TempDir()) / "sov_fallback_enc_out" / "x";
+  fs::create_directories(out_dir);
+  const std::string out = (out_dir / "robot.urdf").string();
+  sov::urdf::addFallbacksFile(in, out);
+  const Model model = sov::urdf::parseFile(out);
+  const auto& collisions = model.urdf->getLink("l")->collision_array;
+  ASSERT_EQ(collisions.size(), files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string name = static_cast<const urdf::Mesh&>(*collisions[i]->geometry).filename;
+    const std::string file = sov::urdf::resolveMeshUri(name, out_dir.string(), {});
+    std::error_code ec;
+    EXPECT_TRUE(fs::equivalent(file, in_dir / "meshes" / files[i], ec)) << name << " -> " << file;
+  }
 }
 
 TEST(UrdfFallbackTool, RewritesAFile) {

@@ -1,5 +1,6 @@
 // Percent escapes of the paths of mesh URIs (file://, package://): header-only,
-// decoded by resolveMeshUri.
+// shared by resolveMeshUri, which decodes them, and relocateMeshFilenames,
+// which writes relocated file:// paths back.
 #ifndef SUPEROVOID_URDF_SRC_URI_H
 #define SUPEROVOID_URDF_SRC_URI_H
 
@@ -34,6 +35,27 @@ inline std::string percentDecoded(const std::string& text, const std::string& ur
                   "percent escape %00: no file name holds a NUL");
     out += byte;
     i += 2;
+  }
+  return out;
+}
+
+// path written for a URI: every byte but the unreserved ones, '/' and the
+// sub-delimiters as %XX, so that percentDecoded gives path back.
+inline std::string percentEncoded(const std::string& path) {
+  static const char* const kDigits = "0123456789ABCDEF";
+  static const std::string kKept = "-._~/!$&'()*+,;=:@";
+  std::string out;
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) && byte < 0x80) {
+      out += c;
+    } else if (kKept.find(c) != std::string::npos) {
+      out += c;
+    } else {
+      out += '%';
+      out += kDigits[byte >> 4];
+      out += kDigits[byte & 15];
+    }
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // Start tags read in a document's own text, for the tools that edit a URDF
 // in place (keeping its layout): header-only, shared by the URDF and fit
-// libraries.
+// libraries and sov-query.
 #ifndef SUPEROVOID_URDF_SRC_XML_TEXT_H
 #define SUPEROVOID_URDF_SRC_XML_TEXT_H
 
@@ -9,6 +9,12 @@
 #include <string>
 #include <system_error>
 #include <utility>
+
+#include <tinyxml2.h>
+
+#include "superovoid/urdf.h"
+#include "superovoid/urdf/error.h"
+#include "uri.h"
 
 namespace sov {
 namespace urdf {
@@ -56,12 +62,78 @@ inline std::pair<std::size_t, std::size_t> attributeSpan(const std::string& tag,
   return {npos, npos};
 }
 
-// xml with its relative <mesh filename> values (no URI scheme, not absolute)
+// The value of an attribute written raw between quote characters, as XML
+// reads it (entity and character references replaced): tinyxml2's reading,
+// which is urdfdom's. Throws Error(SOV_URDF_ERR_XML, naming source) for a
+// value no parser reads.
+inline std::string attributeValue(const std::string& raw, char quote, const std::string& source) {
+  const std::string element = std::string("<a v=") + quote + raw + quote + "/>";
+  tinyxml2::XMLDocument doc;
+  const char* value = nullptr;
+  if (doc.Parse(element.c_str(), element.size()) == tinyxml2::XML_SUCCESS)
+    value = doc.RootElement()->Attribute("v");
+  if (!value)
+    throw Error(SOV_URDF_ERR_XML, Location{source, 0, "", ""},
+                "cannot read the attribute value '" + raw + "'");
+  return value;
+}
+
+// value written raw between quote characters: the characters XML would
+// read otherwise as references.
+inline std::string attributeText(const std::string& value, char quote) {
+  std::string out;
+  for (const char c : value) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '"':
+        out += quote == c ? "&quot;" : "\"";
+        break;
+      case '\'':
+        out += quote == c ? "&apos;" : "'";
+        break;
+      case '\t':
+      case '\n':
+      case '\r':
+        out += "&#" + std::to_string(static_cast<int>(c)) + ";";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// A <mesh filename> value (as XML reads it) for a document moved from the
+// folder from to the folder to: a relative path, plain or after file:// (the
+// URI's escapes decoded and written again), naming the same file from to;
+// any other value as it is.
+inline std::string relocatedMeshFilename(const std::string& value,
+                                         const std::filesystem::path& from,
+                                         const std::filesystem::path& to) {
+  namespace fs = std::filesystem;
+  static const std::string kFile = "file://";
+  const bool uri = value.rfind(kFile, 0) == 0;
+  if (!uri && value.find("://") != std::string::npos) return value;
+  const fs::path path = uri ? percentDecoded(value.substr(kFile.size()), value) : value;
+  if (path.empty() || !path.is_relative()) return value;
+  const fs::path file = (from / path).lexically_normal();
+  const fs::path moved = file.lexically_relative(to);
+  const std::string relocated = (moved.empty() ? file : moved).generic_string();
+  return uri ? kFile + percentEncoded(relocated) : relocated;
+}
+
+// xml with its relative <mesh filename> values (relocatedMeshFilename)
 // rewritten for the document read from the file from_file and written to
 // the file to_file, so that they name the same files from to_file's folder
 // (a tool writing its output elsewhere left them naming nothing, with exit
-// status 0); xml itself when the two files share a folder. Comments, CDATA
-// and values with entities are left as they are.
+// status 0); xml itself when the two files share a folder. Values are read
+// as XML reads them (references such as &amp; replaced) and written back
+// with the references they need. Comments and CDATA are left as they are.
 inline std::string relocateMeshFilenames(const std::string& xml, const std::string& from_file,
                                          const std::string& to_file) {
   namespace fs = std::filesystem;
@@ -91,13 +163,13 @@ inline std::string relocateMeshFilenames(const std::string& xml, const std::stri
     const auto span = mesh ? attributeSpan(xml.substr(at, end - at), "filename")
                            : std::pair<std::size_t, std::size_t>{npos, npos};
     if (span.second != npos) {
-      const std::string value = xml.substr(at + span.first, span.second - span.first);
-      if (!value.empty() && value.find("://") == npos && value.find('&') == npos &&
-          fs::path(value).is_relative()) {
-        const fs::path file = (from / value).lexically_normal();
-        const fs::path moved = file.lexically_relative(to);
+      const char quote = xml[at + span.first - 1];
+      const std::string value =
+          attributeValue(xml.substr(at + span.first, span.second - span.first), quote, from_file);
+      const std::string relocated = relocatedMeshFilename(value, from, to);
+      if (relocated != value) {
         out.append(xml, copied, at + span.first - copied);
-        out += (moved.empty() ? file : moved).generic_string();
+        out += attributeText(relocated, quote);
         copied = at + span.second;
       }
     }
