@@ -201,6 +201,56 @@ TEST(FitUnionUrdf, NamesAreFoundWhateverTheTagsLayout) {
   EXPECT_EQ(base->collision_array[1]->name, "base>mesh_1");
 }
 
+// Two links whose meshes have the same vertices, the second with one more
+// triangle across the L's notch: it was taken for the same mesh (vertices
+// only) and reused the first union, which leaves that triangle outside. Each
+// link's union must hold every point of its own triangles as parsed back.
+TEST(FitUnionUrdf, SameVerticesOtherTrianglesAreFittedAgain) {
+  const std::string web = ::testing::TempDir() + "sov_fit_l_web.obj";
+  // l_link.obj's vertices 6 (0.04 0 0.01), 10 (0 0 0.03) and 14 (0.01 0 0.03).
+  sov_fit_test::writeText(
+      web, sov_fit_test::readText(SOV_FIT_TEST_DATA_DIR "/l_link.obj") + "f 6 10 14\n");
+  const sov::urdf::TriangleMesh l = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
+  const sov::urdf::TriangleMesh w = sov::urdf::loadMesh(web);
+  ASSERT_EQ(l.vertices, w.vertices);  // the case: equal vertex lists
+  ASSERT_EQ(w.triangles.size(), l.triangles.size() + 1);
+  const std::string text =
+      "<robot name=\"r\"><link name=\"base\"/>\n"
+      "<link name=\"a\"><collision><geometry><mesh filename=\"" SOV_FIT_TEST_DATA_DIR
+      "/l_link.obj\"/></geometry></collision></link>\n"
+      "<link name=\"b\"><collision><origin xyz=\"0 0 0.5\"/><geometry><mesh filename=\"" +
+      web +
+      "\"/></geometry></collision></link>\n"
+      "<joint name=\"ja\" type=\"fixed\"><parent link=\"base\"/><child link=\"a\"/></joint>\n"
+      "<joint name=\"jb\" type=\"fixed\"><parent link=\"base\"/><child link=\"b\"/></joint>\n"
+      "</robot>\n";
+  sov::urdf::UrdfFitOptions o;
+  o.fit.refined_starts = 1;
+  o.split.max_bodies = 2;
+  std::vector<sov::urdf::CollisionFit> fits;
+  const std::string out = sov::urdf::fitUrdf(text, "", o, &fits, "web.urdf");
+  ASSERT_EQ(fits.size(), 2u);
+  EXPECT_EQ(fits[1].same_as, "");  // fitted, not reused
+  const sov::urdf::Model model = sov::urdf::parse(out, "out");
+  const auto input = urdf::parseURDF(text);
+  ASSERT_TRUE(input);
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    const sov::urdf::TriangleMesh& m = i == 0 ? l : w;
+    const Eigen::Isometry3d origin = sov_fit_test::collisionOrigin(*input, fits[i].link, 0);
+    for (const Point3& x : trianglePoints(m)) {
+      double F = INFINITY;
+      for (std::size_t b = 0; b < fits[i].bodies.bodies.size(); ++b) {
+        const sov::urdf::Superovoid* s = model.find(fits[i].link, b);
+        ASSERT_NE(s, nullptr);
+        sov::urdf::TriangleMesh point;
+        point.vertices = {x};
+        F = std::min(F, sov_fit_test::maxImplicit(*s, origin, point));
+      }
+      EXPECT_LE(F, 0.0) << fits[i].link << " (" << x[0] << ", " << x[1] << ", " << x[2] << ")";
+    }
+  }
+}
+
 TEST(FitUnionUrdf, BadSplitOptionsFailBeforeAnyMeshIsRead) {
   sov::urdf::UrdfFitOptions o;
   o.split.max_bodies = 0;

@@ -198,19 +198,23 @@ UnionFit fitMesh(const TriangleMesh& mesh, const UrdfFitOptions& options) {
 }
 
 // The fits of the targets' meshes, in order; identical meshes (the same
-// vertices) are fitted once, their fit reused (same_as[i] names the first
-// collision with that mesh, "" for the fitted ones). Reports each to
-// options.progress first; a failed fit is reported at its line.
+// vertices and the same triangles: a union promises to hold each triangle
+// whole, so one more triangle can need another union) are fitted once,
+// their fit reused (same_as[i] names the first collision with that mesh, ""
+// for the fitted ones). Reports each to options.progress first; a failed fit
+// is reported at its line.
 std::vector<UnionFit> fitAll(const std::vector<Target>& targets,
                              const std::vector<TriangleMesh>& meshes,
                              const UrdfFitOptions& options, const std::string& source,
                              std::vector<std::string>& same_as) {
   std::vector<UnionFit> results(targets.size());
   same_as.assign(targets.size(), "");
-  std::map<std::vector<Point3>, std::size_t> first;  // mesh -> first target with it
+  // mesh (vertices, triangles) -> first target with it
+  std::map<std::pair<std::vector<Point3>, std::vector<std::array<int, 3>>>, std::size_t> first;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const Target& t = targets[i];
-    const auto [it, fresh] = first.emplace(meshes[i].vertices, i);
+    const auto [it, fresh] =
+        first.emplace(std::make_pair(meshes[i].vertices, meshes[i].triangles), i);
     if (!fresh) {
       const Target& f = targets[it->second];
       same_as[i] = f.link + " #" + std::to_string(f.index);
@@ -327,7 +331,39 @@ double implicitAt(const Superovoid& s, const Isometry3d& origin, const Point3& v
   return F;
 }
 
-// Every vertex of every fitted mesh inside one of its superovoids as parsed back.
+// Steps per edge of the barycentric grid of points checked on each triangle
+// of a union's mesh.
+constexpr int kTriangleGridSteps = 8;
+
+// F of the point (collision frame) against the union of bodies: its smallest.
+double unionImplicitAt(const std::vector<const Superovoid*>& bodies, const Isometry3d& origin,
+                       const Point3& v) {
+  double F = INFINITY;
+  for (const Superovoid* s : bodies) F = std::min(F, implicitAt(*s, origin, v));
+  return F;
+}
+
+// The largest F over a barycentric grid of points of triangle t of mesh
+// against the union of bodies.
+double triangleImplicit(const std::vector<const Superovoid*>& bodies, const Isometry3d& origin,
+                        const TriangleMesh& mesh, const std::array<int, 3>& t) {
+  double worst = -INFINITY;
+  for (int i = 0; i <= kTriangleGridSteps; ++i)
+    for (int j = 0; i + j <= kTriangleGridSteps; ++j) {
+      const double u = double(i) / kTriangleGridSteps, v = double(j) / kTriangleGridSteps;
+      Point3 x;
+      for (int k = 0; k < 3; ++k)
+        x[k] = (1 - u - v) * mesh.vertices[t[0]][k] + u * mesh.vertices[t[1]][k] +
+               v * mesh.vertices[t[2]][k];
+      worst = std::max(worst, unionImplicitAt(bodies, origin, x));
+    }
+  return worst;
+}
+
+// Every vertex of every fitted mesh inside one of its superovoids as parsed
+// back; for a union also a grid of points on every triangle (a union holds
+// each triangle in pieces, one per body, so vertices inside do not make the
+// triangle inside).
 void checkContainment(const Model& model, const std::vector<Target>& targets,
                       const std::vector<UnionFit>& results,
                       const std::vector<std::size_t>& written,
@@ -341,13 +377,21 @@ void checkContainment(const Model& model, const std::vector<Target>& targets,
              "fitted collision lost");
       bodies.push_back(s);
     }
+    const std::string written_bodies =
+        "the superovoid" + std::string(bodies.size() > 1 ? "s" : "") + " written";
     for (const auto& v : meshes[i].vertices) {
-      double F = INFINITY;
-      for (const Superovoid* s : bodies) F = std::min(F, implicitAt(*s, targets[i].origin, v));
+      const double F = unionImplicitAt(bodies, targets[i].origin, v);
       if (!(F <= 0))
         fail(SOV_URDF_ERR_INTERNAL, source, bodies[0]->line, bodies[0]->link,
-             "a mesh vertex is outside the superovoid" +
-                 std::string(bodies.size() > 1 ? "s" : "") + " written (F = " + number(F) + ")");
+             "a mesh vertex is outside " + written_bodies + " (F = " + number(F) + ")");
+    }
+    if (bodies.size() == 1) continue;  // a convex body holding the vertices holds the triangles
+    for (const auto& t : meshes[i].triangles) {
+      const double F = triangleImplicit(bodies, targets[i].origin, meshes[i], t);
+      if (!(F <= 0))
+        fail(
+            SOV_URDF_ERR_INTERNAL, source, bodies[0]->line, bodies[0]->link,
+            "a point of a mesh triangle is outside " + written_bodies + " (F = " + number(F) + ")");
     }
   }
 }
