@@ -381,6 +381,24 @@ TEST(FitTool, OutputPathsAreCheckedFirstAndThePlotIsAPng) {
   std::remove(out.c_str());
 }
 
+// The SRDF is read and checked before any fitting: a missing or malformed
+// one fails at once, naming it, with no progress line and no output written
+// (it was read after every fit, with OUT.urdf already written).
+TEST(FitTool, SrdfIsCheckedBeforeAnyFit) {
+  const std::string out = ::testing::TempDir() + "sov_fit_srdf.urdf";
+  const std::string bad = ::testing::TempDir() + "sov_fit_bad.srdf";
+  sov_fit_test::writeText(bad, "<robot name=\"r\"><disable_collisions link1=\"base\"/></robot>\n");
+  for (const std::string& srdf : {::testing::TempDir() + "sov_fit_absent.srdf", bad}) {
+    std::remove(out.c_str());
+    const ToolRun run = runTool(kFixture + " " + out + " --starts 1 --srdf " + srdf);
+    EXPECT_EQ(run.status, 1) << srdf;
+    EXPECT_NE(run.err.find(srdf + ":"), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("[1/"), std::string::npos) << run.err;
+    EXPECT_FALSE(std::ifstream(out).good()) << "written before the SRDF was checked";
+  }
+  std::remove(bad.c_str());
+}
+
 // The tool's exit statuses: 0 written, 3 written but a gap above --max-gap,
 // 2 misuse, 1 rejected input.
 TEST(FitTool, ExitStatusesAndReport) {

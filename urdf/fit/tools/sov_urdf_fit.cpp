@@ -224,6 +224,16 @@ int printTable(const std::vector<sov::urdf::CollisionFit>& fits, double max_gap)
   return over;
 }
 
+// Throws unless o.srdf (if any) can be read and applied, to the input
+// robot's scene: checked before minutes of fitting, not after the output is
+// written.
+void checkSrdf(const Options& o) {
+  if (o.srdf.empty()) return;
+  sov::urdf::SceneOptions so;
+  so.package_paths = o.fit.package_paths;
+  sov::urdf::Scene(o.files[0], so).loadSrdf(o.srdf);
+}
+
 // Prints the fitted pairs that overlap at the zero pose (every joint at 0 or
 // its nearest limit) and that the SRDF (if any) does not disable, deepest
 // first: the output's scene as a reader of the output file sees it (its
@@ -369,6 +379,7 @@ int main(int argc, char** argv) {
   std::vector<sov::urdf::CollisionFit> fits;
   try {
     if (!o.plot.empty()) checkWritable(o.plot);
+    checkSrdf(o);
     sov::urdf::fitUrdfFile(o.files[0], o.files[1], o.fit, &fits);
     const int over = printTable(fits, o.max_gap);
     printOverlaps(o, fits);
