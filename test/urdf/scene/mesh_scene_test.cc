@@ -3,10 +3,13 @@
 // collision on the mesh arm fixture and on the iCub and Panda models
 // (../shared/data beside the repository) against brute force over geometry pairs.
 #include <fcl/geometry/bvh/BVH_model.h>
+#include <fcl/geometry/shape/sphere.h>
 #include <gtest/gtest.h>
 #include <superovoid/fcl.h>
+#include <superovoid/urdf/mesh.h>
 #include <superovoid/urdf/scene.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -133,6 +136,25 @@ TEST(SceneMesh, StringModelsResolveAgainstTheMeshDirectory) {
   if (!std::filesystem::exists(missing)) {
     expectMeshError(sceneError(xml, {}), {"meshes/cube.stl", "cannot read the file"});
   }
+}
+
+// A mesh is its surface, as in FCL (urdf/README.md, "Meshes"): a sphere
+// wholly inside a closed cube mesh crosses no triangle, so the scene reports
+// the gap to the nearest face and no collision, not an overlap.
+TEST(SceneMesh, BodyWhollyInsideAClosedMeshIsApartFromItsSurface) {
+  sov::urdf::SceneOptions options;
+  options.mesh_directory = dataPath("");
+  const double scale = 0.1, radius = 0.01, offset = 0.02;
+  sov::urdf::Scene scene(sov::urdf::parse(oneMesh("meshes/cube.stl", "0.1 0.1 0.1")), options);
+  double half = 0;  // the cube's half size, from its file
+  for (const auto& v : sov::urdf::loadMesh(dataPath("meshes/cube.stl")).vertices)
+    half = std::max(half, scale * std::abs(v[0]));
+  fcl::CollisionObject<double> ball(std::make_shared<fcl::Sphere<double>>(radius));
+  ball.setTranslation(fcl::Vector3d(offset, 0, 0));
+  ball.computeAABB();
+  const std::vector<fcl::CollisionObject<double>*> env = {&ball};
+  EXPECT_NEAR(scene.distance(env).distance, half - offset - radius, 1e-9);
+  EXPECT_FALSE(scene.collides(env));
 }
 
 TEST(SceneMesh, PackageAndFileUris) {

@@ -65,8 +65,9 @@ typedef struct sov_scene_distance {
   char link2[SOV_URDF_NAME_SIZE]; /* link of the second geometry */
   size_t collision2;
   double distance; /* signed: < 0 overlap; a pair with a mesh has no depth:
-                      0 when they touch or overlap, p1 = p2 a point of
-                      contact; +infinity when every pair is allowed */
+                      0 when they touch or cross (a mesh is its surface: a
+                      body wholly inside a closed mesh is apart), p1 = p2 a
+                      point of contact; +infinity when every pair is allowed */
   double p1[3];    /* witness point on the first geometry (root frame) */
   double p2[3];    /* and on the second */
 } sov_scene_distance;

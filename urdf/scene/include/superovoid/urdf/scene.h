@@ -104,7 +104,7 @@ struct Contact {
   Eigen::Vector3d p2 = Eigen::Vector3d::Zero();  // and on the second (root frame)
   // Unit normal from the first geometry towards the second: the core's for
   // superovoid pairs, (p2 - p1) / distance for the others, FCL's contact
-  // normal when the distance is 0 (a mesh pair that touches or overlaps).
+  // normal when the distance is 0 (a mesh pair whose surfaces touch or cross).
   Eigen::Vector3d normal = Eigen::Vector3d::Zero();
 };
 
@@ -234,10 +234,11 @@ class SOV_SCENE_API Scene {
   // not collide, with its pair and witness points. Overlaps are exact
   // (-depth) for superovoid, sphere pairs; EPA's for GJK pairs; FCL's for
   // primitive pairs. A pair with a mesh (or an octree) has no depth: its
-  // distance is the unsigned one, 0 when they touch or overlap, with one
+  // distance is the unsigned one, 0 when they touch or cross, with one
   // point of contact as both witnesses (FCL has no penetration depth for
-  // meshes, and asking it for one can abort the process). distance is
-  // +infinity if every pair is allowed.
+  // meshes, and asking it for one can abort the process). A mesh is its
+  // surface, as in FCL: a body wholly inside a closed mesh is apart from it.
+  // distance is +infinity if every pair is allowed.
   PairDistance minSelfDistance();
 
   // True when any link geometry touches an environment object; pairs gets
