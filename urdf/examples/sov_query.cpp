@@ -33,6 +33,8 @@
 #include <string>
 #include <vector>
 
+#include "../src/xml_text.h"
+
 namespace {
 
 // Exit statuses (documented in the usage text and urdf/README.md).
@@ -50,13 +52,16 @@ const char* kUsageText =
     "            [--margin M]\n"
     "  sov-query --urdf ROBOT.urdf [--package NAME=DIR]... [--joints name=value,...]\n"
     "            --export OUT.obj|OUT.stl [--resolution \"LAT LON\"]\n"
-    "  sov-query --mesh-twin ROBOT.urdf --out-dir DIR [--resolution \"LAT LON\"]\n"
+    "  sov-query --mesh-twin ROBOT.urdf --out-dir DIR [--package NAME=DIR]...\n"
+    "            [--resolution \"LAT LON\"]\n"
     "A pair query prints d, n, pA, pB, status, method and iterations. A robot query\n"
     "prints a table at the configuration (other joints at 0 or their nearest limit): the\n"
     "smallest self distance, every self pair within the margin (default 0: touching and\n"
     "overlapping), and with obstacles the same against them; then whether the robot\n"
     "collides. SHAPE: sphere R | box X Y Z | cylinder R LENGTH |\n"
-    "superovoid a1 a2 a3 eps1 eps2 [tx ty] (metres; pose in the root frame). Exit\n"
+    "superovoid a1 a2 a3 eps1 eps2 [tx ty] (metres; pose in the root frame). A mesh twin\n"
+    "names the robot's other meshes from DIR and never writes over a file the robot\n"
+    "uses (--package resolves its package:// meshes for that check). Exit\n"
     "status: 0 success, 1 invalid input (shape, pose, file, URDF, SRDF, joints; the\n"
     "reason on stderr, naming file and line), 2 misuse of the command line, 3 the solver\n"
     "returned an error status (printed).\n";
@@ -373,20 +378,73 @@ std::string fileStem(const std::string& name) {
   return out;
 }
 
+// Every <mesh> element under node, in document order.
+void meshElements(tinyxml2::XMLElement* node, std::vector<tinyxml2::XMLElement*>& out) {
+  for (tinyxml2::XMLElement* e = node->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    if (std::string(e->Name()) == "mesh") out.push_back(e);
+    meshElements(e, out);
+  }
+}
+
+// The files a robot uses: its URDF and the file of every <mesh> of doc (names
+// relative to dir, package:// through packages, as the scene resolves them).
+std::vector<std::string> filesUsed(tinyxml2::XMLDocument& doc, const std::string& urdf_path,
+                                   const std::string& dir,
+                                   const std::map<std::string, std::string>& packages) {
+  std::vector<std::string> used = {urdf_path};
+  std::vector<tinyxml2::XMLElement*> meshes;
+  meshElements(doc.RootElement(), meshes);
+  for (const tinyxml2::XMLElement* m : meshes) {
+    const char* name = m->Attribute("filename");
+    if (!name) continue;
+    try {
+      used.push_back(sov::urdf::resolveMeshUri(name, dir, packages));
+    } catch (const sov::urdf::Error& e) {
+      throw InputError(urdf_path + ": " + e.what() +
+                       " (the twin must know every file the robot uses, not to write over it:"
+                       " give --package NAME=DIR)");
+    }
+  }
+  return used;
+}
+
+// Refuses, before anything is written, a twin file that is a file the robot
+// uses (writing it would replace the robot's own mesh or URDF).
+void refuseOverwriting(const std::vector<std::string>& written,
+                       const std::vector<std::string>& used, const std::string& urdf_path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto same = [&](const std::string& a, const std::string& b) {
+    return fs::weakly_canonical(fs::absolute(a), ec) == fs::weakly_canonical(fs::absolute(b), ec) ||
+           fs::equivalent(a, b, ec);
+  };
+  for (const std::string& w : written)
+    for (const std::string& u : used)
+      if (same(w, u))
+        throw InputError(w + ": the twin would write over this file, which " + urdf_path +
+                         " uses; choose another --out-dir (nothing was written)");
+}
+
 // Writes the mesh twin of a URDF: every superovoid collision replaced by a
 // <mesh> of its tessellation (binary STL in DIR/meshes/, in the collision's
-// frame), every other element kept; DIR/<name>_mesh.urdf refers to the
-// meshes by relative paths.
-int meshTwin(const std::string& urdf_path, const std::string& dir, const std::array<int, 2>& res) {
+// frame), every other element kept, its relative mesh names rewritten to
+// name the same files from DIR; DIR/<name>_mesh.urdf refers to the meshes by
+// relative paths. Files the robot uses are never written over: checked
+// before anything is written.
+int meshTwin(const std::string& urdf_path, const std::string& dir, const std::array<int, 2>& res,
+             const std::map<std::string, std::string>& packages) {
   const sov::urdf::Model model = sov::urdf::parseFile(urdf_path);
+  std::string stem = urdf_path.substr(urdf_path.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.rfind('.'));
+  const std::string out = dir + "/" + stem + "_mesh.urdf";
+  const std::string text =
+      sov::urdf::detail::relocateMeshFilenames(model.loaded_xml, urdf_path, out);
   tinyxml2::XMLDocument doc;
-  if (doc.Parse(model.loaded_xml.c_str()) != tinyxml2::XML_SUCCESS)
+  if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS)
     throw InputError(urdf_path + ": " + doc.ErrorStr());
-  const std::string meshes = dir + "/meshes";
-  for (const std::string& d : {dir, meshes})
-    if (mkdir(d.c_str(), 0777) != 0 && errno != EEXIST)
-      throw InputError(d + ": cannot create the folder");
-  std::set<std::string> files;
+  const std::vector<std::string> used = filesUsed(doc, urdf_path, dir, packages);
+  std::vector<std::string> written = {out};
+  std::vector<const sov::urdf::Superovoid*> shapes;
   tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
   for (tinyxml2::XMLElement* link = robot ? robot->FirstChildElement("link") : nullptr; link;
        link = link->NextSiblingElement("link")) {
@@ -396,9 +454,10 @@ int meshTwin(const std::string& urdf_path, const std::string& dir, const std::ar
       const sov::urdf::Superovoid* s = model.find(link->Attribute("name"), index);
       if (!s) continue;
       const std::string file = "meshes/" + fileStem(s->link) + "_" + std::to_string(index) + ".stl";
-      if (!files.insert(file).second)
+      if (std::find(written.begin(), written.end(), dir + "/" + file) != written.end())
         throw InputError(urdf_path + ": links '" + s->link + "' and another map to " + file);
-      sov::urdf::saveMesh(dir + "/" + file, sov::urdf::tessellate(s->shape, res[0], res[1]));
+      written.push_back(dir + "/" + file);
+      shapes.push_back(s);
       tinyxml2::XMLElement* geometry = c->FirstChildElement("geometry");
       geometry->DeleteChildren();
       tinyxml2::XMLElement* mesh = doc.NewElement("mesh");
@@ -406,9 +465,13 @@ int meshTwin(const std::string& urdf_path, const std::string& dir, const std::ar
       geometry->InsertEndChild(mesh);
     }
   }
-  std::string stem = urdf_path.substr(urdf_path.find_last_of('/') + 1);
-  stem = stem.substr(0, stem.rfind('.'));
-  const std::string out = dir + "/" + stem + "_mesh.urdf";
+  refuseOverwriting(written, used, urdf_path);
+  const std::string meshes = dir + "/meshes";
+  for (const std::string& d : {dir, meshes})
+    if (mkdir(d.c_str(), 0777) != 0 && errno != EEXIST)
+      throw InputError(d + ": cannot create the folder");
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    sov::urdf::saveMesh(written[i + 1], sov::urdf::tessellate(shapes[i]->shape, res[0], res[1]));
   tinyxml2::XMLComment* note =
       doc.NewComment((" Mesh twin of " + stem +
                       ".urdf written by sov-query --mesh-twin: every superovoid "
@@ -425,7 +488,7 @@ int meshTwin(const std::string& urdf_path, const std::string& dir, const std::ar
     doc.InsertFirstChild(note);
   if (doc.SaveFile(out.c_str()) != tinyxml2::XML_SUCCESS)
     throw InputError(out + ": cannot be written");
-  std::printf("wrote %s and %zu meshes in %s\n", out.c_str(), files.size(), meshes.c_str());
+  std::printf("wrote %s and %zu meshes in %s\n", out.c_str(), shapes.size(), meshes.c_str());
   return kOk;
 }
 
@@ -564,9 +627,10 @@ int run(int argc, char** argv) {
   const std::array<int, 2> res =
       resolutionOf(args.count("--resolution") ? args.at("--resolution") : "32 64");
   if (args.count("--mesh-twin")) {
-    onlyThese(args, "--mesh-twin", {"--mesh-twin", "--out-dir", "--resolution"});
+    onlyThese(args, "--mesh-twin", {"--mesh-twin", "--out-dir", "--package", "--resolution"});
     if (!args.count("--out-dir")) throw InputError("--mesh-twin needs --out-dir", kMisuse);
-    return meshTwin(args.at("--mesh-twin"), args.at("--out-dir"), res);
+    return meshTwin(args.at("--mesh-twin"), args.at("--out-dir"), res,
+                    sceneOptions(c).package_paths);
   }
   if (args.count("--urdf") && args.count("--export")) {
     onlyThese(args, "--export", {"--urdf", "--package", "--joints", "--export", "--resolution"});

@@ -329,6 +329,50 @@ TEST(SovQuery, RobotQueryPackagesAndErrors) {
   EXPECT_NE(run.err.find(dir + "/none.srdf: cannot read the file"), std::string::npos) << run.err;
 }
 
+// A mesh twin written to another folder names the robot's own meshes from
+// there (they were kept relative to the robot's folder, naming nothing). Its
+// meshes/<link>_<index>.stl must never replace a file the robot uses: here
+// the base's mesh is meshes/tip_0.stl, the name of the tip's twin mesh in
+// the robot's own folder, which the twin overwrote with exit status 0.
+TEST(SovQuery, MeshTwinNamesTheRobotsMeshesAndNeverWritesOverThem) {
+  namespace fs = std::filesystem;
+  const fs::path dir = scratchDir("twin_in");
+  fs::create_directories(dir / "meshes");
+  const fs::path own = dir / "meshes" / "tip_0.stl";
+  fs::copy_file(SOV_URDF_TEST_DATA_DIR "/meshes/cube.stl", own,
+                fs::copy_options::overwrite_existing);
+  const std::string urdf = (dir / "robot.urdf").string();
+  std::ofstream(urdf)
+      << "<robot name='twin' xmlns:sov='urn:superovoid:urdf:1'>\n"
+         "<link name='base'><collision><geometry><mesh filename='meshes/tip_0.stl' "
+         "scale='0.1 0.1 0.1'/></geometry></collision></link>\n"
+         "<link name='tip'><collision><geometry><sov:superovoid a1='0.02' a2='0.02' a3='0.03' "
+         "eps1='1' eps2='0.5'/></geometry></collision></link>\n"
+         "<joint name='j' type='fixed'><parent link='base'/><child link='tip'/>"
+         "<origin xyz='0.5 0 0'/></joint>\n</robot>\n";
+  const std::string before = sov_test::readText(own.string());
+  const fs::path out = fs::path(scratchDir("twin_out")) / "sub";
+  fs::remove_all(out);
+  sov_test::ToolRun run = runQuery("--mesh-twin '" + urdf + "' --out-dir '" + out.string() + "'");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const sov::urdf::Model twin = sov::urdf::parseFile((out / "robot_mesh.urdf").string());
+  const auto& base = twin.urdf->getLink("base")->collision_array;
+  ASSERT_EQ(base.size(), 1u);
+  const std::string name = static_cast<const urdf::Mesh&>(*base[0]->geometry).filename;
+  std::error_code ec;
+  EXPECT_TRUE(fs::equivalent(sov::urdf::resolveMeshUri(name, out.string(), {}), own, ec)) << name;
+  EXPECT_NO_THROW(sov::urdf::Scene((out / "robot_mesh.urdf").string()));
+  // Into the robot's own folder: refused before anything is written.
+  fs::remove(dir / "robot_mesh.urdf");
+  run = runQuery("--mesh-twin '" + urdf + "' --out-dir '" + dir.string() + "'");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find(dir.string() + "/meshes/tip_0.stl: the twin would write over this file"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(sov_test::readText(own.string()), before);
+  EXPECT_FALSE(fs::exists(dir / "robot_mesh.urdf"));
+}
+
 // An exported shape is the tessellation, every vertex on the posed surface.
 TEST(SovQuery, ShapeExportLiesOnThePosedSurface) {
   const double params[7] = {0.5, 0.4, 0.7, 0.8, 1.0, 0.3, 0.3};
