@@ -126,13 +126,18 @@ std::optional<double> support(const Geometry& g, const Transform& tf, const Vect
   return h;
 }
 
+// What rounding can take off a gap computed from numbers of this scale.
+double roundingAllowance(double scale) {
+  return 64 * DBL_EPSILON * scale;
+}
+
 // The support gap -(h1(n) + h2(-n)) of the posed pair, less a rounding
 // allowance; nullopt when a geometry has no support function here.
 std::optional<double> supportGap(const Geometry& g1, const Transform& tf1, const Geometry& g2,
                                  const Transform& tf2, const Vector& n, double scale) {
   const std::optional<double> h1 = support(g1, tf1, n), h2 = support(g2, tf2, -n);
   if (!h1 || !h2) return std::nullopt;
-  return -(*h1 + *h2) - 64 * DBL_EPSILON * scale;
+  return -(*h1 + *h2) - roundingAllowance(scale);
 }
 
 // True for the shapes the core answers: superovoids, spheres, ellipsoids.
@@ -187,7 +192,10 @@ std::optional<Separation> planeSeparation(const Geometry& g1, const Transform& t
     if constexpr (kIsExactPair<T1, T2> && (kIsPlaneLike<T1> || kIsPlaneLike<T2>)) {
       const Witness w = exactWitness(a, tf1, b, tf2);
       Separation s;
-      s.distance = s.lower = w.d;
+      s.distance = w.d;
+      // The closed form is exact but for rounding, which must not carry a
+      // step past the contact.
+      s.lower = w.d - roundingAllowance(gapScale(tf1, tf2, w.pA, w.pB));
       s.normal = w.n;
       s.p1 = w.pA;
       s.p2 = w.pB;
@@ -370,6 +378,24 @@ class MotionHolder {
   std::optional<fcl::ScrewMotion<double>> screw_;
 };
 
+// The motion type that carries a body from beg to end as requested. A body
+// whose rotation is the same at both ends translates along the segment
+// under every type: FCL's InterpMotion would record a rounding-level turn
+// of R R^T (which a plane cannot bound) and its ScrewMotion would move it by
+// |o| o instead of o. A screw FCL takes for a translation (under 1e-10 rad)
+// becomes the slerp, which ends at end as the screw would not.
+fcl::CCDMotionType motionType(const Transform& beg, const Transform& end,
+                              fcl::CCDMotionType requested) {
+  const bool known =
+      requested == fcl::CCDM_TRANS || requested == fcl::CCDM_LINEAR || requested == fcl::CCDM_SCREW;
+  if (known && beg.linear() == end.linear()) return fcl::CCDM_TRANS;
+  if (requested == fcl::CCDM_SCREW &&
+      fcl::ScrewMotion<double>(beg, end).getAngularVelocity() == 0) {
+    return fcl::CCDM_LINEAR;
+  }
+  return requested;
+}
+
 // The steps allowed by a request.
 std::size_t stepCap(const fcl::ContinuousCollisionRequest<double>& request) {
   return std::max(request.num_max_iterations, kContinuousMinSteps);
@@ -462,16 +488,13 @@ Transform toTransform(const sov_pose& X) {
   return tf;
 }
 
-// Two core shapes under CCDM_TRANS or CCDM_LINEAR: the C core's
+// Two core shapes under the core's motions MA, MB: the C core's
 // sov_time_of_contact.
-double coreContinuous(const Geometry& o1, const Transform& tf1_beg, const Transform& tf1_end,
-                      const Geometry& o2, const Transform& tf2_beg, const Transform& tf2_end,
-                      const fcl::ContinuousCollisionRequest<double>& request,
+double coreContinuous(const Geometry& o1, const sov_motion& MA, const Geometry& o2,
+                      const sov_motion& MB, const fcl::ContinuousCollisionRequest<double>& request,
                       fcl::ContinuousCollisionResult<double>& result, ContinuousContact* contact) {
   checkTimeTolerance(request.toc_err);
   const sov_shape A = coreOf(o1), B = coreOf(o2);
-  const sov_motion MA = coreMotion(tf1_beg, tf1_end, request.ccd_motion_type);
-  const sov_motion MB = coreMotion(tf2_beg, tf2_end, request.ccd_motion_type);
   sov_toc_options o;
   sov_toc_options_default(&o);
   o.distance_tolerance = kContinuousDistanceTolerance;
@@ -524,14 +547,18 @@ double continuousCollide(const fcl::CollisionGeometry<double>* o1,
   }
   detail::checkPair(o1, o2, request);
   for (const auto* tf : {&tf1_beg, &tf1_end, &tf2_beg, &tf2_end}) detail::checkCoordinates(*tf);
-  const bool known = request.ccd_motion_type == fcl::CCDM_TRANS ||
-                     request.ccd_motion_type == fcl::CCDM_LINEAR;
-  if (known && detail::isCore(o1) && detail::isCore(o2)) {
-    return detail::coreContinuous(*o1, tf1_beg, tf1_end, *o2, tf2_beg, tf2_end, request, result,
+  const fcl::CCDMotionType type1 = detail::motionType(tf1_beg, tf1_end, request.ccd_motion_type);
+  const fcl::CCDMotionType type2 = detail::motionType(tf2_beg, tf2_end, request.ccd_motion_type);
+  const auto coreKnows = [](fcl::CCDMotionType t) {
+    return t == fcl::CCDM_TRANS || t == fcl::CCDM_LINEAR;
+  };
+  if (coreKnows(type1) && coreKnows(type2) && detail::isCore(o1) && detail::isCore(o2)) {
+    return detail::coreContinuous(*o1, detail::coreMotion(tf1_beg, tf1_end, type1), *o2,
+                                  detail::coreMotion(tf2_beg, tf2_end, type2), request, result,
                                   contact);
   }
-  const detail::MotionHolder m1(tf1_beg, tf1_end, request.ccd_motion_type);
-  const detail::MotionHolder m2(tf2_beg, tf2_end, request.ccd_motion_type);
+  const detail::MotionHolder m1(tf1_beg, tf1_end, type1);
+  const detail::MotionHolder m2(tf2_beg, tf2_end, type2);
   return detail::advance(o1, m1.get(), o2, m2.get(), request, result, contact);
 }
 

@@ -286,6 +286,63 @@ TEST(FclContinuous, HalfspaceFallIsTheClosedForm) {
   EXPECT_NEAR(toc, 0.4, 1e-6);
 }
 
+TEST(FclContinuous, StillTiltedPlanesAreAnswered) {
+  // A ball of radius 0.3 falls 10 along the normal of a plane or halfspace
+  // that does not move, tilted by a random rotation (its R R^T is not
+  // exactly I): contact at (5 - 0.3) / 10.
+  const auto ball = std::make_shared<sov::Superovoid>(0.3, 0.3, 0.3, 1.0, 1.0);
+  const auto halfspace = std::make_shared<fcl::Halfspace<double>>(Vector(0, 0, 1), 0.0);
+  const auto plane = std::make_shared<fcl::Plane<double>>(Vector(0, 0, 1), 0.0);
+  constexpr double kFirstContact = 0.47;
+  for (const Transform& tilt : sov_test::randomPoses(100, 0.0, 81)) {
+    const Transform beg = tilt * pose(Vector(0, 0, 5)), end = tilt * pose(Vector(0, 0, -5));
+    for (const GeometryPtr& still : {GeometryPtr(halfspace), GeometryPtr(plane)}) {
+      Result result;
+      const double toc = sov::continuousCollide(ball.get(), beg, end, still.get(), tilt, tilt,
+                                                linearRequest(), result);
+      EXPECT_TRUE(result.is_collide);
+      EXPECT_LE(toc, kFirstContact);
+      EXPECT_NEAR(toc, kFirstContact, 1e-6);
+    }
+  }
+}
+
+TEST(FclContinuous, ScrewOfOneRotationFollowsTheSegment) {
+  // FCL 0.7's ScrewMotion between poses of one rotation moves |o| o; the
+  // layer moves a ball of radius 0.3 from tf_beg to tf_end onto z <= 0:
+  // first contact where its centre is at z = 0.3.
+  const auto ball = std::make_shared<sov::Superovoid>(0.3, 0.3, 0.3, 1.0, 1.0);
+  const auto ground = std::make_shared<fcl::Halfspace<double>>(Vector(0, 0, 1), 0.0);
+  const auto sphere = std::make_shared<fcl::Sphere<double>>(0.2);
+  Request screw = linearRequest();
+  screw.ccd_motion_type = fcl::CCDM_SCREW;
+  const Transform still = Transform::Identity();
+  struct Fall {
+    double z0, z1, turn;  // start and end height, rotation of the end (rad)
+  };
+  for (const Fall& f : {Fall{1.0, 0.2, 0.0}, Fall{3.0, -1.0, 0.0}, Fall{1.0, 0.2, 1e-11}}) {
+    const double first = (f.z0 - 0.3) / (f.z0 - f.z1);
+    const Transform beg = pose(Vector(0.1, 0, f.z0), 0.7),
+                    end = pose(Vector(0.1, 0, f.z1), 0.7 + f.turn);
+    Result result;
+    const double toc =
+        sov::continuousCollide(ball.get(), beg, end, ground.get(), still, still, screw, result);
+    EXPECT_TRUE(result.is_collide);
+    EXPECT_LE(toc, first);
+    EXPECT_NEAR(toc, first, 1e-6);
+    EXPECT_NEAR(result.contact_tf1.translation()[2], 0.3, 1e-6);
+    // A core pair too: the sphere of radius 0.2 at z = -0.2 is first touched
+    // at the same time.
+    Result core;
+    const double t2 =
+        sov::continuousCollide(ball.get(), beg, end, sphere.get(), pose(Vector(0.1, 0, -0.2)),
+                               pose(Vector(0.1, 0, -0.2)), screw, core);
+    EXPECT_TRUE(core.is_collide);
+    EXPECT_LE(t2, first);
+    EXPECT_NEAR(t2, first, 1e-6);
+  }
+}
+
 TEST(FclContinuous, OverlapAtTheStartAndObjectOverloads) {
   const auto a = std::make_shared<sov::Superovoid>(0.5, 0.5, 0.5, 0.8, 0.8);
   const auto box = std::make_shared<fcl::Box<double>>(1.0, 1.0, 1.0);

@@ -29,7 +29,13 @@
 // velocity times the body's bounding radius (plus the distance of its
 // origin from the screw axis or of the InterpMotion's reference point).
 // CCDM_SPLINE is refused (sov::Error, SOV_ERR_OPTION): its speed bound is
-// not one this layer can certify.
+// not one this layer can certify. With begin and end transforms, every
+// motion type carries a body from its begin to its end transform: a body
+// whose rotation matrices are equal at both ends translates along the
+// segment (a still plane or halfspace, however tilted, is answered; FCL
+// 0.7's ScrewMotion would move such a body by |o| o instead of its
+// translation o), and a screw under FCL's 1e-10 rad threshold is the
+// CCDM_LINEAR motion. A MotionBase given is followed as it is.
 //
 // Pairs and the lower bound g:
 //  - superovoid vs superovoid, sphere or ellipsoid under CCDM_TRANS or
@@ -48,10 +54,11 @@
 //
 // Throws sov::Error: the cases of superovoid/fcl/collision.h, CCDM_SPLINE
 // or a motion of another class, a plane or halfspace that turns (its points
-// have no speed bound), and SOV_ERR_NO_CONVERGENCE when no contact or end
-// is reached within max(request.num_max_iterations, kContinuousMinSteps)
-// steps (the message says up to which time the pair is proved free). Never
-// prints, never aborts.
+// have no speed bound; rotation matrices equal at both ends do not turn),
+// and SOV_ERR_NO_CONVERGENCE when no contact or end is reached within
+// max(request.num_max_iterations, kContinuousMinSteps) steps (the message
+// says up to which time the pair is proved free). Never prints, never
+// aborts.
 #ifndef SUPEROVOID_FCL_CONTINUOUS_COLLISION_H
 #define SUPEROVOID_FCL_CONTINUOUS_COLLISION_H
 
