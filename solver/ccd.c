@@ -116,6 +116,13 @@ static double gap_slack(const sovc_pair *P) {
   return 64 * DBL_EPSILON * scale;
 }
 
+/* The distance at which the bodies of P count as touching: the tolerance
+ * asked for, or twice the gap's rounding allowance where that is larger
+ * (closer than that, the certified gap, less its allowance, proves no step). */
+static double contact_distance(const sovc_toc_options *o, const sovc_pair *P) {
+  return fmax(o->distance_tolerance, 2 * gap_slack(P));
+}
+
 /* The advancement's fixed inputs and running state. */
 typedef struct ccd_run {
   const sovc_shape *A, *B;
@@ -146,6 +153,17 @@ static double certified_lower(ccd_run *run, const sovc_pair *P, const sovc_resul
   return lower > 0 ? lower : NAN;
 }
 
+/* True when the boolean test proves the bodies of P overlapping where the
+ * distance failed (identical bodies at one pose): r->at then says that no
+ * depth, normal or witness is known (NaN). */
+static int overlap_proved(sovc_toc_result *r, const sovc_pair *P, const sovc_options *o) {
+  int colliding = 0;
+  if (sovc_collide(&colliding, P, o, NULL) != SOV_OK || !colliding) return 0;
+  r->at.d = NAN;
+  for (int i = 0; i < 3; ++i) r->at.n[i] = r->at.pA[i] = r->at.pB[i] = NAN;
+  return 1;
+}
+
 /* One distance query at time r->t and the advancement it allows: contact,
  * free to t = 1, on to a later r->t, or a failure status (negative). */
 static int advance(sovc_toc_result *r, ccd_run *run) {
@@ -159,7 +177,9 @@ static int advance(sovc_toc_result *r, ccd_run *run) {
   if (st == SOV_OK) {
     r->at = res;
     r->iterations += res.iterations;
-    if (res.d <= run->o->distance_tolerance) return kStepContact;
+    if (res.d <= contact_distance(run->o, &P)) return kStepContact;
+  } else if (!run->have_n && overlap_proved(r, &P, &run->o->distance)) {
+    return kStepContact;
   }
   const double lower = certified_lower(run, &P, &res, st);
   if (isnan(lower)) return st != SOV_OK ? st : SOV_ERR_NO_CONVERGENCE;

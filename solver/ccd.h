@@ -67,7 +67,8 @@ double sovc_support_gap(const sovc_pair *P, const double n[3]);
 
 /* Time of first contact of A moving by mA and B moving by mB over [0, 1]:
  * conservative advancement with steps (gap along the current normal) /
- * sovc_motion_bound, each certified, until d <= distance_tolerance (or the
+ * sovc_motion_bound, each certified, until d <= distance_tolerance or
+ * twice the gap's rounding allowance, whichever is larger (or the
  * step is below time_tolerance): contact at that t, which is never after
  * the first time the bodies touch. cache (may be NULL) warm-starts every
  * distance query from the previous one and keeps the last answer.

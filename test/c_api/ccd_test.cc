@@ -339,6 +339,53 @@ TEST(SuperovoidToc, OverlapAtTheStartIsContactAtZero) {
   EXPECT_EQ(r.steps, 1);
 }
 
+TEST(SuperovoidToc, IdenticalBodiesAtOnePoseAreContactAtZero) {
+  // Each body contains its local origin, so two copies at one pose overlap;
+  // sov_distance fails on these (its degenerate case), sov_collide proves it.
+  const Params bodies[3] = {
+      {1.224896739103996, 0.91383137048726071, 0.90225101762486215, 1.4315860997675613,
+       0.97483562569839022, -0.18624064711783539, 0.41543060924627218},
+      {1.279687514635095, 1.3378335118633475, 0.35638918470130682, 1.0378353230997226,
+       1.3044568926085727, -0.4974095153279805, -0.4974095153279805},
+      {0.20622068624602688, 0.27559330362327672, 1.2913420181320943, 1.049761815514991,
+       1.7713793644939018, 0.17414031282774922, 0.17414031282774922}};
+  for (const Params& p : bodies) {
+    const sov_shape S = Shape(p);
+    const sov_motion still = {At(0, 0, 0), At(0, 0, 0)};
+    const sov_toc_result r = Toc(S, still, S, still);
+    EXPECT_EQ(r.contact, 1);
+    EXPECT_EQ(r.t, 0);
+    EXPECT_TRUE(std::isnan(r.d));  // no depth known
+  }
+}
+
+TEST(SuperovoidToc, ToleranceZeroAndFarOrHugeBodiesReachTheContact) {
+  // Spheres of radius s, B from c + 5 s to c - 5 s along x towards A at c
+  // (c on the diagonal): first contact at t = 0.3, closing speed 10 s. The
+  // rounding floor, 128 DBL_EPSILON (|pA| + |pB| + 2 s), is largest at t = 0.
+  struct Case {
+    double s, c, tolerance;
+  };
+  for (const Case& k :
+       {Case{1, 0, 0}, Case{1, 0, 1e-14}, Case{1, 3e7, kDistanceTolerance},
+        Case{1, 1e9, kDistanceTolerance}, Case{1e8, 0, kDistanceTolerance}, Case{1e8, 0, 0}}) {
+    const sov_shape S = Shape({k.s, k.s, k.s, 1, 1, 0, 0});
+    const sov_motion MA = {At(k.c, k.c, k.c), At(k.c, k.c, k.c)};
+    const sov_motion MB = {At(k.c + 5 * k.s, k.c, k.c), At(k.c - 5 * k.s, k.c, k.c)};
+    sov_toc_options o;
+    sov_toc_options_default(&o);
+    o.distance_tolerance = k.tolerance;
+    const sov_toc_result r = Toc(S, MA, S, MB, &o);
+    const double pA = std::sqrt(3.0) * std::abs(k.c);
+    const double pB = std::hypot(k.c + 5 * k.s, std::sqrt(2.0) * k.c);
+    const double floor = 128 * std::numeric_limits<double>::epsilon() * (pA + pB + 2 * k.s);
+    const double used = std::max(k.tolerance, floor);
+    EXPECT_EQ(r.contact, 1) << "s " << k.s << " c " << k.c;
+    EXPECT_LE(r.t, 0.3) << "s " << k.s << " c " << k.c;
+    EXPECT_LE(0.3 - r.t, (used + kDistanceSlack * k.s) / (10 * k.s)) << "s " << k.s << " c " << k.c;
+  }
+}
+
 TEST(SuperovoidToc, NoMotionIsOneStep) {
   const sov_shape A = Shape({1, 0.5, 0.7, 0.4, 1.3, 0.1, 0.1});
   const sov_motion MA = {At(0, 0, 0), At(0, 0, 0)};

@@ -417,7 +417,11 @@ typedef struct sov_motion {
 /* Options of sov_time_of_contact; fill with sov_toc_options_default. */
 typedef struct sov_toc_options {
   double distance_tolerance; /* contact once the signed distance is at most
-                                this (length units, >= 0; default 1e-6) */
+                                this (length units, >= 0; default 1e-6,
+                                absolute: set it below the bodies' size
+                                for bodies near or under a micron), or at
+                                most the rounding floor where that is
+                                larger (sov_time_of_contact) */
   double time_tolerance;     /* also contact once the next certified step
                                 is shorter than this (>= 0; default 0:
                                 never; FCL's conservative advancement stops
@@ -436,9 +440,11 @@ typedef struct sov_toc_result {
                        first time the bodies touch, and they are apart on
                        [0, t); no contact: 1. On failure (negative status):
                        the bodies are proved apart on [0, t) */
-  double d;         /* signed distance at t (contact: <= distance_tolerance,
-                       or the distance where time_tolerance stopped; < 0
-                       only when they overlap at t = 0); the last step's
+  double d;         /* signed distance at t (contact: <= distance_tolerance
+                       or the rounding floor, or the distance where
+                       time_tolerance stopped; < 0 only when they overlap
+                       at t = 0; NaN, as n and the points, when the overlap
+                       at t = 0 is sov_collide's proof); the last step's
                        distance otherwise */
   double n[3];      /* unit normal from A towards B at that time */
   double pA[3];     /* witness points at that time, pB - pA = d n */
@@ -468,10 +474,15 @@ SOV_API int sov_motion_pose(sov_pose *pose, const sov_motion *motion, double t);
  * the fixed n shrinks at most at n . (vA - vB) + |n x wA| rA + |n x wB| rB
  * (v: translation, w: angle times axis of the motions), and the bodies
  * cannot touch before t + g / that bound, g the gap along n from the exact
- * support maps. The step ends at the first t with d <= distance_tolerance
- * (contact at t), past t = 1 (no contact), or when a step would be shorter
- * than time_tolerance (contact at t, d above the distance tolerance).
- * Overlapping or touching at t = 0 gives contact at t = 0. The reported t
+ * support maps. The step ends at the first t with d <= max(
+ * distance_tolerance, 128 DBL_EPSILON (|pA| + |pB| + rA + rB)) (contact at
+ * t; the second term, the rounding floor with p the bodies' origins at t,
+ * is where the gap's rounding allowance leaves no step to prove: 2.8e-14
+ * per unit of scale), past t = 1 (no contact), or when a step would be
+ * shorter than time_tolerance (contact at t, d above the distance
+ * tolerance). Overlapping or touching at t = 0 gives contact at t = 0;
+ * where sov_distance fails there (identical bodies at one pose) and
+ * sov_collide proves the overlap, d, n and the points are NaN. The reported t
  * is never later than the first contact; when the bodies do touch at t*,
  * t* - t is about d / (their closing speed at t*).
  * cache (may be NULL) warm-starts the first query and keeps the last

@@ -84,7 +84,9 @@ constexpr std::size_t kContinuousMinSteps = 10000;
 // What a continuous query found beyond FCL's result: the answer at the
 // time of contact (or at the last step when there is none).
 struct ContinuousContact {
-  double distance = 0;                               // signed distance there
+  // Signed distance there; NaN, as the points and normal, for core shapes
+  // proved overlapping at t = 0 with no distance (sov_time_of_contact).
+  double distance = 0;
   fcl::Vector3<double> normal = fcl::Vector3<double>::Zero();  // unit, o1 to o2
   fcl::Vector3<double> p1 = fcl::Vector3<double>::Zero();      // nearest point on o1
   fcl::Vector3<double> p2 = fcl::Vector3<double>::Zero();      // and on o2 (world)
