@@ -40,12 +40,15 @@ using Geometry = fcl::CollisionGeometry<double>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // GJK's distance tolerance in the steps of GJK pairs: FCL's default. Its
 // witnesses' direction is then rough (curved bodies' distances 3e-4 off,
-// fcl_ext/README.md), and the support gap along it a little below the
-// distance; where that gap is not positive the step is redone at
-// kFineGjkTolerance, whose direction gives a positive gap down to a micron
-// from contact.
+// fcl_ext/README.md), and the support gap along it below the distance;
+// where that gap is not positive, or for two shapes not above
+// kRoughGapShare of the distance (steps that small stall the advancement
+// far from contact), the step is redone at kFineGjkTolerance, whose
+// direction gives a positive gap down to a micron from contact. (A mesh's
+// hull gap may lie far below its distance whatever the direction.)
 constexpr double kStepGjkTolerance = 1e-6;
 constexpr double kFineGjkTolerance = 1e-10;
+constexpr double kRoughGapShare = 0.5;
 
 // The vertices of a BVHModel of any of FCL's bounding volumes, or null.
 const fcl::Vector3<double>* meshVertices(const Geometry& g, int* count) {
@@ -246,12 +249,14 @@ Separation separation(const fcl::CollisionGeometry<double>* o1, const fcl::Trans
   if (s.distance > 0) {
     const std::optional<double> gap = detail::supportGap(
         *o1, tf1, *o2, tf2, s.normal, detail::gapScale(tf1, tf2, s.p1, s.p2));
+    const double enough = shapes ? detail::kRoughGapShare * s.distance : 0;
+    if (gap && !(*gap > enough) && gjk_tolerance > detail::kFineGjkTolerance) {
+      // GJK's direction too rough for a useful gap: once more, finely.
+      return separation(o1, tf1, o2, tf2, detail::kFineGjkTolerance, cache);
+    }
     if (gap && *gap > 0) {
       s.lower = std::min(s.distance, *gap);
       s.certified = true;
-    } else if (gap && gjk_tolerance > detail::kFineGjkTolerance) {
-      // GJK's direction too rough for a positive gap: once more, finely.
-      return separation(o1, tf1, o2, tf2, detail::kFineGjkTolerance, cache);
     }
   }
   return s;

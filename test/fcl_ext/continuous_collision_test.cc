@@ -5,6 +5,7 @@
 // the overloads, forwarding, and the errors.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -211,6 +212,63 @@ TEST(FclContinuous, GjkPrimitivesAreNeverLaterThanSampling) {
     checkAgainstSampling(g, a, linearRequest(), ++seed, &contacts);
   }
   EXPECT_GT(contacts, 20);
+}
+
+// A transform from a row-major rotation and a translation.
+Transform rowMajor(const std::array<double, 9>& R, const Vector& p) {
+  Transform tf = Transform::Identity();
+  for (int i = 0; i < 9; ++i) tf.linear()(i / 3, i % 3) = R[i];
+  tf.translation() = p;
+  return tf;
+}
+
+TEST(FclContinuous, GjkStepsDoNotStallOnARoughDirection) {
+  // A Convex box and a superovoid that touch near t = 0.35786: GJK at 1e-6
+  // gave d = 2.5e-4 (true 7.6e-5) along a direction whose support gap was
+  // 1.4e-6, and the steps shrank to nothing (10,000 steps, no answer).
+  const double s = 0x1.af611a810a306p-1;
+  auto vertices = std::make_shared<std::vector<Vector>>();
+  for (int i = 0; i < 8; ++i) {
+    vertices->push_back(Vector(i & 1 ? s : -s, (i & 2 ? s : -s) * 0.7, (i & 4 ? s : -s) * 0.5));
+  }
+  auto faces = std::make_shared<std::vector<int>>(std::vector<int>{
+      4, 0, 2, 3, 1, 4, 4, 5, 7, 6, 4, 0, 1, 5, 4, 4, 2, 6, 7, 3, 4, 0, 4, 6, 2, 4, 1, 3, 7, 5});
+  const auto box = std::make_shared<fcl::Convex<double>>(vertices, 6, faces);
+  const auto body = std::make_shared<sov::Superovoid>(
+      0x1.2553fcede3322p-2, 0x1.5d5adc4325529p-1, 0x1.0c5f0d22c34cdp-2, 0x1.c91e59f0fa2bap-1,
+      0x1.11e5fe42bbc7cp+0, 0x1.0db4c0b46b49p-5, 0x1.346d2303f757ap-6);
+  const Transform a0 =
+      rowMajor({0x1.2133c1d18a2p-10, -0x1.ea3b4c05b514ep-1, -0x1.2768b974b5da3p-2,
+                -0x1.5b0fe1e8802f6p-3, -0x1.2351e360580a8p-2, 0x1.e31d20fa83b3cp-1,
+                -0x1.f89825512eb34p-1, 0x1.87f630f8331p-5, -0x1.4cf2f23c0c878p-3},
+               Vector(0x1.34df419537a07p+0, -0x1.aae9b7b43007bp-1, -0x1.6861d5cb7b4a6p+1));
+  const Transform a1 =
+      rowMajor({-0x1.505c82ec2afe4p-2, -0x1.b6405215c7836p-1, -0x1.98e081d3f0535p-2,
+                -0x1.99192c1aff428p-1, 0x1.b07d4ed65c84p-6, 0x1.33922a41e18e9p-1,
+                -0x1.01df27bde2acap-1, 0x1.08617844e742bp-1, -0x1.629c6efa6b5ap-1},
+               Vector(-0x1.59a8885a55081p+0, 0x1.1b4d0652936ebp+1, 0x1.9e399766ccc22p-1));
+  const Transform b0 =
+      rowMajor({0x1.46b17d1ebd5p-9, 0x1.e4505a2de2768p-1, 0x1.4c28c440c9ca5p-2,
+                -0x1.7ca481b907b28p-5, -0x1.4bb077feb86d4p-2, 0x1.e3cfbef9b7efap-1,
+                0x1.ff7205e3cbc56p-1, -0x1.1d879aa3fae7p-6, 0x1.61721ca07c7bp-5},
+               Vector(-0x1.9a3ab28771f0cp-5, 0x1.671bd131ec1a6p-3, -0x1.433a3835d183ep-3));
+  const Transform b1 =
+      rowMajor({0x1.401496f86b358p-4, 0x1.d41d1de4d0968p-5, -0x1.fd985bc524e2p-1,
+                -0x1.fbacf654f7ee8p-1, 0x1.bad2660254118p-4, -0x1.257386cda5d74p-4,
+                0x1.a7f92ba82b7ap-4, 0x1.fc2855407e31cp-1, 0x1.0aaf25de6404p-4},
+               Vector(0x1.1ca206a76a0b8p-4, 0x1.021b93e60c34p-8, -0x1.40c9e9beb4454p-3));
+  Result result;
+  sov::ContinuousContact contact;
+  const double toc = sov::continuousCollide(box.get(), a0, a1, body.get(), b0, b1, linearRequest(),
+                                            result, &contact);
+  const auto m1 = interp(a0, a1);
+  const auto m2 = interp(b0, b1);
+  const double ts = firstSampledContact(box.get(), *m1, body.get(), *m2, kSamples);
+  EXPECT_TRUE(result.is_collide);
+  EXPECT_LE(toc, ts);
+  EXPECT_LT(ts - toc, 1.0 / kSamples);
+  EXPECT_LE(distanceAt(box.get(), result.contact_tf1, body.get(), result.contact_tf2),
+            kContactDistance);
 }
 
 TEST(FclContinuous, MeshesAreNeverLaterThanSampling) {
