@@ -70,12 +70,25 @@ struct Inputs {
   std::vector<int> pre_status;
 };
 
+// value as a C-contiguous array of doubles (null when it makes no array);
+// throws std::invalid_argument (ValueError) naming what when its elements
+// are not real numbers, which forcecast would take (imaginary parts
+// dropped, strings parsed).
+DoubleArray realArray(const py::handle &value, const char *what) {
+  const py::array a = py::array::ensure(value);
+  const char kind = a ? a.dtype().kind() : 'f';
+  if (a && a.size() > 0 && kind != 'i' && kind != 'u' && kind != 'f')
+    throw std::invalid_argument(std::string(what) + ": real numbers expected, not dtype " +
+                                std::string(py::str(a.dtype())));
+  return DoubleArray::ensure(a);
+}
+
 // Shapes from a sequence of Shape or an (m, 7) array of parameters (each
 // validated; an invalid row raises superovoid.Error naming it).
 std::vector<sov_shape> readShapes(const py::handle &shapes) {
   std::vector<sov_shape> out;
   if (py::isinstance<py::array>(shapes)) {
-    const auto a = DoubleArray::ensure(shapes);
+    const auto a = realArray(shapes, "shapes");
     if (!a || a.ndim() != 2 || a.shape(1) != 7)
       throw std::invalid_argument("shapes: an (m, 7) array of parameters expected");
     out.resize(static_cast<size_t>(a.shape(0)));
@@ -137,7 +150,7 @@ std::vector<sov_pose> readPoses(const py::handle &value, size_t n, std::vector<i
     }
     return out;
   }
-  const auto a = DoubleArray::ensure(value);
+  const auto a = realArray(value, what);
   const bool quat = a && a.ndim() == 2 && a.shape(1) == 7;
   const bool mat = a && a.ndim() == 3 && (a.shape(1) == 4 || a.shape(1) == 3) && a.shape(2) == 4;
   if (!quat && !mat)

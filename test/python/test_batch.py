@@ -165,6 +165,18 @@ def test_bad_arguments_raise():
     # An empty batch as empty lists (a broad phase with no candidates).
     assert len(sov.distance_batch([sov.Shape(1, 1, 1, 1, 1)], [], [], [], [])) == 0
     assert len(sov.collide_batch([sov.Shape(1, 1, 1, 1, 1)], [], [], [], [])) == 0
+    # Arrays of complex numbers or strings are no real numbers: ValueErrors
+    # naming the argument (forcecast would drop 5j and parse "1").
+    with pytest.raises(ValueError, match="poses_a"):
+        sov.distance_batch(shapes, [0], [1], q + 5j, q)
+    with pytest.raises(ValueError, match="poses_b"):
+        sov.collide_batch(shapes, [0], [1], q, q.astype(str))
+    with pytest.raises(ValueError, match="poses_a"):
+        sov.distance_batch(shapes, [0], [1], [["1", "0", "0", "0", "0", "0", "0"]], q)
+    with pytest.raises(ValueError, match="shapes"):
+        sov.distance_batch(shapes.astype(str), [0], [1], q, q)
+    with pytest.raises(ValueError, match="shapes"):
+        sov.collide_batch(shapes.astype(complex), [0], [1], q, q)
     # Items of the wrong type are TypeErrors naming their place.
     with pytest.raises(TypeError, match=r"shapes\[1\]"):
         sov.distance_batch([sov.Shape(1, 1, 1, 1, 1), [1, 1, 1, 1, 1, 0, 0]], [0], [1], q, q)
