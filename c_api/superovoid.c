@@ -485,12 +485,12 @@ int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn
 /* GJK on two support functions. */
 int sov_support_distance(sov_result *result, int *overlapping, sov_support_fn support_a,
                          const void *a, sov_support_fn support_b, const void *b,
-                         double tolerance) {
+                         const double start[3], double tolerance) {
   if (!result || !overlapping || !support_a || !support_b) return SOV_ERR_NULL;
   if (!(tolerance > 0) || !isfinite(tolerance)) return SOV_ERR_OPTION;
   const sovc_support_body A = {support_a, a}, B = {support_b, b};
   sovc_support_gjk out;
-  const int st = sovc_support_distance(&out, &A, &B, tolerance);
+  const int st = sovc_support_distance(&out, &A, &B, start, tolerance);
   if (st != SOV_OK && st != SOV_ERR_NO_CONVERGENCE) return st;
   *overlapping = out.overlapping;
   if (out.overlapping) return SOV_OK;

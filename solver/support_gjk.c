@@ -125,10 +125,11 @@ static void answer(sovc_support_gjk *out, const vertex *S, int n, const double l
 }
 
 int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
-                          const sovc_support_body *B, double tolerance) {
+                          const sovc_support_body *B, const double start[3], double tolerance) {
   vertex S[4];
-  double lam[4] = {1, 0, 0, 0}, x[3];
-  const double first[3] = {1, 0, 0};
+  double lam[4] = {1, 0, 0, 0}, x[3], first[3] = {1, 0, 0};
+  if (start && sovc_all_finite(start, 3) && sovc_dot(start, start) > 0)
+    memcpy(first, start, sizeof first);
   memset(out, 0, sizeof *out);
   out->gap = INFINITY;
   if (!support_d(&S[0], A, B, first)) return SOV_ERR_NONFINITE;

@@ -21,8 +21,10 @@ typedef struct sovc_support_gjk {
  * size and, for bodies closer than their size, to the rounding of the
  * direction: an ulp of size^2 / d), SOV_ERR_NONFINITE (a support point not finite), or
  * SOV_ERR_NO_CONVERGENCE when the steps run out or stop gaining before the
- * tolerance (out then holds the bracket reached: d and its gap). */
+ * tolerance (out then holds the bracket reached: d and its gap). start:
+ * a direction from A towards B to begin along (NULL, zero or not finite:
+ * +x); near the answer's n the first supports are near its witnesses. */
 int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
-                          const sovc_support_body *B, double tolerance);
+                          const sovc_support_body *B, const double start[3], double tolerance);
 
 #endif

@@ -240,8 +240,9 @@ bool certifiedApart(const T1& s1, const Transform& tf1, const T2& s2, const Tran
   }
   sov_result r;
   int overlapping = 0;
+  const Vector start = *p2 - *p1;  // libccd's direction: its first supports lie near the answer
   const int status = sov_support_distance(&r, &overlapping, &ccdBodySupport, &pair.b1,
-                                          &ccdBodySupport, &pair.b2, tolerance);
+                                          &ccdBodySupport, &pair.b2, start.data(), tolerance);
   if (status != SOV_OK && status != SOV_ERR_NO_CONVERGENCE) {
     throwIfError(status, "GJK (sov_support_distance) on an apart pair");
   }

@@ -334,10 +334,12 @@ SOV_API int sov_support_penetration(sov_result *result, int *overlapping, sov_su
  * (tolerance not finite and positive), SOV_ERR_NONFINITE (a support point
  * not finite), SOV_ERR_NO_CONVERGENCE: the supports ran out or stopped
  * gaining to rounding before the tolerance; result then holds the bracket
- * reached (residual above the tolerance). */
+ * reached (residual above the tolerance). start: a direction from A
+ * towards B to begin along, such as an earlier answer's n (NULL: +x);
+ * near the answer's n the first supports lie near its witnesses. */
 SOV_API int sov_support_distance(sov_result *result, int *overlapping, sov_support_fn support_a,
                                  const void *a, sov_support_fn support_b, const void *b,
-                                 double tolerance);
+                                 const double start[3], double tolerance);
 
 /* ---------------------------------------------------------------- batches
  * Many pair queries in one call, on threads the call creates and joins
