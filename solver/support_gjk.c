@@ -108,6 +108,16 @@ static int closest(vertex *S, int n, double lam[4], double x[3]) {
   return k;
 }
 
+/* 1 if w is within noise of a vertex of S[0..n): rounding leaves no room. */
+static int known(const vertex *S, int n, const double w[3], double noise) {
+  for (int k = 0; k < n; ++k) {
+    double e[3];
+    for (int i = 0; i < 3; ++i) e[i] = w[i] - S[k].w[i];
+    if (sqrt(sovc_dot(e, e)) <= noise) return 1;
+  }
+  return 0;
+}
+
 /* The answer of the simplex S[0..n) with weights lam: its point x = pA - pB
  * and the lower bound lb. */
 static void answer(sovc_support_gjk *out, const vertex *S, int n, const double lam[4],
@@ -157,13 +167,7 @@ int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
       answer(out, S, n, lam, x, lb);
       return SOV_OK;
     }
-    int known = 0;
-    for (int k = 0; k < n; ++k) {
-      double e[3];
-      for (int i = 0; i < 3; ++i) e[i] = w.w[i] - S[k].w[i];
-      known = known || sqrt(sovc_dot(e, e)) <= noise;
-    }
-    if (known || out->steps >= kMaxSteps) break; /* no room left to rounding, or slow */
+    if (known(S, n, w.w, noise) || out->steps >= kMaxSteps) break; /* no room left, or slow */
     S[n++] = w;
     double next[3];
     const int kept = closest(S, n, lam, next);
