@@ -325,10 +325,10 @@ SOV_API int sov_support_penetration(sov_result *result, int *overlapping, sov_su
  * stopped when the simplex's distance |x| is within tolerance (a length,
  * raised to 64 ulps of the bodies' size, and for bodies closer than their
  * size to the rounding of x's direction: an ulp of size^2 / |x|) of the
- * lower bound min over A - B of x . y / |x|. *overlapping = 0: result->d is the distance of two points
- * pA of A and pB of B (convex combinations of support points), within
- * result->residual above the true distance, n = (pB - pA) / d,
- * iterations the supports taken. *overlapping = 1: the origin lies in a
+ * lower bound min over A - B of x . y / |x|. *overlapping = 0: result->d
+ * is the distance of two points pA of A and pB of B (convex combinations
+ * of support points), within result->residual above the true distance,
+ * n = (pB - pA) / d, iterations the supports taken. *overlapping = 1: the origin lies in a
  * simplex of A - B, or within rounding of one (touching): nothing else is
  * set (ask sov_support_penetration). Errors: SOV_ERR_NULL, SOV_ERR_OPTION
  * (tolerance not finite and positive), SOV_ERR_NONFINITE (a support point
