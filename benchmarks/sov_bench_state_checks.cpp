@@ -56,7 +56,9 @@ double mean(const std::vector<double>& v) {
 }
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr, "sov_bench_state_checks: %s\nusage: sov_bench_state_checks [--configs N] [--seed S]\n", why);
+  std::fprintf(
+      stderr,
+      "sov_bench_state_checks: %s\nusage: sov_bench_state_checks [--configs N] [--seed S]\n", why);
   std::exit(2);
 }
 
@@ -118,8 +120,7 @@ int main(int argc, char** argv) {
         colliding[m] += self || hit_boxes || hit_octree;
       }
     }
-    std::printf("%ld configurations (seed %lu); times in us, median / mean / p99\n", configs,
-                seed);
+    std::printf("%ld configurations (seed %lu); times in us, median / mean / p99\n", configs, seed);
     std::printf("%-18s %28s %28s %10s\n", "call", "fitted", "meshes", "mesh/fit");
     for (int c = 0; c < kCalls; ++c) {
       std::printf("%-18s %8.2f / %8.2f / %8.2f %8.2f / %8.2f / %8.2f %10.2f\n", kCallNames[c],

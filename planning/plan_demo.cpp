@@ -527,7 +527,8 @@ int run(const Options& o) {
   // The output folder first: a run of minutes must not end unable to write.
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
-  if (ec) throw std::runtime_error("cannot create the output folder " + o.out_dir + ": " + ec.message());
+  if (ec)
+    throw std::runtime_error("cannot create the output folder " + o.out_dir + ": " + ec.message());
   ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
   ompl::RNG::setSeed(o.seed);
   Robot robot = loadRobot(o.panda_dir);

@@ -9,9 +9,10 @@
 
 /* The answer: overlapping = 0 with d the distance of two points pA of A and
  * pB of B (convex combinations of support points), within gap above the
- * true distance and above the support values' bound along n = (pB - pA) / d; overlapping = 1 when the origin lies in
- * a simplex of A - B or within rounding of it (touching): no distance then,
- * the caller wants the penetration. steps: support pairs evaluated. */
+ * true distance and above the support values' bound along
+ * n = (pB - pA) / d; overlapping = 1 when the origin lies in a simplex of
+ * A - B or within rounding of it (touching): no distance then, the caller
+ * wants the penetration. steps: support pairs evaluated. */
 typedef struct sovc_support_gjk {
   int overlapping, steps;
   double d, gap, n[3], pA[3], pB[3];

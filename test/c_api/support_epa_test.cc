@@ -181,7 +181,8 @@ TEST(SovSupportDistance, MatchesTheBatteryReferences) {
       sov_result r;
       int over = -1;
       const std::string what = std::string(name) + " row " + std::to_string(i);
-      const int st = sov_support_distance(&r, &over, posedSupport, &A, posedSupport, &B, nullptr, kTol);
+      const int st =
+          sov_support_distance(&r, &over, posedSupport, &A, posedSupport, &B, nullptr, kTol);
       ASSERT_TRUE(st == SOV_OK || st == SOV_ERR_NO_CONVERGENCE) << what;
       EXPECT_EQ(over, d_ref < 0 ? 1 : 0) << what;
       if (over) {
@@ -202,7 +203,8 @@ TEST(SovSupportDistance, MatchesTheBatteryReferences) {
       if (st != SOV_OK) continue;
       sov_result again;
       ASSERT_EQ(sov_support_distance(&again, &over, posedSupport, &A, posedSupport, &B, r.n, kTol),
-                SOV_OK) << what;
+                SOV_OK)
+          << what;
       EXPECT_EQ(over, 0) << what;
       EXPECT_NEAR(again.d, d_ref, kTol + 1e-12) << what;
       EXPECT_GE(again.d, d_ref - 1e-12) << what;
@@ -244,7 +246,8 @@ TEST(SovSupportDistance, BoxesGetTheirClosedFormGap) {
       ASSERT_EQ(sov_pose_from_quat(&b.X, q0, pb), SOV_OK);
       sov_result r;
       int over = -1;
-      ASSERT_EQ(sov_support_distance(&r, &over, boxSupport, &a, boxSupport, &b, nullptr, 1e-12), SOV_OK);
+      ASSERT_EQ(sov_support_distance(&r, &over, boxSupport, &a, boxSupport, &b, nullptr, 1e-12),
+                SOV_OK);
       ASSERT_EQ(over, 0);
       EXPECT_NEAR(r.d, gap, 1e-12) << gap << " " << x;
       EXPECT_NEAR(r.n[2], 1, 1e-12);
@@ -253,7 +256,8 @@ TEST(SovSupportDistance, BoxesGetTheirClosedFormGap) {
       Box c{{0.05, 0.05, 0.05}, {}};
       ASSERT_EQ(sov_pose_from_quat(&c.X, q45, pc), SOV_OK);
       b.X.p[0] = 0;
-      ASSERT_EQ(sov_support_distance(&r, &over, boxSupport, &c, boxSupport, &b, nullptr, 1e-12), SOV_OK);
+      ASSERT_EQ(sov_support_distance(&r, &over, boxSupport, &c, boxSupport, &b, nullptr, 1e-12),
+                SOV_OK);
       ASSERT_EQ(over, 0);
       EXPECT_NEAR(r.d, gap, 1e-12) << gap << " " << x;
       EXPECT_NEAR(r.n[0], 1, 1e-12);
@@ -284,7 +288,8 @@ TEST(SovSupportDistance, RefusesBadInput) {
             SOV_ERR_NULL);
   EXPECT_EQ(sov_support_distance(&r, nullptr, posedSupport, &A, posedSupport, &A, nullptr, 1e-6),
             SOV_ERR_NULL);
-  EXPECT_EQ(sov_support_distance(&r, &over, posedSupport, &A, nullptr, &A, nullptr, 1e-6), SOV_ERR_NULL);
+  EXPECT_EQ(sov_support_distance(&r, &over, posedSupport, &A, nullptr, &A, nullptr, 1e-6),
+            SOV_ERR_NULL);
   EXPECT_EQ(sov_support_distance(&r, &over, posedSupport, &A, posedSupport, &A, nullptr, 0),
             SOV_ERR_OPTION);
   EXPECT_EQ(sov_support_distance(&r, &over, posedSupport, &A, posedSupport, &A, nullptr, INFINITY),
@@ -292,7 +297,8 @@ TEST(SovSupportDistance, RefusesBadInput) {
   EXPECT_EQ(sov_support_distance(&r, &over, posedSupport, &A, nanSupport, &A, nullptr, 1e-6),
             SOV_ERR_NONFINITE);
   // A body against itself at one pose overlaps.
-  ASSERT_EQ(sov_support_distance(&r, &over, posedSupport, &A, posedSupport, &A, nullptr, 1e-9), SOV_OK);
+  ASSERT_EQ(sov_support_distance(&r, &over, posedSupport, &A, posedSupport, &A, nullptr, 1e-9),
+            SOV_OK);
   EXPECT_EQ(over, 1);
 }
 

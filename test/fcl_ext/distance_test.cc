@@ -359,9 +359,9 @@ TEST(FclDistance, MeshVsSphereTakesTrianglesWithoutArea) {
   for (const Transform& ts : sov_test::randomPoses(300, 0.3, 77)) {
     double nearest = std::numeric_limits<double>::infinity();
     for (const fcl::Triangle& tri : tet.triangles) {
-      nearest = std::min(nearest, sov_test::pointTriangleDistance(
-                                      ts.translation(), tet.vertices[tri[0]],
-                                      tet.vertices[tri[1]], tet.vertices[tri[2]]));
+      nearest = std::min(
+          nearest, sov_test::pointTriangleDistance(ts.translation(), tet.vertices[tri[0]],
+                                                   tet.vertices[tri[1]], tet.vertices[tri[2]]));
     }
     const double expected = nearest > sphere.radius ? nearest - sphere.radius : -1.0;
     fcl::DistanceResult<double> r;
