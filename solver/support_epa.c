@@ -16,9 +16,9 @@ static const double kHullEps = 1e-13;
  * tolerance at unit size. */
 static const double kBracket = 1e-6;
 
-/* w = sA(n) - sB(-n) and a = sA(n); 0 if either is not finite. */
-static int support_d(double w[3], double a[3], const sovc_support_body *A,
-                     const sovc_support_body *B, const double n[3]) {
+/* See support_epa.h. */
+int sovc_support_difference(double w[3], double a[3], const sovc_support_body *A,
+                            const sovc_support_body *B, const double n[3]) {
   const double m[3] = {-n[0], -n[1], -n[2]};
   double b[3];
   A->support(A->body, n, a);
@@ -57,7 +57,7 @@ static int start(sovc_support_epa *out, double *size, const sovc_support_body *A
     } else {
       for (int i = 0; i < 3; ++i) u[i] = ((k - 6) >> i) & 1 ? -r : r;
     }
-    if (!support_d(w[k], a[k], A, B, u)) return SOV_ERR_NONFINITE;
+    if (!sovc_support_difference(w[k], a[k], A, B, u)) return SOV_ERR_NONFINITE;
     if (sovc_dot(u, w[k]) <= 0) return apart(out, u);
     *size = fmax(*size, sqrt(sovc_dot(w[k], w[k])));
   }
@@ -73,7 +73,7 @@ static int start(sovc_support_epa *out, double *size, const sovc_support_body *A
 static int expand(sovc_support_epa *out, double *h, const sovc_support_body *A,
                   const sovc_support_body *B, sovc_polytope *P, int f, double eps) {
   double w[3], a[3];
-  if (!support_d(w, a, A, B, P->normal[f])) return SOV_ERR_NONFINITE;
+  if (!sovc_support_difference(w, a, A, B, P->normal[f])) return SOV_ERR_NONFINITE;
   ++out->steps;
   *h = sovc_dot(P->normal[f], w);
   if (*h <= eps) return apart(out, P->normal[f]);
@@ -143,7 +143,7 @@ int sovc_support_penetration(sovc_support_epa *out, const sovc_support_body *A,
     }
     /* depth lies in [dist, h]: the inner polytope's face, the support along it */
     double w[3], a[3];
-    if (!support_d(w, a, A, B, P->normal[f])) return SOV_ERR_NONFINITE;
+    if (!sovc_support_difference(w, a, A, B, P->normal[f])) return SOV_ERR_NONFINITE;
     h = sovc_dot(P->normal[f], w);
     if (h - P->dist[f] <= tol) {
       answer(out, P, f, h);

@@ -15,6 +15,11 @@ typedef struct sovc_support_body {
   const void *body;
 } sovc_support_body;
 
+/* w = sA(n) - sB(-n), the support point of A - B along n, and a = sA(n);
+ * 0 if w is not finite (then neither is a or sB(-n)). */
+int sovc_support_difference(double w[3], double a[3], const sovc_support_body *A,
+                            const sovc_support_body *B, const double n[3]);
+
 /* The answer: overlapping = 1 with depth (within gap of the true depth:
  * the nearest face of the inner polytope lies below it, a support value
  * along that face's normal gap above it), n from A towards B and witness

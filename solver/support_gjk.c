@@ -17,17 +17,6 @@ typedef struct vertex {
   double w[3], a[3];
 } vertex;
 
-/* v = sA(dir) - sB(-dir) with v.a = sA(dir); 0 if not finite. */
-static int support_d(vertex *v, const sovc_support_body *A, const sovc_support_body *B,
-                     const double dir[3]) {
-  const double m[3] = {-dir[0], -dir[1], -dir[2]};
-  double b[3];
-  A->support(A->body, dir, v->a);
-  B->support(B->body, m, b);
-  for (int i = 0; i < 3; ++i) v->w[i] = v->a[i] - b[i];
-  return sovc_all_finite(v->w, 3) && sovc_all_finite(v->a, 3);
-}
-
 /* Weights lam (summing to 1) of the point of the affine hull of the k
  * vertices S[idx[.]] closest to the origin; 0 if they are affinely
  * dependent to rounding (a singular Gram matrix). */
@@ -142,7 +131,7 @@ int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
     memcpy(first, start, sizeof first);
   memset(out, 0, sizeof *out);
   out->gap = INFINITY;
-  if (!support_d(&S[0], A, B, first)) return SOV_ERR_NONFINITE;
+  if (!sovc_support_difference(S[0].w, S[0].a, A, B, first)) return SOV_ERR_NONFINITE;
   out->steps = 1;
   int n = 1;
   memcpy(x, S[0].w, sizeof x);
@@ -155,7 +144,7 @@ int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
      * support along -x. */
     const double dir[3] = {-x[0] / xn, -x[1] / xn, -x[2] / xn};
     vertex w;
-    if (!support_d(&w, A, B, dir)) return SOV_ERR_NONFINITE;
+    if (!sovc_support_difference(w.w, w.a, A, B, dir)) return SOV_ERR_NONFINITE;
     ++out->steps;
     size = fmax(size, sqrt(sovc_dot(w.w, w.w)));
     /* The bound along x itself, not the best seen: it proves x's direction
