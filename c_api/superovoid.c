@@ -456,12 +456,36 @@ int sov_boxes_apart(int *apart, const double lo_a[3], const double hi_a[3], cons
   return SOV_OK;
 }
 
+/* The arguments of the support-function queries: outputs and callbacks
+ * given, the tolerance finite and positive. */
+static int check_support_query(const sov_result *result, const int *overlapping,
+                               sov_support_fn support_a, sov_support_fn support_b,
+                               double tolerance) {
+  if (!result || !overlapping || !support_a || !support_b) return SOV_ERR_NULL;
+  if (!(tolerance > 0) || !isfinite(tolerance)) return SOV_ERR_OPTION;
+  return SOV_OK;
+}
+
+/* A support-function query's answer: d, witnesses, its supports and its
+ * bracket (n is set by the caller). */
+static void support_answer(sov_result *result, double d, const double pA[3], const double pB[3],
+                           int steps, double gap) {
+  result->d = d;
+  for (int i = 0; i < 3; ++i) {
+    result->pA[i] = pA[i];
+    result->pB[i] = pB[i];
+  }
+  result->iterations = steps;
+  result->residual = gap;
+  result->method = SOV_METHOD_AUTO;
+}
+
 /* EPA on two support functions. */
 int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn support_a,
                             const void *a, sov_support_fn support_b, const void *b,
                             double tolerance) {
-  if (!result || !overlapping || !support_a || !support_b) return SOV_ERR_NULL;
-  if (!(tolerance > 0) || !isfinite(tolerance)) return SOV_ERR_OPTION;
+  const int checked = check_support_query(result, overlapping, support_a, support_b, tolerance);
+  if (checked != SOV_OK) return checked;
   const sovc_support_body A = {support_a, a}, B = {support_b, b};
   sovc_polytope P;
   sovc_support_epa out;
@@ -471,14 +495,7 @@ int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn
   *overlapping = out.overlapping;
   for (int i = 0; i < 3; ++i) result->n[i] = out.n[i];
   if (!out.overlapping) return SOV_OK;
-  result->d = -out.depth;
-  for (int i = 0; i < 3; ++i) {
-    result->pA[i] = out.pA[i];
-    result->pB[i] = out.pB[i];
-  }
-  result->iterations = out.steps;
-  result->residual = out.gap;
-  result->method = SOV_METHOD_AUTO;
+  support_answer(result, -out.depth, out.pA, out.pB, out.steps, out.gap);
   return st;
 }
 
@@ -486,23 +503,16 @@ int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn
 int sov_support_distance(sov_result *result, int *overlapping, sov_support_fn support_a,
                          const void *a, sov_support_fn support_b, const void *b,
                          const double start[3], double tolerance) {
-  if (!result || !overlapping || !support_a || !support_b) return SOV_ERR_NULL;
-  if (!(tolerance > 0) || !isfinite(tolerance)) return SOV_ERR_OPTION;
+  const int checked = check_support_query(result, overlapping, support_a, support_b, tolerance);
+  if (checked != SOV_OK) return checked;
   const sovc_support_body A = {support_a, a}, B = {support_b, b};
   sovc_support_gjk out;
   const int st = sovc_support_distance(&out, &A, &B, start, tolerance);
   if (st != SOV_OK && st != SOV_ERR_NO_CONVERGENCE) return st;
   *overlapping = out.overlapping;
   if (out.overlapping) return SOV_OK;
-  result->d = out.d;
-  for (int i = 0; i < 3; ++i) {
-    result->n[i] = out.n[i];
-    result->pA[i] = out.pA[i];
-    result->pB[i] = out.pB[i];
-  }
-  result->iterations = out.steps;
-  result->residual = out.gap;
-  result->method = SOV_METHOD_AUTO;
+  for (int i = 0; i < 3; ++i) result->n[i] = out.n[i];
+  support_answer(result, out.d, out.pA, out.pB, out.steps, out.gap);
   return st;
 }
 
