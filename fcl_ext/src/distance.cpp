@@ -44,21 +44,20 @@ bool hasSupport(const fcl::CollisionGeometry<double>* g) {
   }
 }
 
-// FCL's unsigned answer d >= 0 (nearest points p1, p2) for two primitives
-// with support functions, checked and where FCL's GJK stopped early
-// replaced (certifiedApart). Returns false when the pair overlaps after all.
-bool certifiedPrimitives(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
-                         const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
-                         double tolerance, double* d, Vector* p1, Vector* p2) {
+// f(g1, g2) with the concrete shapes of two geometries hasSupport accepts;
+// unreached for the others, which it excludes.
+template <class R, class F>
+R withSupportShapes(const fcl::CollisionGeometry<double>* o1,
+                    const fcl::CollisionGeometry<double>* o2, R unreached, F&& f) {
   return withShape(*o1, [&](const auto& g1) {
-    return withShape(*o2, [&](const auto& g2) {
+    return withShape(*o2, [&](const auto& g2) -> R {
       using T1 = std::decay_t<decltype(g1)>;
       using T2 = std::decay_t<decltype(g2)>;
       if constexpr (std::is_same_v<T1, Superovoid> || std::is_same_v<T2, Superovoid> ||
                     kIsPlaneLike<T1> || kIsPlaneLike<T2>) {
-        return true;  // not reached: hasSupport excludes them
+        return unreached;
       } else {
-        return certifiedApart(g1, tf1, g2, tf2, tolerance, d, p1, p2);
+        return f(g1, g2);
       }
     });
   });
@@ -98,7 +97,11 @@ double forwardDistance(const fcl::CollisionGeometry<double>* o1, const Transform
       return d;
     }
     if (d >= 0) {
-      if (certifiedPrimitives(o1, tf1, o2, tf2, r.distance_tolerance, &d, &p1, &p2)) {
+      // FCL's answer checked and, where its GJK stopped early, replaced.
+      const bool apart = withSupportShapes(o1, o2, true, [&](const auto& g1, const auto& g2) {
+        return certifiedApart(g1, tf1, g2, tf2, r.distance_tolerance, &d, &p1, &p2);
+      });
+      if (apart) {
         result.update(d, o1, o2, fcl::DistanceResult<double>::NONE,
                       fcl::DistanceResult<double>::NONE, p1, p2);
         return d;
@@ -112,18 +115,10 @@ double forwardDistance(const fcl::CollisionGeometry<double>* o1, const Transform
       }
       Solver solver;
       solver.distance_tolerance = r.distance_tolerance;
-      const Witness w = withShape(*o1, [&](const auto& g1) {
-        return withShape(*o2, [&](const auto& g2) {
-          using T1 = std::decay_t<decltype(g1)>;
-          using T2 = std::decay_t<decltype(g2)>;
-          if constexpr (std::is_same_v<T1, Superovoid> || std::is_same_v<T2, Superovoid> ||
-                        kIsPlaneLike<T1> || kIsPlaneLike<T2>) {
-            return Witness{d, Vector::UnitZ(), p1, p2};  // not reached: hasSupport
-          } else {
-            return solver.supportPenetration(g1, tf1, g2, tf2);
-          }
-        });
-      });
+      const Witness w = withSupportShapes(o1, o2, Witness{d, Vector::UnitZ(), p1, p2},
+                                          [&](const auto& g1, const auto& g2) {
+                                            return solver.supportPenetration(g1, tf1, g2, tf2);
+                                          });
       result.update(w.d, o1, o2, fcl::DistanceResult<double>::NONE,
                     fcl::DistanceResult<double>::NONE, w.pA, w.pB);
       return w.d;
