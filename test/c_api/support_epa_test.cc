@@ -29,6 +29,24 @@ void posedSupport(const void* body, const double dir[3], double x[3]) {
 
 void nanSupport(const void*, const double*, double x[3]) { x[0] = x[1] = x[2] = NAN; }
 
+// f(A, B, d_ref, what) for every pair of the paper and stress subsets that
+// is not touching (|d_ref| below 1e-6: either answer), posed by its row.
+template <class F>
+void forEachReferencePair(F&& f) {
+  for (const char* name : {"/paper_subset.csv", "/stress_subset.csv"}) {
+    const sov_test::Battery b = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
+    ASSERT_TRUE(b.error.empty()) << b.error;
+    for (size_t i = 0; i < b.pairs.size(); ++i) {
+      sov_test::PosedPair pp;
+      ASSERT_EQ(sov_test::MakePosedPair(&pp, b.pairs[i]), SOV_OK);
+      const double d_ref = b.refs[i].d;
+      if (std::abs(d_ref) < 1e-6) continue;
+      f(PosedBody{&pp.A, &pp.XA}, PosedBody{&pp.B, &pp.XB}, d_ref,
+        std::string(name) + " row " + std::to_string(i));
+    }
+  }
+}
+
 // Overlapping pairs: -depth within the tolerance of the reference d (the
 // face below the depth and the support value above it are both within
 // it), pB - pA = d n; pairs apart: proved apart. 1e-9 on these pairs takes
@@ -36,33 +54,24 @@ void nanSupport(const void*, const double*, double x[3]) { x[0] = x[1] = x[2] = 
 TEST(SovSupportPenetration, MatchesTheBatteryReferences) {
   constexpr double kTol = 1e-9;
   int overlapping = 0, apart = 0, steps = 0;
-  for (const char* name : {"/paper_subset.csv", "/stress_subset.csv"}) {
-    const sov_test::Battery b = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
-    ASSERT_TRUE(b.error.empty()) << b.error;
-    for (size_t i = 0; i < b.pairs.size(); ++i) {
-      sov_test::PosedPair pp;
-      ASSERT_EQ(sov_test::MakePosedPair(&pp, b.pairs[i]), SOV_OK);
-      const PosedBody A{&pp.A, &pp.XA}, B{&pp.B, &pp.XB};
-      const double d_ref = b.refs[i].d;
-      if (std::abs(d_ref) < 1e-6) continue;  // touching: either answer
-      sov_result r;
-      int over = -1;
-      const std::string what = std::string(name) + " row " + std::to_string(i);
-      ASSERT_EQ(sov_support_penetration(&r, &over, posedSupport, &A, posedSupport, &B, kTol), SOV_OK)
-          << what;
-      EXPECT_EQ(over, d_ref < 0 ? 1 : 0) << what;
-      if (over != 1) {
-        ++apart;
-        continue;
-      }
-      ++overlapping;
-      steps = std::max(steps, r.iterations);
-      EXPECT_NEAR(r.d, d_ref, kTol) << what;
-      EXPECT_GE(r.d, d_ref - 1e-12) << what;  // the inner polytope's face: never deeper
-      EXPECT_NEAR(std::hypot(r.n[0], std::hypot(r.n[1], r.n[2])), 1.0, 1e-12) << what;
-      for (int k = 0; k < 3; ++k) EXPECT_NEAR(r.pB[k] - r.pA[k], r.d * r.n[k], 1e-12) << what;
+  forEachReferencePair([&](const PosedBody& A, const PosedBody& B, double d_ref,
+                           const std::string& what) {
+    sov_result r;
+    int over = -1;
+    ASSERT_EQ(sov_support_penetration(&r, &over, posedSupport, &A, posedSupport, &B, kTol), SOV_OK)
+        << what;
+    EXPECT_EQ(over, d_ref < 0 ? 1 : 0) << what;
+    if (over != 1) {
+      ++apart;
+      return;
     }
-  }
+    ++overlapping;
+    steps = std::max(steps, r.iterations);
+    EXPECT_NEAR(r.d, d_ref, kTol) << what;
+    EXPECT_GE(r.d, d_ref - 1e-12) << what;  // the inner polytope's face: never deeper
+    EXPECT_NEAR(std::hypot(r.n[0], std::hypot(r.n[1], r.n[2])), 1.0, 1e-12) << what;
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(r.pB[k] - r.pA[k], r.d * r.n[k], 1e-12) << what;
+  });
   EXPECT_GT(overlapping, 20);
   EXPECT_GT(apart, 20);
   EXPECT_LT(steps, 400);  // room left in the polytope (512 vertices)
@@ -169,47 +178,38 @@ TEST(SovSupportPenetration, RefusesBadInput) {
 TEST(SovSupportDistance, MatchesTheBatteryReferences) {
   constexpr double kTol = 1e-9;
   int overlapping = 0, apart = 0, converged = 0;
-  for (const char* name : {"/paper_subset.csv", "/stress_subset.csv"}) {
-    const sov_test::Battery b = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
-    ASSERT_TRUE(b.error.empty()) << b.error;
-    for (size_t i = 0; i < b.pairs.size(); ++i) {
-      sov_test::PosedPair pp;
-      ASSERT_EQ(sov_test::MakePosedPair(&pp, b.pairs[i]), SOV_OK);
-      const PosedBody A{&pp.A, &pp.XA}, B{&pp.B, &pp.XB};
-      const double d_ref = b.refs[i].d;
-      if (std::abs(d_ref) < 1e-6) continue;  // touching: either answer
-      sov_result r;
-      int over = -1;
-      const std::string what = std::string(name) + " row " + std::to_string(i);
-      const int st =
-          sov_support_distance(&r, &over, posedSupport, &A, posedSupport, &B, nullptr, kTol);
-      ASSERT_TRUE(st == SOV_OK || st == SOV_ERR_NO_CONVERGENCE) << what;
-      EXPECT_EQ(over, d_ref < 0 ? 1 : 0) << what;
-      if (over) {
-        EXPECT_EQ(st, SOV_OK) << what;
-        ++overlapping;
-        continue;
-      }
-      ++apart;
-      if (st == SOV_OK) {
-        ++converged;
-        EXPECT_LE(r.residual, kTol) << what;
-      }
-      EXPECT_GE(r.d, d_ref - 1e-12) << what;
-      EXPECT_LE(r.d, d_ref + r.residual + 1e-12) << what;
-      EXPECT_NEAR(std::hypot(r.n[0], std::hypot(r.n[1], r.n[2])), 1.0, 1e-12) << what;
-      for (int k = 0; k < 3; ++k) EXPECT_NEAR(r.pB[k] - r.pA[k], r.d * r.n[k], 1e-12) << what;
-      // Started along the answer's normal: the same distance, within the tolerance.
-      if (st != SOV_OK) continue;
-      sov_result again;
-      ASSERT_EQ(sov_support_distance(&again, &over, posedSupport, &A, posedSupport, &B, r.n, kTol),
-                SOV_OK)
-          << what;
-      EXPECT_EQ(over, 0) << what;
-      EXPECT_NEAR(again.d, d_ref, kTol + 1e-12) << what;
-      EXPECT_GE(again.d, d_ref - 1e-12) << what;
+  forEachReferencePair([&](const PosedBody& A, const PosedBody& B, double d_ref,
+                           const std::string& what) {
+    sov_result r;
+    int over = -1;
+    const int st =
+        sov_support_distance(&r, &over, posedSupport, &A, posedSupport, &B, nullptr, kTol);
+    ASSERT_TRUE(st == SOV_OK || st == SOV_ERR_NO_CONVERGENCE) << what;
+    EXPECT_EQ(over, d_ref < 0 ? 1 : 0) << what;
+    if (over) {
+      EXPECT_EQ(st, SOV_OK) << what;
+      ++overlapping;
+      return;
     }
-  }
+    ++apart;
+    if (st == SOV_OK) {
+      ++converged;
+      EXPECT_LE(r.residual, kTol) << what;
+    }
+    EXPECT_GE(r.d, d_ref - 1e-12) << what;
+    EXPECT_LE(r.d, d_ref + r.residual + 1e-12) << what;
+    EXPECT_NEAR(std::hypot(r.n[0], std::hypot(r.n[1], r.n[2])), 1.0, 1e-12) << what;
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(r.pB[k] - r.pA[k], r.d * r.n[k], 1e-12) << what;
+    // Started along the answer's normal: the same distance, within the tolerance.
+    if (st != SOV_OK) return;
+    sov_result again;
+    ASSERT_EQ(sov_support_distance(&again, &over, posedSupport, &A, posedSupport, &B, r.n, kTol),
+              SOV_OK)
+        << what;
+    EXPECT_EQ(over, 0) << what;
+    EXPECT_NEAR(again.d, d_ref, kTol + 1e-12) << what;
+    EXPECT_GE(again.d, d_ref - 1e-12) << what;
+  });
   EXPECT_GT(overlapping, 20);
   EXPECT_GT(apart, 20);
   EXPECT_GE(converged, apart * 9 / 10);

@@ -38,6 +38,28 @@ std::vector<Vector> surfaceSamples(const sov_shape& s, int n) {
   return points;
 }
 
+// Box of 400 surface samples of s posed by tf.
+fcl::AABB<double> sampledBox(const sov::Superovoid& s, const Transform& tf) {
+  fcl::AABB<double> box;
+  box.min_ = Vector::Constant(1e9);
+  box.max_ = Vector::Constant(-1e9);
+  for (const Vector& x : surfaceSamples(s.shape(), 400)) {
+    box.min_ = box.min_.cwiseMin(tf * x);
+    box.max_ = box.max_.cwiseMax(tf * x);
+  }
+  return box;
+}
+
+// box encloses the sampled box and touches it to the sampling's gap.
+void expectTightBox(const fcl::AABB<double>& box, const fcl::AABB<double>& sampled) {
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_LE(box.min_[i], sampled.min_[i] + 1e-12);
+    EXPECT_GE(box.max_[i], sampled.max_[i] - 1e-12);
+    EXPECT_NEAR(box.min_[i], sampled.min_[i], kSampleGap);
+    EXPECT_NEAR(box.max_[i], sampled.max_[i], kSampleGap);
+  }
+}
+
 // Volume integrals by the divergence theorem over the parametric surface
 // (sov_shape_point and its tangents). Each quadrant of the parameters is
 // mapped by u = g(t), g'(t) = 630 t^4 (1 - t)^4, which smooths the power-law
@@ -156,17 +178,7 @@ TEST(FclSuperovoid, WorldAabbIsExactUnderRotation) {
   const Transform tf = sov_test::pose(Vector(0.3, -1, 2), 0.9, Vector(1, 2, -0.5));
   fcl::AABB<double> box;
   fcl::computeBV(s, tf, box);
-  Vector lo = Vector::Constant(1e9), hi = Vector::Constant(-1e9);
-  for (const Vector& x : surfaceSamples(s.shape(), 400)) {
-    lo = lo.cwiseMin(tf * x);
-    hi = hi.cwiseMax(tf * x);
-  }
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_LE(box.min_[i], lo[i] + 1e-12);
-    EXPECT_GE(box.max_[i], hi[i] - 1e-12);
-    EXPECT_NEAR(box.min_[i], lo[i], kSampleGap);
-    EXPECT_NEAR(box.max_[i], hi[i], kSampleGap);
-  }
+  expectTightBox(box, sampledBox(s, tf));
   // The OBB and the generic fits (bound vertices) enclose it too.
   fcl::OBB<double> obb;
   fcl::computeBV(s, tf, obb);
@@ -187,19 +199,11 @@ TEST(FclSuperovoid, WorldAabbWithoutRotationIsTheLocalBoxMoved) {
   tf.translation() = Vector(0.3, -1, 2);
   fcl::AABB<double> box;
   fcl::computeBV(s, tf, box);
-  Vector lo = Vector::Constant(1e9), hi = Vector::Constant(-1e9);
-  for (const Vector& x : surfaceSamples(s.shape(), 400)) {
-    lo = lo.cwiseMin(tf * x);
-    hi = hi.cwiseMax(tf * x);
-  }
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(box.min_[i], s.aabb_local.min_[i] + tf.translation()[i]);
     EXPECT_EQ(box.max_[i], s.aabb_local.max_[i] + tf.translation()[i]);
-    EXPECT_LE(box.min_[i], lo[i] + 1e-12);
-    EXPECT_GE(box.max_[i], hi[i] - 1e-12);
-    EXPECT_NEAR(box.min_[i], lo[i], kSampleGap);
-    EXPECT_NEAR(box.max_[i], hi[i], kSampleGap);
   }
+  expectTightBox(box, sampledBox(s, tf));
 }
 
 TEST(FclSuperovoid, EllipsoidMassPropertiesMatchFclEllipsoid) {
