@@ -408,27 +408,21 @@ static int keep_hull_point(search *S, int f, const double lam[3], const double n
   return keep_on_surfaces(S, &r);
 }
 
-/* End of the overlap search: every face bound lies above the best
- * value. If an evaluated direction beats every polished answer, polish from
- * it (unless that failed nearby before); its own value is the answer only
- * if its witnesses, or the hull points where the ray along it leaves the
- * polytope, are sound. */
-static int finish_overlap(search *S) {
-  const double tol = kBound * S->size;
-  if (*S->have && S->ub_lb <= S->best->d + tol) return SOV_OK;
-  if (!in_caps(S->failed[0], S->nfailed, S->ub_v, kFailedCap)) {
-    double ub_v[3], pA[3], pB[3];
-    memcpy(ub_v, S->ub_v, sizeof ub_v);
-    memcpy(pA, S->ub_pA, sizeof pA);
-    memcpy(pB, S->ub_pB, sizeof pB);
-    polish(S, ub_v, pA, pB, S->ub_lb);
-    if (S->proved || (*S->have && S->ub_lb <= S->best->d + tol)) return SOV_OK;
+/* The polytope's point x nearest the origin, on the faces whose planes
+ * leave the origin outside: returns |x| (INFINITY if there is none), its
+ * face in *f (-1 if none), its weights in lam and the unit direction -x / |x|
+ * in u. As x lies in D, d <= |x|. */
+static double nearest_face(const search *S, int *f, double lam[3], double u[3]) {
+  double x[3] = {0, 0, 0}, xf[3], lf[3], nx = INFINITY;
+  *f = -1;
+  for (int g = 0; g < S->P.nf; ++g) {
+    if (!S->P.alive[g] || !(S->P.dist[g] < 0)) continue;
+    sovc_polytope_closest(xf, lf, &S->P, g);
+    const double ng = sqrt(xf[0] * xf[0] + xf[1] * xf[1] + xf[2] * xf[2]);
+    if (ng < nx) nx = ng, *f = g, memcpy(x, xf, sizeof x), memcpy(lam, lf, sizeof lf);
   }
-  if (keep_evaluated(S)) return SOV_OK;
-  double lam[3], ub_v[3];
-  memcpy(ub_v, S->ub_v, sizeof ub_v);
-  const int f = sovc_polytope_ray_face(lam, &S->P, ub_v);
-  return f >= 0 && keep_hull_point(S, f, lam, ub_v, tol) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+  for (int i = 0; i < 3; ++i) u[i] = -x[i] / nx;
+  return nx;
 }
 
 /* Initial polytope from the samples; returns 1 if the hull is solid. Its
@@ -447,26 +441,18 @@ static int start(search *S) {
                             kSamples, 1e-13);
 }
 
-/* Separated bodies the local solvers could not settle: move the polytope's
+/* Separated bodies the local solvers could not settle, or touching ones
+ * whose overlap search closed with the origin outside the polytope: move the polytope's
  * point x nearest the origin towards it (GJK-like: |x| bounds d from above,
  * the best -h_D(v) from below), polishing tight directions, until a polish
  * certifies d >= 0 or the bound closes. */
 static int separated(search *S) {
-  double pA[3], pB[3], x[3] = {0, 0, 0}, xf[3], u[3], lam[3] = {0, 0, 0}, lf[3];
-  double nx = INFINITY;
+  double pA[3], pB[3], u[3], lam[3] = {0, 0, 0};
   int fx = -1;
   if (polish(S, S->ub_v, S->ub_pA, S->ub_pB, S->ub_lb) == SOV_OK && S->best->d >= 0) return SOV_OK;
   for (int it = 0; it < S->budget; ++it) {
-    nx = INFINITY;
-    fx = -1;
-    for (int f = 0; f < S->P.nf; ++f) {
-      if (!S->P.alive[f] || !(S->P.dist[f] < 0)) continue;
-      sovc_polytope_closest(xf, lf, &S->P, f);
-      const double nf = sqrt(xf[0] * xf[0] + xf[1] * xf[1] + xf[2] * xf[2]);
-      if (nf < nx) nx = nf, fx = f, memcpy(x, xf, sizeof x), memcpy(lam, lf, sizeof lam);
-    }
+    const double nx = nearest_face(S, &fx, lam, u);
     if (!(nx > 0) || !isfinite(nx)) return SOV_ERR_NO_CONVERGENCE;
-    for (int i = 0; i < 3; ++i) u[i] = -x[i] / nx;
     if (nx - S->ub_lb <= kBound * S->size) {
       const int kept = keep_evaluated(S) || keep_hull_point(S, fx, lam, u, kBound * S->size);
       return kept ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
@@ -489,6 +475,34 @@ static int separated(search *S) {
    * the caller's tolerance it is an answer. */
   if (fx >= 0 && keep_hull_point(S, fx, lam, u, S->cfg->tolerance)) return SOV_OK;
   return SOV_ERR_NO_CONVERGENCE;
+}
+
+/* End of the overlap search: every face bound lies above the best
+ * value. If an evaluated direction beats every polished answer, polish from
+ * it (unless that failed nearby before); its own value is the answer only
+ * if its witnesses, or the hull points where the ray along it leaves the
+ * polytope, are sound. */
+static int finish_overlap(search *S) {
+  const double tol = kBound * S->size;
+  if (*S->have && S->ub_lb <= S->best->d + tol) return SOV_OK;
+  if (!in_caps(S->failed[0], S->nfailed, S->ub_v, kFailedCap)) {
+    double ub_v[3], pA[3], pB[3];
+    memcpy(ub_v, S->ub_v, sizeof ub_v);
+    memcpy(pA, S->ub_pA, sizeof pA);
+    memcpy(pB, S->ub_pB, sizeof pB);
+    polish(S, ub_v, pA, pB, S->ub_lb);
+    if (S->proved || (*S->have && S->ub_lb <= S->best->d + tol)) return SOV_OK;
+  }
+  if (keep_evaluated(S)) return SOV_OK;
+  double lam[3], ub_v[3];
+  memcpy(ub_v, S->ub_v, sizeof ub_v);
+  const int f = sovc_polytope_ray_face(lam, &S->P, ub_v);
+  if (f >= 0) return keep_hull_point(S, f, lam, ub_v, tol) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+  /* No ray leaves it: the origin lies just outside the polytope (touching
+   * bodies, d within the bound tolerance of 0), where the faces in front of
+   * it bound nothing. The separated search brackets d between lb and the
+   * distance of the polytope's point nearest the origin. */
+  return separated(S);
 }
 
 /* Largest d known: the best polished answer or the best evaluated value. */

@@ -185,6 +185,57 @@ TEST(SuperovoidCollide, FullBatteryVerdictsMatchReference) {
                   "the collide verdicts were checked on the subsets only");
 }
 
+// The overlapping pairs of a battery moved apart along their reference
+// normal until they touch: translating B by t >= 0 along the optimal normal
+// raises d by exactly t (along any other direction v the objective gains
+// t v.n <= t), so the moved pair's d is the gap asked for. Gaps from -1e-12
+// to 1e-12 of the smaller body's size lie below the solver's tolerance,
+// where the sign of d is rounding: every such pair must still be answered
+// within SPEC "Accuracy" and collided without an error.
+void ExpectTouchingAnswered(const std::string& path) {
+  const Battery battery = LoadBattery(path);
+  ASSERT_TRUE(battery.error.empty()) << battery.error;
+  const double kGaps[] = {-1e-12, -1e-13, 0, 1e-13, 1e-12};
+  FailureLog log;
+  size_t queries = 0;
+  for (size_t i = 0; i < battery.pairs.size(); ++i) {
+    const sov_test::Ref& ref = battery.refs[i];
+    if (!(ref.d < 0)) continue;
+    const sov_test::Pair& row = battery.pairs[i];
+    const double size =
+        std::fmin(std::fmax(row.body[0][0], std::fmax(row.body[0][1], row.body[0][2])),
+                  std::fmax(row.body[1][0], std::fmax(row.body[1][1], row.body[1][2])));
+    for (const double g : kGaps) {
+      const double gap = g * size, t = gap - ref.d;
+      sov_test::Pair moved = row;
+      for (int k = 0; k < 3; ++k) moved.body[1][11 + k] += t * ref.n[k];
+      PosedPair pp;
+      ASSERT_EQ(sov_test::MakePosedPair(&pp, moved), SOV_OK) << path << " id " << row.id;
+      ++queries;
+      const std::string at = " gap " + sov_test::Num(gap) + ":";
+      sov_result r{};
+      int st = sov_distance(&r, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, nullptr);
+      std::string why = st == SOV_OK ? CheckAnswer(r, pp, gap) : StatusText(st);
+      int colliding = -1;
+      st = sov_collide(&colliding, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, nullptr);
+      if (st != SOV_OK) why += " collide" + StatusText(st);
+      if (!why.empty()) log.Add(row.id, at + why);
+    }
+  }
+  std::printf("[ touching ] %s: %zu queries, %d failing\n", path.c_str(), queries, log.count);
+  EXPECT_EQ(log.count, 0) << log.Report(path, queries);
+}
+
+TEST(SuperovoidTouching, SubsetPairsMovedToTouchingAreAnswered) {
+  OnSubsets(ExpectTouchingAnswered);
+}
+
+// Contact battery pairs whose touching variants the global search refused
+// (its bound closed with the origin just outside its polytope).
+TEST(SuperovoidTouching, PairsOnceRefusedAtTouchingAreAnswered) {
+  ExpectTouchingAnswered(kSubsetDir + "/contact_touching.csv");
+}
+
 // Runs one study method (quadtree seed) over both subsets: every SOV_OK must
 // be a correct answer, every other status an honest failure. Prints the share
 // converged.
