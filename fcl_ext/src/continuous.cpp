@@ -49,6 +49,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kStepGjkTolerance = 1e-6;
 constexpr double kFineGjkTolerance = 1e-10;
 constexpr double kRoughGapShare = 0.5;
+// A turn over the whole motion at most this (radians) is the rounding of
+// rotation matrices, not a turn: FCL's InterpMotion between two equal
+// matrices records the angle of R R^T's rounded skew part (1e-17 seen),
+// and rotations equal but for their last bits record about 1e-16.
+constexpr double kRoundingTurn = 64 * DBL_EPSILON;
 
 // The vertices of a BVHModel of any of FCL's bounding volumes, or null.
 const fcl::Vector3<double>* meshVertices(const Geometry& g, int* count) {
@@ -337,6 +342,10 @@ double motionBound(const fcl::MotionBase<double>& m, double r, const Vector& n) 
   }
   if (spin == 0) return along;
   if (!std::isfinite(reach)) {
+    // A plane or halfspace that turns by rounding only stands still: such
+    // a turn moves its points near the other body (within the steps' gap
+    // scale of the origin) less than the gap's rounding allowance.
+    if (spin <= kRoundingTurn) return along;
     throw Error(SOV_ERR_OPTION, "sov::continuousCollide: a turning plane or halfspace has no "
                                 "bound on the speed of its points");
   }

@@ -365,6 +365,39 @@ TEST(FclContinuous, StillTiltedPlanesAreAnswered) {
   }
 }
 
+TEST(FclContinuous, StillTiltedPlaneMotionsAreAnswered) {
+  // As above, the plane's motion an fcl::InterpMotion object (so a
+  // ContinuousCollisionObject's) between two equal tilted rotations, or
+  // rotations one ulp apart in every entry: FCL records a turn of about
+  // 1e-16 rad, which a plane (no speed bound) was refused for.
+  const auto ball = std::make_shared<sov::Superovoid>(0.3, 0.3, 0.3, 1.0, 1.0);
+  const auto halfspace = std::make_shared<fcl::Halfspace<double>>(Vector(0, 0, 1), 0.0);
+  const auto plane = std::make_shared<fcl::Plane<double>>(Vector(0, 0, 1), 0.0);
+  constexpr double kFirstContact = 0.47;
+  for (const Transform& tilt : sov_test::randomPoses(50, 0.0, 82)) {
+    Transform nudged = tilt;
+    for (int i = 0; i < 9; ++i) {
+      double& x = nudged.linear().data()[i];
+      x = std::nextafter(x, 2.0);
+    }
+    const auto fall = interp(tilt * pose(Vector(0, 0, 5)), tilt * pose(Vector(0, 0, -5)));
+    for (const Transform& end : {tilt, nudged}) {
+      const auto still = interp(tilt, end);
+      for (const GeometryPtr& g : {GeometryPtr(halfspace), GeometryPtr(plane)}) {
+        Result result;
+        const double toc = sov::continuousCollide(ball.get(), fall.get(), g.get(), still.get(),
+                                                  linearRequest(), result);
+        EXPECT_TRUE(result.is_collide);
+        EXPECT_LE(toc, kFirstContact);
+        EXPECT_NEAR(toc, kFirstContact, 1e-6);
+        const fcl::ContinuousCollisionObject<double> cball(ball, fall), cplane(g, still);
+        Result again;
+        EXPECT_EQ(sov::collide(&cball, &cplane, linearRequest(), again), toc);
+      }
+    }
+  }
+}
+
 TEST(FclContinuous, ScrewOfOneRotationFollowsTheSegment) {
   // FCL 0.7's ScrewMotion between poses of one rotation moves |o| o; the
   // layer moves a ball of radius 0.3 from tf_beg to tf_end onto z <= 0:

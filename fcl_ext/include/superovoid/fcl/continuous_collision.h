@@ -54,7 +54,9 @@
 //
 // Throws sov::Error: the cases of superovoid/fcl/collision.h, CCDM_SPLINE
 // or a motion of another class, a plane or halfspace that turns (its points
-// have no speed bound; rotation matrices equal at both ends do not turn),
+// have no speed bound; rotation matrices equal at both ends do not turn,
+// and a MotionBase's turn of at most 64 DBL_EPSILON rad, the rounding FCL's
+// InterpMotion records between equal matrices, is none),
 // and SOV_ERR_NO_CONVERGENCE when no contact or end is reached within
 // max(request.num_max_iterations, kContinuousMinSteps) steps (the message
 // says up to which time the pair is proved free). Never prints, never
