@@ -127,3 +127,13 @@ int sov_time_of_contact(sov_toc_result *result, const sov_shape *A, const sov_mo
   toc_result_to_public(result, &r);
   return status;
 }
+
+/* The rounding floor of conservative advancement (solver/ccd.c's). */
+int sov_toc_rounding_floor(double *allowance, double *contact, double scale, double tolerance) {
+  if (!allowance && !contact) return SOV_ERR_NULL;
+  if (!isfinite(scale) || !isfinite(tolerance)) return SOV_ERR_NONFINITE;
+  if (scale < 0 || tolerance < 0) return SOV_ERR_OPTION;
+  if (allowance) *allowance = sovc_gap_allowance(scale);
+  if (contact) *contact = sovc_contact_distance(tolerance, scale);
+  return SOV_OK;
+}

@@ -109,18 +109,32 @@ double sovc_support_gap(const sovc_pair *P, const double n[3]) {
   return off - sovc_support(x, P->A, lA, NAN) - sovc_support(x, P->B, lB, NAN);
 }
 
-/* Rounding allowance on a support gap: a few ulps of the largest term that
- * went into it (the positions and the bodies' sizes). */
-static double gap_slack(const sovc_pair *P) {
-  const double scale = norm3(P->XA->p) + norm3(P->XB->p) + P->A->radius + P->B->radius;
+/* Rounding allowance on a support gap computed from numbers of size scale
+ * (the positions and the bodies' sizes): a few ulps of the largest term. */
+double sovc_gap_allowance(double scale) {
   return 64 * DBL_EPSILON * scale;
 }
 
-/* The distance at which the bodies of P count as touching: the tolerance
- * asked for, or twice the gap's rounding allowance where that is larger
- * (closer than that, the certified gap, less its allowance, proves no step). */
+/* The distance at which bodies count as touching: the tolerance asked for,
+ * or twice the gap's rounding allowance where that is larger (closer than
+ * that, the certified gap, less its allowance, proves no step). */
+double sovc_contact_distance(double tolerance, double scale) {
+  return fmax(tolerance, 2 * sovc_gap_allowance(scale));
+}
+
+/* Size of the numbers in a support gap of the bodies of P. */
+static double gap_scale(const sovc_pair *P) {
+  return norm3(P->XA->p) + norm3(P->XB->p) + P->A->radius + P->B->radius;
+}
+
+/* Rounding allowance on a support gap of the bodies of P. */
+static double gap_slack(const sovc_pair *P) {
+  return sovc_gap_allowance(gap_scale(P));
+}
+
+/* The distance at which the bodies of P count as touching. */
 static double contact_distance(const sovc_toc_options *o, const sovc_pair *P) {
-  return fmax(o->distance_tolerance, 2 * gap_slack(P));
+  return sovc_contact_distance(o->distance_tolerance, gap_scale(P));
 }
 
 /* The advancement's fixed inputs and running state. */

@@ -65,6 +65,16 @@ double sovc_motion_bound(const sovc_motion *mA, double rA, const sovc_motion *mB
  * distance whenever it is positive (SPEC "Signed distance"). */
 double sovc_support_gap(const sovc_pair *P, const double n[3]);
 
+/* What rounding can take off a support gap computed from numbers of size
+ * scale (the bodies' positions and sizes): 64 DBL_EPSILON scale. */
+double sovc_gap_allowance(double scale);
+
+/* The distance at or below which conservative advancement counts bodies
+ * as touching: tolerance, or twice sovc_gap_allowance(scale) where that is
+ * larger (closer than that, the certified gap, less its allowance, proves
+ * no step). */
+double sovc_contact_distance(double tolerance, double scale);
+
 /* Time of first contact of A moving by mA and B moving by mB over [0, 1]:
  * conservative advancement with steps (gap along the current normal) /
  * sovc_motion_bound, each certified, until d <= distance_tolerance or

@@ -134,9 +134,30 @@ std::optional<double> support(const Geometry& g, const Transform& tf, const Vect
   return h;
 }
 
-// What rounding can take off a gap computed from numbers of this scale.
+// Scale of the numbers in a support gap: positions and nearest points.
+double gapScale(const Transform& tf1, const Transform& tf2, const Vector& p1, const Vector& p2) {
+  return tf1.translation().norm() + tf2.translation().norm() + p1.norm() + p2.norm();
+}
+
+// What rounding can take off a gap computed from numbers of this scale
+// (the core's allowance, sov_toc_rounding_floor).
 double roundingAllowance(double scale) {
-  return 64 * DBL_EPSILON * scale;
+  double allowance = 0;
+  throwIfError(sov_toc_rounding_floor(&allowance, nullptr, scale, 0), "gap rounding allowance");
+  return allowance;
+}
+
+// The distance at or below which a step's bodies count as touching:
+// kContinuousDistanceTolerance, or the core's rounding floor at the scale
+// of the step's gap where that is larger (closer than that, the gap less
+// its allowance proves no step: bodies 3e7 from the origin stalled there).
+double contactDistance(const Transform& tf1, const Transform& tf2, const Vector& p1,
+                       const Vector& p2) {
+  double contact = 0;
+  throwIfError(sov_toc_rounding_floor(nullptr, &contact, gapScale(tf1, tf2, p1, p2),
+                                      kContinuousDistanceTolerance),
+               "contact distance");
+  return contact;
 }
 
 // The support gap -(h1(n) + h2(-n)) of the posed pair, less a rounding
@@ -162,11 +183,6 @@ sov_shape coreOf(const Geometry& g) {
     return coreShape(static_cast<const fcl::Sphere<double>&>(g));
   }
   return coreShape(static_cast<const fcl::Ellipsoid<double>&>(g));
-}
-
-// Scale of the numbers in a support gap: positions and nearest points.
-double gapScale(const Transform& tf1, const Transform& tf2, const Vector& p1, const Vector& p2) {
-  return tf1.translation().norm() + tf2.translation().norm() + p1.norm() + p2.norm();
 }
 
 // The separation of two core shapes by the core (cache may be null).
@@ -465,9 +481,10 @@ double advance(const Geometry* o1, const fcl::MotionBase<double>& m1, const Geom
     m1.getCurrentTransform(tf1);
     m2.getCurrentTransform(tf2);
     const Separation s = separation(o1, tf1, o2, tf2, kStepGjkTolerance, &cache);
-    certified = certified && (s.certified || s.distance <= kContinuousDistanceTolerance);
+    const double touching = contactDistance(tf1, tf2, s.p1, s.p2);
+    certified = certified && (s.certified || s.distance <= touching);
     record(contact, s, steps, certified);
-    if (s.distance <= kContinuousDistanceTolerance) return finish(true, t, m1, m2, result);
+    if (s.distance <= touching) return finish(true, t, m1, m2, result);
     const double mu = motionBound(m1, r1, s.normal) + motionBound(m2, r2, -s.normal);
     if (!(mu > 0)) return finish(false, t, m1, m2, result);
     const double step = s.lower / mu;

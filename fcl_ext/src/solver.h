@@ -219,9 +219,11 @@ class CcdPair {
 // core's GJK (sov_support_distance), which stops on that bound. libccd's
 // stops when a step gains less than the tolerance, early between flat
 // faces (4 cm on two boxes 0.55 apart, FCL issue #508) and on curved ones
-// (3e-4 on an ellipsoid at 1e-6). Returns false when the core's GJK finds
-// the pair overlapping after all (d = -1 then, libccd's value for an
-// overlap); throws sov::Error on non-finite support points.
+// (3e-4 on an ellipsoid at 1e-6); between bodies touching far from the
+// origin (3e7) it answers 0 with NaN points, also replaced. Returns false
+// when the core's GJK finds the pair overlapping after all (d = -1 then,
+// libccd's value for an overlap); throws sov::Error on non-finite support
+// points.
 template <class T1, class T2>
 bool certifiedApart(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2,
                     double tolerance, double* d, Vector* p1, Vector* p2) {
@@ -240,9 +242,11 @@ bool certifiedApart(const T1& s1, const Transform& tf1, const T2& s2, const Tran
   }
   sov_result r;
   int overlapping = 0;
-  const Vector start = *p2 - *p1;  // libccd's direction: its first supports lie near the answer
-  const int status = sov_support_distance(&r, &overlapping, &ccdBodySupport, &pair.b1,
-                                          &ccdBodySupport, &pair.b2, start.data(), tolerance);
+  // libccd's direction: its first supports lie near the answer (+x where
+  // its points are NaN).
+  const int status =
+      sov_support_distance(&r, &overlapping, &ccdBodySupport, &pair.b1, &ccdBodySupport, &pair.b2,
+                           gap.allFinite() ? gap.data() : nullptr, tolerance);
   if (status != SOV_OK && status != SOV_ERR_NO_CONVERGENCE) {
     throwIfError(status, "GJK (sov_support_distance) on an apart pair");
   }
@@ -250,9 +254,11 @@ bool certifiedApart(const T1& s1, const Transform& tf1, const T2& s2, const Tran
     *d = -1;
     return false;
   }
-  // A bracket that stopped short still beats libccd's where it lies lower:
-  // both are distances of two body points.
-  if (status == SOV_OK || r.d < *d) {
+  // A bracket that stopped short still beats libccd's where it lies lower
+  // (both are distances of two body points), or where libccd's is no
+  // answer.
+  const bool none = !std::isfinite(*d) || !p1->allFinite() || !p2->allFinite();
+  if (status == SOV_OK || r.d < *d || none) {
     *d = r.d;
     *p1 = Vector(r.pA[0], r.pA[1], r.pA[2]);
     *p2 = Vector(r.pB[0], r.pB[1], r.pB[2]);
@@ -321,8 +327,8 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       double d = 0;
       Vector q1, q2;
       bool apart = Base::shapeDistance(s1, tf1, s2, tf2, &d, &q1, &q2);
-      checkFinite(d, &q1, &q2);
       if (apart) apart = certifiedApart(s1, tf1, s2, tf2, distance_tolerance, &d, &q1, &q2);
+      checkFinite(d, &q1, &q2);
       if (dist) *dist = d;
       if (p1) *p1 = q1;
       if (p2) *p2 = q2;

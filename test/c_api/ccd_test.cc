@@ -386,6 +386,30 @@ TEST(SuperovoidToc, ToleranceZeroAndFarOrHugeBodiesReachTheContact) {
   }
 }
 
+TEST(SuperovoidToc, RoundingFloorIsTheDocumentedRule) {
+  // The header's rule: allowance 64 DBL_EPSILON scale, contact at
+  // max(tolerance, twice that); either output alone.
+  const double eps = std::numeric_limits<double>::epsilon();
+  double allowance = 0, contact = 0;
+  ASSERT_EQ(sov_toc_rounding_floor(&allowance, &contact, 1e9, 1e-6), SOV_OK);
+  EXPECT_EQ(allowance, 64 * eps * 1e9);
+  EXPECT_EQ(contact, 128 * eps * 1e9);
+  ASSERT_EQ(sov_toc_rounding_floor(nullptr, &contact, 1.0, 1e-6), SOV_OK);
+  EXPECT_EQ(contact, 1e-6);
+  ASSERT_EQ(sov_toc_rounding_floor(&allowance, nullptr, 0.0, 0.0), SOV_OK);
+  EXPECT_EQ(allowance, 0);
+}
+
+TEST(SuperovoidToc, RoundingFloorErrorsAreNamed) {
+  double x = 0;
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(sov_toc_rounding_floor(nullptr, nullptr, 1, 0), SOV_ERR_NULL);
+  EXPECT_EQ(sov_toc_rounding_floor(&x, &x, std::nan(""), 0), SOV_ERR_NONFINITE);
+  EXPECT_EQ(sov_toc_rounding_floor(&x, &x, 1, inf), SOV_ERR_NONFINITE);
+  EXPECT_EQ(sov_toc_rounding_floor(&x, &x, -1, 0), SOV_ERR_OPTION);
+  EXPECT_EQ(sov_toc_rounding_floor(&x, &x, 1, -1e-6), SOV_ERR_OPTION);
+}
+
 TEST(SuperovoidToc, NoMotionIsOneStep) {
   const sov_shape A = Shape({1, 0.5, 0.7, 0.4, 1.3, 0.1, 0.1});
   const sov_motion MA = {At(0, 0, 0), At(0, 0, 0)};

@@ -398,6 +398,57 @@ TEST(FclContinuous, StillTiltedPlaneMotionsAreAnswered) {
   }
 }
 
+TEST(FclContinuous, FarAndHugeGjkPairsMeetAtTheClosedFormTime) {
+  // A ball superovoid of radius s from c + 5 s to c - 5 s along x towards
+  // a box of half side s (libccd's GJK) or a sphere of radius s at c (c on
+  // the diagonal), no time tolerance, every motion type: first contact at
+  // t = 0.3, closing speed 10 s. Far from the origin the libccd pair
+  // stalled above the gap's rounding allowance, or threw on GJK's NaN
+  // points where it reached touching (3e7, 1e8); the contact distance is
+  // now the core's rounding floor there, at most that of t = 0 (the
+  // ball's nearest point within its radius of its origin: scale
+  // |c A| + |c B| + 2 (|c B| + s)).
+  struct Case {
+    double s, c;
+  };
+  for (const Case& k :
+       {Case{1, 1e6}, Case{1, 1e7}, Case{1, 3e7}, Case{1, 1e8}, Case{1, 1e9}, Case{1e8, 0}}) {
+    const auto ball = std::make_shared<sov::Superovoid>(k.s, k.s, k.s, 1.0, 1.0);
+    const auto box = std::make_shared<fcl::Box<double>>(2 * k.s, 2 * k.s, 2 * k.s);
+    const auto sphere = std::make_shared<fcl::Sphere<double>>(k.s);
+    const Vector c(k.c, k.c, k.c);
+    const Transform beg = pose(c + Vector(5 * k.s, 0, 0)), end = pose(c - Vector(5 * k.s, 0, 0));
+    const double pA = c.norm(), pB = (c + Vector(5 * k.s, 0, 0)).norm();
+    double floor = 0;
+    ASSERT_EQ(sov_toc_rounding_floor(nullptr, &floor, pA + pB + 2 * (pB + k.s),
+                                     sov::kContinuousDistanceTolerance),
+              SOV_OK);
+    for (const GeometryPtr& other : {GeometryPtr(box), GeometryPtr(sphere)}) {
+      for (const auto type : {fcl::CCDM_TRANS, fcl::CCDM_LINEAR, fcl::CCDM_SCREW}) {
+        Request request = linearRequest();
+        request.ccd_motion_type = type;
+        Result result;
+        double toc = -1;
+        EXPECT_NO_THROW(toc = sov::continuousCollide(ball.get(), beg, end, other.get(), pose(c),
+                                                     pose(c), request, result))
+            << "s " << k.s << " c " << k.c << " type " << type;
+        EXPECT_TRUE(result.is_collide) << "s " << k.s << " c " << k.c << " type " << type;
+        EXPECT_NEAR(toc, 0.3, floor / (10 * k.s))
+            << "s " << k.s << " c " << k.c << " type " << type;
+      }
+    }
+    // The pair touching there: an answer, not libccd's NaN points; for the
+    // unit bodies within the floor. (At size 1e8 the core's GJK stops at
+    // its documented rounding of the direction, an ulp of size^2 / d.)
+    fcl::DistanceRequest<double> request(true, true);
+    fcl::DistanceResult<double> answer;
+    double d = -1;
+    EXPECT_NO_THROW(d = sov::distance(ball.get(), pose(c + Vector(2 * k.s, 0, 0)), box.get(),
+                                      pose(c), request, answer));
+    if (k.s == 1) EXPECT_LE(std::abs(d), floor) << "c " << k.c;
+  }
+}
+
 TEST(FclContinuous, ScrewOfOneRotationFollowsTheSegment) {
   // FCL 0.7's ScrewMotion between poses of one rotation moves |o| o; the
   // layer moves a ball of radius 0.3 from tf_beg to tf_end onto z <= 0:

@@ -502,6 +502,19 @@ SOV_API int sov_time_of_contact(sov_toc_result *result, const sov_shape *A,
                                 const sov_toc_options *options,
                                 sov_cache *cache);
 
+/* The rounding floor of sov_time_of_contact, for callers that advance
+ * bodies of their own (the FCL layer's continuous collision):
+ * *allowance = 64 DBL_EPSILON scale, what rounding can take off a support
+ * gap computed from numbers of size scale (the bodies' positions and
+ * sizes), and *contact = max(tolerance, 2 *allowance), the distance at or
+ * below which the bodies count as touching (closer than that, the gap less
+ * its allowance proves no step). sov_time_of_contact takes scale =
+ * |pA| + |pB| + rA + rB (origins and bounding radii at t). Either output
+ * may be NULL. Errors: SOV_ERR_NULL (both NULL), SOV_ERR_NONFINITE (scale
+ * or tolerance NaN or infinite), SOV_ERR_OPTION (either negative). */
+SOV_API int sov_toc_rounding_floor(double *allowance, double *contact, double scale,
+                                   double tolerance);
+
 #ifdef __cplusplus
 }
 #endif

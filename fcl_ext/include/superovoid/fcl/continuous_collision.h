@@ -17,7 +17,8 @@
 // time t, a lower bound g on the distance, and a bound mu on how fast the
 // gap along the fixed n can shrink; the bodies cannot touch before
 // t + g / mu. Contact is reported at the first step with
-// d <= kContinuousDistanceTolerance, or when a step g / mu would be shorter
+// d <= kContinuousDistanceTolerance (or the core's rounding floor at the
+// step's scale where that is larger, sov_toc_rounding_floor), or when a step g / mu would be shorter
 // than request.toc_err (FCL's own conservative advancement stops that way,
 // at a fixed 1e-4); the reported time is never after the first contact.
 //
