@@ -205,6 +205,16 @@ class CcdPair {
   CcdPair(const CcdPair&) = delete;
   CcdPair& operator=(const CcdPair&) = delete;
 
+  // libccd's GJK distance on these objects, as FCL's
+  // GJKSolver_libccd::shapeDistance runs it for a pair it has no closed
+  // form for (ShapeDistanceLibccdImpl): true when apart; d and the world
+  // points p1, p2 as it leaves them.
+  bool gjkDistance(unsigned int max_iterations, double tolerance, double* d, Vector* p1,
+                   Vector* p2) const {
+    return fcl::detail::GJKDistance(o1_, b1.support, o2_, b2.support, max_iterations, tolerance, d,
+                                    p1, p2);
+  }
+
  private:
   void* o1_;
   void* o2_;
@@ -213,21 +223,20 @@ class CcdPair {
   const CcdBody b1, b2;
 };
 
-// libccd's GJK answer (d, p1, p2: world points) for an apart pair,
-// checked: the support values along p2 - p1 bound the distance from below,
-// and an answer further above that bound than tolerance is replaced by the
-// core's GJK (sov_support_distance), which stops on that bound. libccd's
-// stops when a step gains less than the tolerance, early between flat
-// faces (4 cm on two boxes 0.55 apart, FCL issue #508) and on curved ones
-// (3e-4 on an ellipsoid at 1e-6); between bodies touching far from the
-// origin (3e7) it answers 0 with NaN points, also replaced. Returns false
-// when the core's GJK finds the pair overlapping after all (d = -1 then,
-// libccd's value for an overlap); throws sov::Error on non-finite support
-// points.
+// libccd's GJK answer (d, p1, p2: world points) for an apart pair of
+// the bodies of pair, checked: the support values along p2 - p1 bound the
+// distance from below, and an answer further above that bound than
+// tolerance is replaced by the core's GJK (sov_support_distance), which
+// stops on that bound. libccd's stops when a step gains less than the
+// tolerance, early between flat faces (4 cm on two boxes 0.55 apart, FCL
+// issue #508) and on curved ones (3e-4 on an ellipsoid at 1e-6); between
+// bodies touching far from the origin (3e7) it answers 0 with NaN points,
+// also replaced. Returns false when the core's GJK finds the pair
+// overlapping after all (d = -1 then, libccd's value for an overlap);
+// throws sov::Error on non-finite support points.
 template <class T1, class T2>
-bool certifiedApart(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2,
-                    double tolerance, double* d, Vector* p1, Vector* p2) {
-  const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
+bool certifiedApart(const CcdPair<T1, T2>& pair, double tolerance, double* d, Vector* p1,
+                    Vector* p2) {
   const Vector gap = *p2 - *p1;
   const double length = gap.norm();
   if (length > 0) {
@@ -264,6 +273,14 @@ bool certifiedApart(const T1& s1, const Transform& tf1, const T2& s2, const Tran
     *p2 = Vector(r.pB[0], r.pB[1], r.pB[2]);
   }
   return true;
+}
+
+// The same for two posed shapes, as libccd GJK objects of their own.
+template <class T1, class T2>
+bool certifiedApart(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2,
+                    double tolerance, double* d, Vector* p1, Vector* p2) {
+  const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
+  return certifiedApart(pair, tolerance, d, p1, p2);
 }
 
 // GJKSolver_libccd with the exact pairs taken over. Same interface as the
@@ -324,10 +341,15 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     if constexpr (kIsExactPair<T1, T2>) {
       return exact(s1, tf1, s2, tf2, dist, p1, p2);
     } else {
+      // FCL has closed forms for some pairs of its own shapes; a pair with
+      // a superovoid gets its generic libccd GJK, run here on the objects
+      // the check uses too (one pair of them per query).
+      static_assert(std::is_same_v<T1, Superovoid> || std::is_same_v<T2, Superovoid>);
+      const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
       double d = 0;
       Vector q1, q2;
-      bool apart = Base::shapeDistance(s1, tf1, s2, tf2, &d, &q1, &q2);
-      if (apart) apart = certifiedApart(s1, tf1, s2, tf2, distance_tolerance, &d, &q1, &q2);
+      bool apart = pair.gjkDistance(max_distance_iterations, distance_tolerance, &d, &q1, &q2);
+      if (apart) apart = certifiedApart(pair, distance_tolerance, &d, &q1, &q2);
       checkFinite(d, &q1, &q2);
       if (dist) *dist = d;
       if (p1) *p1 = q1;
