@@ -231,13 +231,20 @@ size_t mergeStatuses(std::vector<int> *status, const Inputs &in, size_t *first) 
   throw py::error_already_set();
 }
 
+// The thread count of a batch call: an integer from 0 (one per core) to
+// the C int's largest; TypeError or ValueError naming threads otherwise.
+int threadCount(const py::object &threads) {
+  return integer(threads, "threads", 0, std::numeric_limits<int>::max());
+}
+
 // The C options of an optional Options.
 const sov_options *optionsOf(const Options *o) { return o ? &o->options : nullptr; }
 
 // distance_batch.
 py::object distanceBatch(const py::handle &shapes, const py::handle &ia, const py::handle &ib,
                          const py::handle &pa, const py::handle &pb, const Options *options,
-                         CacheArray *caches, int threads, bool raise) {
+                         CacheArray *caches, const py::object &threads, bool raise) {
+  const int nthreads = threadCount(threads);
   Inputs in = readInputs(shapes, ia, ib, pa, pb);
   const sov_batch b = cBatch(in, caches);
   const size_t n = in.ia.size();
@@ -252,7 +259,7 @@ py::object distanceBatch(const py::handle &shapes, const py::handle &ia, const p
     sov_result none;
     int none_status;
     st = sov_batch_distance(n ? out.data() : &none, n ? status.data() : &none_status, &report, &b,
-                            optionsOf(options), threads);
+                            optionsOf(options), nthreads);
   }
   if (st != SOV_OK && report.failed == 0) check(st, "distance_batch");  // refused call
   DistanceBatch r;
@@ -286,7 +293,8 @@ py::object distanceBatch(const py::handle &shapes, const py::handle &ia, const p
 // collide_batch.
 py::object collideBatch(const py::handle &shapes, const py::handle &ia, const py::handle &ib,
                         const py::handle &pa, const py::handle &pb, const Options *options,
-                        CacheArray *caches, int threads, bool raise) {
+                        CacheArray *caches, const py::object &threads, bool raise) {
+  const int nthreads = threadCount(threads);
   Inputs in = readInputs(shapes, ia, ib, pa, pb);
   const sov_batch b = cBatch(in, caches);
   const size_t n = in.ia.size();
@@ -298,7 +306,7 @@ py::object collideBatch(const py::handle &shapes, const py::handle &ia, const py
     py::gil_scoped_release release;
     int none, none_status;
     st = sov_batch_collide(n ? colliding.data() : &none, n ? status.data() : &none_status, &report,
-                           &b, optionsOf(options), threads);
+                           &b, optionsOf(options), nthreads);
   }
   if (st != SOV_OK && report.failed == 0) check(st, "collide_batch");
   CollideBatch r;
@@ -329,7 +337,9 @@ poses_a, poses_b: the poses of A and B per pair: an (n, 7) array of rows qw qx q
   sequence of n Pose.
 options: an Options for every pair (None: defaults).
 caches: a CacheArray(n) (pair k warm-starts from and updates its k-th cache), or None (cold).
-threads: 0 for one per core, n for at most n; the GIL is released meanwhile.
+threads: an integer from 0 to 2147483647 (the C int's largest): 0 for one per core, n for at
+  most n (never more than the pairs, nor 1024); another value raises ValueError (TypeError
+  for a non-integer) naming threads. The GIL is released meanwhile.
 check: raise superovoid.BatchError (status, message, index of the first failed pair, and
   .result, the whole answer) when a pair failed; False returns the statuses instead.
 Every pair's answer equals the single-pair call's bit for bit, whatever the thread count.)";

@@ -51,6 +51,10 @@ py::array_t<double> vec3(const double v[3]);
 // The three numbers of a sequence or array of length 3; throws
 // std::invalid_argument (ValueError) naming what for another length.
 std::array<double, 3> read3(const py::handle &value, const char *what);
+// An int (anything with __index__) from lo to hi; throws py::type_error
+// (TypeError) naming what for another type, std::invalid_argument
+// (ValueError) naming what and the range outside it.
+int integer(const py::object &value, const char *what, int lo, int hi);
 // A pose from a 4x4 or 3x4 homogeneous matrix [R | p] (a 4x4's last row
 // 0 0 0 1, else SOV_ERR_ROTATION).
 sov_pose poseFromHomogeneous(const DoubleArray &T);

@@ -108,22 +108,6 @@ double realNumber(const py::object &value, const char *what) {
   return v;
 }
 
-// An int (anything with __index__: not 1.5): TypeError otherwise,
-// ValueError past the C int's range.
-int integer(const py::object &value, const char *what) {
-  PyObject *index = PyNumber_Index(value.ptr());
-  if (!index) {
-    PyErr_Clear();
-    throw py::type_error(std::string(what) + ": an integer expected");
-  }
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
-  Py_DECREF(index);
-  if (overflow || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-    throw std::invalid_argument(std::string(what) + ": out of the C int's range");
-  return static_cast<int>(v);
-}
-
 // Options from keyword values (defaults for those not given).
 Options makeOptions(const std::string &method, const std::string &seed, const py::object &tolerance,
                     const py::object &max_iterations, bool certify) {
@@ -132,7 +116,10 @@ Options makeOptions(const std::string &method, const std::string &seed, const py
   o.options.method = methodFromName(method);
   o.options.seed = seedFromName(seed);
   if (!tolerance.is_none()) o.options.tolerance = realNumber(tolerance, "tolerance");
-  if (!max_iterations.is_none()) o.options.max_iterations = integer(max_iterations, "max_iterations");
+  if (!max_iterations.is_none())
+    o.options.max_iterations =
+        integer(max_iterations, "max_iterations", std::numeric_limits<int>::min(),
+                std::numeric_limits<int>::max());
   o.options.certify = certify ? 1 : 0;
   return o;
 }
@@ -361,6 +348,26 @@ std::array<double, 3> read3(const py::handle &value, const char *what) {
   if (!a || a.ndim() != 1 || a.shape(0) != 3)
     throw std::invalid_argument(std::string(what) + ": 3 numbers expected");
   return {a.at(0), a.at(1), a.at(2)};
+}
+
+// An int (anything with __index__: not 1.5, not None) from lo to hi:
+// TypeError naming what otherwise, ValueError naming what and the range
+// outside it.
+int integer(const py::object &value, const char *what, int lo, int hi) {
+  const std::string range = std::string(what) + ": an integer from " + std::to_string(lo) + " to " +
+                            std::to_string(hi) + " expected";
+  PyObject *index = PyNumber_Index(value.ptr());
+  if (!index) {
+    PyErr_Clear();
+    throw py::type_error(range + ", not " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  }
+  const py::object v = py::reinterpret_steal<py::object>(index);
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow || x < lo || x > hi)
+    throw std::invalid_argument(range + ", not " + std::string(py::str(v)));
+  return static_cast<int>(x);
 }
 
 // A pose from a homogeneous matrix.

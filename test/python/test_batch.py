@@ -155,9 +155,6 @@ def test_bad_arguments_raise():
         sov.distance_batch(np.array([[1, 1, 1, 3, 1, 0, 0]]), [0], [0], q, q)
     assert e.value.status == sov.ERR_EXPONENT and "shapes[0]" in str(e.value)
     with pytest.raises(sov.Error) as e:
-        sov.distance_batch(shapes, [0], [1], q, q, threads=-1)
-    assert e.value.status == sov.ERR_OPTION
-    with pytest.raises(sov.Error) as e:
         sov.collide_batch(shapes, [0], [1], q, q, options=sov.Options(tolerance=0))
     assert e.value.status == sov.ERR_OPTION
     empty = sov.distance_batch(shapes, np.zeros(0, int), np.zeros(0, int), np.zeros((0, 7)), np.zeros((0, 7)))
@@ -189,6 +186,27 @@ def test_bad_arguments_raise():
     r = sov.distance_batch(shapes, [0, 0], [1, 1], np.tile(np.eye(4), (2, 1, 1)), T, check=False)
     assert int(r.status[0]) == sov.OK and abs(r.d[0] - 1.5) < 1e-12
     assert int(r.status[1]) == sov.ERR_ROTATION
+
+
+@pytest.mark.parametrize("batch", [sov.distance_batch, sov.collide_batch])
+def test_thread_counts_outside_the_c_int_range_from_0_raise_naming_threads(batch):
+    # threads is the C call's int, 0 (one per core) and up: another value
+    # raises ValueError (an integer out of range) or TypeError (no integer),
+    # naming threads and the range, before any pair runs.
+    shapes = np.array([[1, 1, 1, 1, 1, 0, 0], [0.5, 0.5, 0.5, 1, 1, 0, 0]])
+    q = np.array([[1, 0, 0, 0, 0, 0, 0]], dtype=float)
+    top = int(np.iinfo(np.intc).max)
+    range_text = rf"threads: an integer from 0 to {top} expected"
+    for bad in (-1, top + 1, 2 ** 40, -2 ** 70, np.int64(-3)):
+        with pytest.raises(ValueError, match=range_text):
+            batch(shapes, [0], [1], q, q, threads=bad)
+    for bad in (1.5, None, "2", np.float64(2.0), [1]):
+        with pytest.raises(TypeError, match=range_text):
+            batch(shapes, [0], [1], q, q, threads=bad)
+    # The ends of the range and numpy integers are thread counts; one pair
+    # takes one thread whatever the request.
+    for good in (0, 1, top, np.int32(2), np.uint8(1)):
+        assert batch(shapes, [0], [1], q, q, threads=good).threads == 1
 
 
 def test_the_gil_is_released_while_a_batch_runs():
