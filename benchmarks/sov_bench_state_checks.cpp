@@ -35,15 +35,6 @@ double microseconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::micro>(b - a).count();
 }
 
-// The scene of model with the demo's SRDF.
-std::unique_ptr<sov::urdf::Scene> sceneOf(const sov::urdf::Model& model, const std::string& dir) {
-  sov::urdf::SceneOptions options;
-  options.mesh_directory = dir;
-  auto scene = std::make_unique<sov::urdf::Scene>(model, options);
-  scene->loadSrdf(dir + "/panda.srdf");
-  return scene;
-}
-
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
@@ -85,8 +76,8 @@ int main(int argc, char** argv) {
     const std::string dir = SOV_PLANNING_PANDA_DIR;
     const sov::urdf::Model fitted_model = sov::urdf::parseFile(dir + "/panda_fit.urdf");
     const sov::urdf::Model mesh_model = sov::urdf::parseFile(dir + "/panda.urdf");
-    std::unique_ptr<sov::urdf::Scene> scenes[2] = {sceneOf(fitted_model, dir),
-                                                   sceneOf(mesh_model, dir)};
+    std::unique_ptr<sov::urdf::Scene> scenes[2] = {sp::pandaScene(fitted_model, dir),
+                                                   sp::pandaScene(mesh_model, dir)};
     const sp::Arm arm = sp::pandaArm(mesh_model);
     const sp::World world = sp::shelfWorld(1);
     const auto env = world.env();

@@ -14,6 +14,7 @@
 #include <ompl/util/Console.h>
 #include <ompl/util/RandomNumbers.h>
 #include <superovoid/fcl.h>
+#include <superovoid/planning/arm.h>
 #include <superovoid/planning/ompl_planning.h>
 #include <superovoid/planning/queries.h>
 #include <superovoid/planning/recheck.h>
@@ -163,23 +164,14 @@ struct Robot {
   std::vector<double> reach;  // of the meshes, for the re-check
 };
 
-// The scene of model (meshes resolved in dir) with dir/panda.srdf applied.
-std::unique_ptr<sov::urdf::Scene> sceneOf(const sov::urdf::Model& model, const std::string& dir) {
-  sov::urdf::SceneOptions so;
-  so.mesh_directory = dir;
-  auto scene = std::make_unique<sov::urdf::Scene>(model, so);
-  scene->loadSrdf(dir + "/panda.srdf");
-  return scene;
-}
-
 // Both models of the Panda in dir, their scenes and the planning group.
 Robot loadRobot(const std::string& dir) {
   Robot r;
   r.fitted_model = sov::urdf::parseFile(dir + "/panda_fit.urdf");
   r.mesh_model = sov::urdf::parseFile(dir + "/panda.urdf");
-  r.fitted = sceneOf(r.fitted_model, dir);
-  r.mesh = sceneOf(r.mesh_model, dir);
-  r.recheck = sceneOf(r.mesh_model, dir);
+  r.fitted = sp::pandaScene(r.fitted_model, dir);
+  r.mesh = sp::pandaScene(r.mesh_model, dir);
+  r.recheck = sp::pandaScene(r.mesh_model, dir);
   r.arm = sp::pandaArm(r.mesh_model);
   r.reach = sp::reachBounds(r.mesh_model, *r.recheck, r.arm);
   return r;

@@ -83,6 +83,14 @@ Arm pandaArm(const urdf::Model& model) {
   return armOf(model, joints, {{"fer_finger_joint1", 0.04}});
 }
 
+std::unique_ptr<urdf::Scene> pandaScene(const urdf::Model& model, const std::string& dir) {
+  urdf::SceneOptions options;
+  options.mesh_directory = dir;
+  auto scene = std::make_unique<urdf::Scene>(model, options);
+  scene->loadSrdf(dir + "/panda.srdf");
+  return scene;
+}
+
 std::vector<double> reachBounds(const urdf::Model& model, const urdf::Scene& scene,
                                 const Arm& arm) {
   const auto radius = geometryRadii(scene);

@@ -8,6 +8,7 @@
 #include <ompl/base/ScopedState.h>
 #include <ompl/util/Console.h>
 #include <ompl/util/RandomNumbers.h>
+#include <superovoid/planning/arm.h>
 #include <superovoid/planning/ompl_planning.h>
 #include <superovoid/planning/queries.h>
 #include <superovoid/planning/recheck.h>
@@ -31,14 +32,6 @@ namespace sp = sov::planning;
 const std::string kDir = SOV_PLANNING_PANDA_DIR;
 // The Panda's "ready" configuration (MoveIt's panda_moveit_config).
 const sp::Config kReady = {0, -0.785, 0, -2.356, 0, 1.571, 0.785};
-
-std::unique_ptr<sov::urdf::Scene> pandaScene(const sov::urdf::Model& model) {
-  sov::urdf::SceneOptions so;
-  so.mesh_directory = kDir;
-  auto scene = std::make_unique<sov::urdf::Scene>(model, so);
-  scene->loadSrdf(kDir + "/panda.srdf");
-  return scene;
-}
 
 // Every vertex of every mesh of panda.urdf lies in the superovoid that
 // panda_fit.urdf gives the same link (F <= 0 in its frame): the committed
@@ -109,7 +102,7 @@ TEST(PlanningPanda, SrdfNamesModelLinksAndLeavesDistantPairsChecked) {
 // segments, no farther than the point speed bound allows.
 TEST(PlanningArm, PointSpeedBoundHoldsForEveryVertex) {
   const auto model = sov::urdf::parseFile(kDir + "/panda.urdf");
-  auto scene = pandaScene(model);
+  auto scene = sp::pandaScene(model, kDir);
   const sp::Arm arm = sp::pandaArm(model);
   const auto reach = sp::reachBounds(model, *scene, arm);
   std::mt19937_64 rng(7);
@@ -152,7 +145,7 @@ TEST(PlanningArm, PointSpeedBoundHoldsForEveryVertex) {
 // free and partly proved by clearance.
 TEST(PlanningRecheck, FindsAThinPlateBetweenFreeEnds) {
   const auto model = sov::urdf::parseFile(kDir + "/panda.urdf");
-  auto scene = pandaScene(model);
+  auto scene = sp::pandaScene(model, kDir);
   const sp::Arm arm = sp::pandaArm(model);
   const auto reach = sp::reachBounds(model, *scene, arm);
   fcl::Transform3<double> at = fcl::Transform3<double>::Identity();
@@ -182,7 +175,7 @@ TEST(PlanningRecheck, FindsAThinPlateBetweenFreeEnds) {
 // at a first contact inside, and passes it without the plate.
 TEST(PlanningMotion, CertifiedValidatorStopsAtAPlateTheDiscreteOneStepsOver) {
   const auto model = sov::urdf::parseFile(kDir + "/panda_fit.urdf");
-  auto scene = pandaScene(model);
+  auto scene = sp::pandaScene(model, kDir);
   const sp::Arm arm = sp::pandaArm(model);
   fcl::Transform3<double> at = fcl::Transform3<double>::Identity();
   at.translation() = Eigen::Vector3d(0.4, 0.0, 0.55);
@@ -263,7 +256,7 @@ TEST(PlanningPanda, FittedPathsAreFreeOnTheMeshes) {
   ompl::RNG::setSeed(11);
   const auto fitted_model = sov::urdf::parseFile(kDir + "/panda_fit.urdf");
   const auto mesh_model = sov::urdf::parseFile(kDir + "/panda.urdf");
-  auto fitted = pandaScene(fitted_model), mesh = pandaScene(mesh_model);
+  auto fitted = sp::pandaScene(fitted_model, kDir), mesh = sp::pandaScene(mesh_model, kDir);
   const sp::Arm arm = sp::pandaArm(mesh_model);
   const auto reach = sp::reachBounds(mesh_model, *mesh, arm);
   const sp::World world = sp::shelfWorld(1);

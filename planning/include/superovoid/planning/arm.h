@@ -1,6 +1,7 @@
 // The joints a planner moves (a planning group, as an SRDF's <group>), their
 // limits from the URDF, the other joints held fixed, and a bound on how fast
-// any point of the robot's collision geometry moves when they turn.
+// any point of the robot's collision geometry moves when they turn; and the
+// Panda's scene as the demo, its tests and benchmarks build it.
 // Library superovoid::planning.
 #ifndef SUPEROVOID_PLANNING_ARM_H
 #define SUPEROVOID_PLANNING_ARM_H
@@ -8,6 +9,7 @@
 #include <superovoid/urdf/model.h>
 #include <superovoid/urdf/scene.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,10 @@ Arm armOf(const urdf::Model& model, const std::vector<std::string>& joints,
 // The Panda's seven arm joints (fer_joint1 .. fer_joint7), the fingers held
 // open (fer_finger_joint1 = 0.04, its mimic follows).
 Arm pandaArm(const urdf::Model& model);
+
+// The scene of a model of the Panda (meshes resolved in dir) with
+// dir/panda.srdf applied: the adjacent and never-colliding pairs skipped.
+std::unique_ptr<urdf::Scene> pandaScene(const urdf::Model& model, const std::string& dir);
 
 // reach[j]: an upper bound, valid at every configuration, on the distance
 // from joint j's axis to any point of the collision geometry of the links it
