@@ -30,6 +30,17 @@ double secondsSince(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// Whether the scene takes state's joint values: each finite and within its
+// URDF limits, ends included. OMPL's satisfiesBounds is looser: it lets a
+// value DBL_EPSILON past a bound through, and NaN (no comparison with NaN
+// fails), where Scene::setJointPositions throws.
+bool withinLimits(const ob::State* state, const Arm& arm) {
+  const auto* s = state->as<ob::RealVectorStateSpace::StateType>();
+  for (std::size_t i = 0; i < arm.joints.size(); ++i)
+    if (!(s->values[i] >= arm.lower[i] && s->values[i] <= arm.upper[i])) return false;
+  return true;
+}
+
 // A state is valid when it is inside the limits, no pair of links that may
 // collide touches (the scene's allowed pairs, the SRDF's among them, are
 // skipped) and no link touches an environment object.
@@ -42,7 +53,7 @@ class SceneValidityChecker : public ob::StateValidityChecker {
 
   bool isValid(const ob::State* state) const override {
     const auto t0 = Clock::now();
-    bool valid = si_->satisfiesBounds(state);
+    bool valid = withinLimits(state, arm_);
     if (valid) {
       scene_.setJointPositions(arm_.positions(configOf(state, arm_.joints.size())));
       valid = !scene_.selfCollision() && !scene_.collides(env_);
@@ -60,7 +71,7 @@ class SceneValidityChecker : public ob::StateValidityChecker {
 };
 
 // OMPL's motion validator on Scene::motionCollides: a segment is valid when
-// its end is inside the limits and no checked pair comes within the
+// both ends are inside the limits and no checked pair comes within the
 // distance tolerance anywhere along it (conservative advancement: no
 // sampling resolution, so no thin obstacle is stepped over).
 class CertifiedMotionValidator : public ob::MotionValidator {
@@ -86,10 +97,10 @@ class CertifiedMotionValidator : public ob::MotionValidator {
   }
 
  private:
-  // Time of first contact along s1 -> s2 (1 when free, 0 when s2 is out of
-  // bounds or the check gave up), counted in counts_.
+  // Time of first contact along s1 -> s2 (1 when free, 0 when an end is out
+  // of the limits or the check gave up), counted in counts_.
   double firstContact(const ob::State* s1, const ob::State* s2) const {
-    if (!si_->satisfiesBounds(s2)) {
+    if (!withinLimits(s1, arm_) || !withinLimits(s2, arm_)) {
       ++invalid_;
       return 0;
     }

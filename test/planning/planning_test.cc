@@ -213,6 +213,49 @@ TEST(PlanningMotion, CertifiedValidatorStopsAtAPlateTheDiscreteOneStepsOver) {
   EXPECT_EQ(free_counts.motions, 1u);
 }
 
+// States the scene does not take (a joint one ulp past its URDF limit, which
+// OMPL's satisfiesBounds lets through, or NaN, which it passes) are invalid,
+// and so is every motion to them (from them too, for the certified
+// validator; OMPL's discrete one takes a motion's start as valid): nothing
+// throws out of the checks or out of plan().
+TEST(PlanningLimits, StatesPastTheLimitsAreInvalidNotErrors) {
+  const auto model = sov::urdf::parseFile(kDir + "/panda_fit.urdf");
+  auto scene = sp::pandaScene(model, kDir);
+  const sp::Arm arm = sp::pandaArm(model);
+  sp::CheckCounts counts;
+  const auto discrete =
+      sp::spaceOf(*scene, {}, arm, sp::MotionValidation::kDiscrete, 0.05, &counts);
+  const auto certified =
+      sp::spaceOf(*scene, {}, arm, sp::MotionValidation::kCertified, 0.01, &counts);
+  ompl::base::ScopedState<> ready(discrete), off(discrete);
+  sp::setState(ready.get(), kReady);
+  ASSERT_TRUE(discrete->isValid(ready.get()));
+  std::vector<sp::Config> outside;
+  for (std::size_t j = 0; j < arm.joints.size(); ++j) {
+    sp::Config q = kReady;
+    q[j] = std::nextafter(arm.upper[j], HUGE_VAL);
+    outside.push_back(q);
+    q[j] = std::nextafter(arm.lower[j], -HUGE_VAL);
+    outside.push_back(q);
+    q[j] = std::nan("");
+    outside.push_back(q);
+  }
+  for (const sp::Config& q : outside) {
+    sp::setState(off.get(), q);
+    for (const auto& si : {discrete, certified}) {
+      EXPECT_NO_THROW(EXPECT_FALSE(si->isValid(off.get())));
+      EXPECT_NO_THROW(EXPECT_FALSE(si->checkMotion(ready.get(), off.get())));
+    }
+    // OMPL's discrete validator takes the start as valid; the certified one checks it.
+    EXPECT_NO_THROW(EXPECT_FALSE(certified->checkMotion(off.get(), ready.get())));
+  }
+  sp::PlanOptions options;
+  options.time_limit = 0.5;
+  sp::PlanResult r;
+  EXPECT_NO_THROW(r = sp::plan(*scene, {}, arm, kReady, outside.front(), options));
+  EXPECT_FALSE(r.solved);
+}
+
 // The world's octree holds the point cloud, its cover holds every occupied
 // leaf, and the query regions are clear of every box obstacle and leaf.
 TEST(PlanningWorld, OctreeHoldsTheCloudCoverHoldsTheLeavesRegionsAreClear) {
