@@ -38,8 +38,19 @@ enum {
   kMaxNewton = 100, /* steps of one solve before bisection alone */
   kSlowSteps = 2,   /* steps in a row that do not halve |F| before one bisection */
   kMaxBisect = 200, /* halvings of [-1, 1] (about 60 reach the last bit) */
-  kZoneScan = 16    /* equal steps scanning a dent zone for every maximum */
+  kZoneScan = 16,   /* equal steps scanning a dent zone for every maximum */
+  kZoneSplits = 32  /* halvings of scanned cells that may hide a maximum, per zone */
 };
+
+/* A scanned cell of a dent zone whose bound exceeds the best value by less
+ * than this (relative) is not halved: what it may hide is within rounding
+ * of the support value's accuracy. */
+static const double kCellTol = 1e-14;
+
+/* q |tx - ty| (the rate of the log of the slice terms' ratio in s) above
+ * which the switch between them is a kink the dent-zone scan must not step
+ * over (as convexity.c's kSharpSwitch). */
+static const double kSharpSwitch = 50;
 
 /* A final step whose relative change of the support point is below this is
  * applied by a second-order Taylor update instead of one more evaluation:
@@ -488,10 +499,72 @@ static void taper_tangent(double *f, double *slope, const taper_state *t, const 
   *slope = -t->slice.n * t->F;
 }
 
+/* Upper bound of f between the evaluated states lo and hi: c is at most its
+ * value at the end nearer the equator (1 across it) and N, a norm of an
+ * affine function of s, is convex, so f <= V s + c_max N, a convex function
+ * whose maximum lies at an end. */
+static double cell_bound(const taper_state *lo, const taper_state *hi, const taper_problem *P) {
+  const double cmax = lo->s < 0 && hi->s > 0 ? 1.0 : fmax(lo->c, hi->c);
+  return fmax(P->V * lo->s + cmax * lo->slice.n, P->V * hi->s + cmax * hi->slice.n);
+}
+
+/* The better of h (x) and the support point of the state t advanced by dy. */
+static double keep_better(double x[3], double h, const taper_state *t, const taper_problem *P,
+                          const sovc_shape *shape, const double v[3], double dy) {
+  double xt[3];
+  const double ht = taper_point(xt, t, P, shape, v, dy);
+  if (ht > h) h = ht, x[0] = xt[0], x[1] = xt[1], x[2] = xt[2];
+  return h;
+}
+
+/* The better of h (x) and the surface point of the evaluated state t, taken
+ * only when higher by more than kCellTol (not for rounding next to a
+ * maximum solved nearby). */
+static double keep_node(double x[3], double h, const taper_state *t, const taper_problem *P,
+                        const sovc_shape *shape, const double v[3]) {
+  const double f = P->V * t->s + t->c * t->slice.n;
+  return f > h + kCellTol * fabs(f) ? keep_better(x, h, t, P, shape, v, 0) : h;
+}
+
+/* Largest maximum of f between the evaluated states lo and hi of a dent
+ * zone, or h (x) if none is higher. A rising then falling bracket
+ * (F < 0 < F) is solved. Any other cell can still hold a maximum next to a
+ * minimum, both sign changes of F between its ends (a maximum near a pole
+ * next to a sharp switch of the slice support): its ends are candidates,
+ * and unless its bound (cell_bound) is within kCellTol of h it is halved,
+ * while *budget (halvings left for the zone) lasts. */
+static double zone_cell(double x[3], double h, const taper_problem *P, const sovc_shape *shape,
+                        const double v[3], const taper_state *lo, const taper_state *hi,
+                        int *budget) {
+  taper_state t;
+  double dy = 0;
+  if (lo->F < 0 && hi->F > 0) {
+    taper_eval_s(&t, P, 0.5 * (lo->s + hi->s));
+    taper_solve(&t, &dy, P, lo, hi);
+    return keep_better(x, h, &t, P, shape, v, dy);
+  }
+  h = keep_node(x, keep_node(x, h, lo, P, shape, v), hi, P, shape, v);
+  const double bound = cell_bound(lo, hi, P), s = 0.5 * (lo->s + hi->s);
+  if (!(bound > h + kCellTol * fabs(bound)) || *budget <= 0 || !(s > lo->s && s < hi->s)) return h;
+  --*budget;
+  taper_eval_s(&t, P, s);
+  h = zone_cell(x, h, P, shape, v, lo, &t, budget);
+  return zone_cell(x, h, P, shape, v, &t, hi, budget);
+}
+
+/* Height in (lo, hi) where the slice support of the direction switches
+ * sharply between its x and y terms (A0 kx = B0 ky, eps1 near 2 with
+ * unequal tapers, switch narrower than about 1/kSharpSwitch), NaN if none. */
+static double switch_height(const taper_problem *P, double lo, double hi) {
+  const double zs = (P->B0 - P->A0) / (P->A0 * P->tx - P->B0 * P->ty);
+  return zs > lo && zs < hi && P->q * fabs(P->tx - P->ty) > kSharpSwitch ? zs : NAN;
+}
+
 /* Inside the dent zone f need not be concave: it can have a maximum on each
  * side of a local minimum (iCub links: two 0.09 apart in s, 5e-16 apart
- * relative to |v|), so the zone is scanned at kZoneScan + 1 heights and every
- * rising then falling bracket (F < 0 < F) is solved; keeps the largest. The
+ * relative to |v|), so the zone is scanned at kZoneScan + 1 heights, and at
+ * the direction's sharp switch (a kink of f, a minimum between two maxima)
+ * if any, and every cell searched (zone_cell); keeps the largest. The
  * scan is skipped where f cannot beat h on the zone: c <= 1 and N, a norm of
  * an affine function of s, is convex, so f <= V s + N, a convex function
  * whose maximum lies at an end (lo and hi, the states at the zone's ends). */
@@ -500,18 +573,20 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
   const double zl = shape->dent_zone[0], zh = shape->dent_zone[1];
   const double bound = fmax(P->V * zl + lo->slice.n, P->V * zh + hi->slice.n);
   if (bound + 1e-14 * fabs(bound) < h) return h;
-  taper_state prev = *lo, cur, t;
+  const double zs = switch_height(P, zl, zh);
+  int budget = kZoneSplits;
+  taper_state prev = *lo, cur, mid;
   for (int i = 1; i <= kZoneScan; ++i) {
     if (i < kZoneScan)
       taper_eval_s(&cur, P, zl + (zh - zl) * i / kZoneScan);
     else
       cur = *hi;
-    if (prev.F < 0 && cur.F > 0) {
-      double dy, xt[3];
-      taper_eval_s(&t, P, 0.5 * (prev.s + cur.s));
-      taper_solve(&t, &dy, P, &prev, &cur);
-      const double ht = taper_point(xt, &t, P, shape, v, dy);
-      if (ht > h) h = ht, x[0] = xt[0], x[1] = xt[1], x[2] = xt[2];
+    if (zs > prev.s && zs < cur.s) {
+      taper_eval_s(&mid, P, zs);
+      h = zone_cell(x, h, P, shape, v, &prev, &mid, &budget);
+      h = zone_cell(x, h, P, shape, v, &mid, &cur, &budget);
+    } else {
+      h = zone_cell(x, h, P, shape, v, &prev, &cur, &budget);
     }
     prev = cur;
   }

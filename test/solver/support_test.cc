@@ -22,6 +22,7 @@ namespace {
 using sov_spec::MakeShape;
 using sov_spec::Param;
 using sov_spec::SpecImplicitLong;
+using sov_spec::Spow;
 
 constexpr double kPi = 3.14159265358979323846;
 // Support value against the brute-force maximum (relative to |dir| size).
@@ -668,6 +669,65 @@ TEST(Support, FlatProfilesGiveTheMaximumFromAnyHint) {
         EXPECT_NEAR(sovc_support(xh, &s, d, hint), h, 1e-12 * s.a[0])
             << "eps2 " << e2 << " direction " << k << " hint " << hint;
       }
+    }
+  }
+}
+
+// Slice support f(s) = v3 a3 s + c(s) N(s) of SPEC "Valid parameters" in long
+// double, c(s) = (1 - |s|^m)^(1/m), N the l_q norm of (a1 kx |v1|, a2 ky |v2|)
+// with the larger term factored out (q reaches 1e9 as eps1 nears 2).
+long double SliceSupportLong(const sovc_shape& s, const double d[3], long double z) {
+  const long double m = 2.0L / s.eps2, q = 2.0L / (2.0L - s.eps1), az = std::fabs(z);
+  const long double c = az >= 1 ? 0.0L : std::exp(std::log1p(-std::pow(az, m)) / m);
+  const long double X = std::fabs(s.a[0] * (1 + s.taper[0] * z) * (long double)d[0]);
+  const long double Y = std::fabs(s.a[1] * (1 + s.taper[1] * z) * (long double)d[1]);
+  const long double big = std::max(X, Y), small = std::min(X, Y);
+  const long double N = big == 0 ? 0.0L : big * std::exp(std::log1p(std::pow(small / big, q)) / q);
+  return (long double)d[2] * s.a[2] * z + c * N;
+}
+
+// Supports of nearly degenerate exponents (eps1 within 1e-8 of 2, eps2 near
+// 1e-5 or 3e-4; tapers of 1e-6 at the dent limit): the slice support
+// switches between its x and y terms within 1e-3 of height (a kink of f, a
+// local minimum), and for directions where the body's two corners nearly
+// tie, f has a maximum near each pole. The dent-zone scan stepped over the
+// kink and the maximum beside it (both in one scanned cell) and returned the
+// other corner, 3.1e-7 short on a body of size 4 (the first direction, from
+// an accuracy hunt). Brute force: every local maximum of f over a grid of
+// heights and one of latitudes (s = sin(t)^eps2 resolves the poles), refined.
+TEST(Support, NearlyDegenerateExponentsGiveTheHigherCorner) {
+  const double shapes[2][7] = {
+      {3.2197614699938661, 1.3925542540253777, 4.0707829839276712, 1.9999999978785246,
+       8.7274971652220476e-06, -2.6568208749720414e-07, 1.7871118978935023e-06},
+      {2.0645074648354096, 1.5766272210741457, 3.676263669848292, 1.9999999903602679,
+       0.00026634864355301602, -4.4353292769006065e-06, -2.3771851139021324e-06}};
+  const double found[2][3] = {{0.39696457303431332, -0.91783393255826551, -5.6109553998767475e-07},
+                              {-0.60693724834103235, 0.79474975720285124, 1.491630387444999e-06}};
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int k = 0; k < 2; ++k) {
+    sovc_shape s;
+    ASSERT_EQ(sovc_shape_init(&s, shapes[k]), SOV_OK);
+    ASSERT_GT(s.dent, SOVC_DENT_NEGLECT);
+    for (int j = 0; j < 20; ++j) {
+      double d[3] = {found[k][0], found[k][1], found[k][2]}, x[3];
+      if (j > 0) {  // a1 |d1| kx = a2 |d2| ky at a random height, d3 near the corners' tie
+        const double zs = 2 * unit(rng) - 1, tx = s.taper[0], ty = s.taper[1];
+        d[0] = 1 / s.a[0];
+        d[1] = (1 + tx * zs) / ((1 + ty * zs) * s.a[1]);
+        const double tie = (1 - tx - s.a[1] * d[1] * (1 + ty)) / 2;
+        d[2] = (tie + (unit(rng) - 0.5) * std::fabs(tx - ty) * std::pow(10.0, -6 * unit(rng))) /
+               s.a[2];
+      }
+      auto height = [&](double z) { return (double)SliceSupportLong(s, d, z); };
+      auto latitude = [&](double t) {
+        return (double)SliceSupportLong(s, d, Spow(std::sin(t), s.eps2));
+      };
+      const double brute = std::max(MultimodalMax(height, -1.0, 1.0, 6000),
+                                    MultimodalMax(latitude, -kPi / 2, kPi / 2, 6000));
+      const double h = sovc_support(x, &s, d, NAN);
+      EXPECT_GE(h, brute - 3 * kValueTol * std::fabs(brute)) << "shape " << k << " direction " << j;
+      EXPECT_NEAR(h, Dot(d, x), kSameTol * std::fabs(h) * 4);
     }
   }
 }
