@@ -344,36 +344,43 @@ TEST(FclContinuous, HalfspaceFallIsTheClosedForm) {
   EXPECT_NEAR(toc, 0.4, 1e-6);
 }
 
+// A ball of radius 0.3 falling 10 along the normal of a plane or halfspace
+// that does not move (tilted: its R R^T is not exactly I) first touches it
+// at (5 - 0.3) / 10.
+struct FallOntoStillPlane {
+  std::shared_ptr<sov::Superovoid> ball =
+      std::make_shared<sov::Superovoid>(0.3, 0.3, 0.3, 1.0, 1.0);
+  std::vector<GeometryPtr> planes = {std::make_shared<fcl::Halfspace<double>>(Vector(0, 0, 1), 0.0),
+                                     std::make_shared<fcl::Plane<double>>(Vector(0, 0, 1), 0.0)};
+  static constexpr double kFirstContact = 0.47;
+
+  // Expects the contact, at kFirstContact and not after it.
+  static void expectContact(const Result& result, double toc) {
+    EXPECT_TRUE(result.is_collide);
+    EXPECT_LE(toc, kFirstContact);
+    EXPECT_NEAR(toc, kFirstContact, 1e-6);
+  }
+};
+
 TEST(FclContinuous, StillTiltedPlanesAreAnswered) {
-  // A ball of radius 0.3 falls 10 along the normal of a plane or halfspace
-  // that does not move, tilted by a random rotation (its R R^T is not
-  // exactly I): contact at (5 - 0.3) / 10.
-  const auto ball = std::make_shared<sov::Superovoid>(0.3, 0.3, 0.3, 1.0, 1.0);
-  const auto halfspace = std::make_shared<fcl::Halfspace<double>>(Vector(0, 0, 1), 0.0);
-  const auto plane = std::make_shared<fcl::Plane<double>>(Vector(0, 0, 1), 0.0);
-  constexpr double kFirstContact = 0.47;
+  const FallOntoStillPlane fall;
   for (const Transform& tilt : sov_test::randomPoses(100, 0.0, 81)) {
     const Transform beg = tilt * pose(Vector(0, 0, 5)), end = tilt * pose(Vector(0, 0, -5));
-    for (const GeometryPtr& still : {GeometryPtr(halfspace), GeometryPtr(plane)}) {
+    for (const GeometryPtr& still : fall.planes) {
       Result result;
-      const double toc = sov::continuousCollide(ball.get(), beg, end, still.get(), tilt, tilt,
+      const double toc = sov::continuousCollide(fall.ball.get(), beg, end, still.get(), tilt, tilt,
                                                 linearRequest(), result);
-      EXPECT_TRUE(result.is_collide);
-      EXPECT_LE(toc, kFirstContact);
-      EXPECT_NEAR(toc, kFirstContact, 1e-6);
+      FallOntoStillPlane::expectContact(result, toc);
     }
   }
 }
 
 TEST(FclContinuous, StillTiltedPlaneMotionsAreAnswered) {
-  // As above, the plane's motion an fcl::InterpMotion object (so a
+  // FallOntoStillPlane, the plane's motion an fcl::InterpMotion object (so a
   // ContinuousCollisionObject's) between two equal tilted rotations, or
   // rotations one ulp apart in every entry: FCL records a turn of about
   // 1e-16 rad, which a plane (no speed bound) was refused for.
-  const auto ball = std::make_shared<sov::Superovoid>(0.3, 0.3, 0.3, 1.0, 1.0);
-  const auto halfspace = std::make_shared<fcl::Halfspace<double>>(Vector(0, 0, 1), 0.0);
-  const auto plane = std::make_shared<fcl::Plane<double>>(Vector(0, 0, 1), 0.0);
-  constexpr double kFirstContact = 0.47;
+  const FallOntoStillPlane falling;
   for (const Transform& tilt : sov_test::randomPoses(50, 0.0, 82)) {
     Transform nudged = tilt;
     for (int i = 0; i < 9; ++i) {
@@ -383,14 +390,12 @@ TEST(FclContinuous, StillTiltedPlaneMotionsAreAnswered) {
     const auto fall = interp(tilt * pose(Vector(0, 0, 5)), tilt * pose(Vector(0, 0, -5)));
     for (const Transform& end : {tilt, nudged}) {
       const auto still = interp(tilt, end);
-      for (const GeometryPtr& g : {GeometryPtr(halfspace), GeometryPtr(plane)}) {
+      for (const GeometryPtr& g : falling.planes) {
         Result result;
-        const double toc = sov::continuousCollide(ball.get(), fall.get(), g.get(), still.get(),
-                                                  linearRequest(), result);
-        EXPECT_TRUE(result.is_collide);
-        EXPECT_LE(toc, kFirstContact);
-        EXPECT_NEAR(toc, kFirstContact, 1e-6);
-        const fcl::ContinuousCollisionObject<double> cball(ball, fall), cplane(g, still);
+        const double toc = sov::continuousCollide(falling.ball.get(), fall.get(), g.get(),
+                                                  still.get(), linearRequest(), result);
+        FallOntoStillPlane::expectContact(result, toc);
+        const fcl::ContinuousCollisionObject<double> cball(falling.ball, fall), cplane(g, still);
         Result again;
         EXPECT_EQ(sov::collide(&cball, &cplane, linearRequest(), again), toc);
       }
@@ -445,7 +450,9 @@ TEST(FclContinuous, FarAndHugeGjkPairsMeetAtTheClosedFormTime) {
     double d = -1;
     EXPECT_NO_THROW(d = sov::distance(ball.get(), pose(c + Vector(2 * k.s, 0, 0)), box.get(),
                                       pose(c), request, answer));
-    if (k.s == 1) EXPECT_LE(std::abs(d), floor) << "c " << k.c;
+    if (k.s == 1) {
+      EXPECT_LE(std::abs(d), floor) << "c " << k.c;
+    }
   }
 }
 
