@@ -221,19 +221,19 @@ static double softplus(double x) {
 
 /* Where a direction's x and y terms are equal (lam + q log(kx / ky) = 0)
  * its slice support switches between them. The log of their ratio changes
- * by about q |tx - ty| per unit height: above kSharpSwitch (2 across the
+ * by about q |tx - ty| per unit height: above SOVC_SHARP_SWITCH (2 across the
  * envelope's node spacing) the switch is a kink narrower than the nodes
  * (eps1 near 2), whose dent spans about as much height as the tapers'
  * difference. Heights up to kSwitchSpan either side, halving kSwitchSteps
  * times (down to 1e-4), resolve it. Smoother switches are left to the
  * nodes: bodies fitted to the dent limit stay accepted. */
 enum { kSwitchSteps = 12, kSwitchNodes = 2 * kSwitchSteps + 1 };
-static const double kSwitchSpan = 0.2, kSharpSwitch = 50;
+static const double kSwitchSpan = 0.2;
 
 /* Heights around a sharp switch of the direction with logit lam,
  * ascending, inside (-1, 1); returns their count (0 if there is none). */
 static int switch_nodes(double z[kSwitchNodes], const profile *P, double lam) {
-  if (!(P->q * fabs(P->tx - P->ty) > kSharpSwitch)) return 0;
+  if (!(P->q * fabs(P->tx - P->ty) > SOVC_SHARP_SWITCH)) return 0;
   /* kx / ky = e^(-lam / q) =: 1 + e gives z (tx - (1 + e) ty) = e. */
   const double e = expm1(-lam / P->q), zs = e / (P->tx - (1 + e) * P->ty);
   if (!(zs > -1 && zs < 1)) return 0;

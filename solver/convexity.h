@@ -5,6 +5,12 @@
 
 #include <stddef.h>
 
+/* q |tx - ty| (the rate, per unit height, of the log of the ratio of a
+ * slice support's x and y terms) above which the switch between them is a
+ * kink narrower than the convexity test's nodes and the support's dent-zone
+ * scan (eps1 near 2 with unequal tapers): both place a node on it. */
+#define SOVC_SHARP_SWITCH 50.0
+
 /* 1 if params[7] (already range-checked) give a convex body, else 0. */
 int sovc_is_convex(const double params[7]);
 

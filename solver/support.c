@@ -32,6 +32,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "solver/convexity.h"
 #include "solver/shape.h"
 
 enum {
@@ -46,11 +47,6 @@ enum {
  * than this (relative) is not halved: what it may hide is within rounding
  * of the support value's accuracy. */
 static const double kCellTol = 1e-14;
-
-/* q |tx - ty| (the rate of the log of the slice terms' ratio in s) above
- * which the switch between them is a kink the dent-zone scan must not step
- * over (as convexity.c's kSharpSwitch). */
-static const double kSharpSwitch = 50;
 
 /* A final step whose relative change of the support point is below this is
  * applied by a second-order Taylor update instead of one more evaluation:
@@ -554,10 +550,10 @@ static double zone_cell(double x[3], double h, const taper_problem *P, const sov
 
 /* Height in (lo, hi) where the slice support of the direction switches
  * sharply between its x and y terms (A0 kx = B0 ky, eps1 near 2 with
- * unequal tapers, switch narrower than about 1/kSharpSwitch), NaN if none. */
+ * unequal tapers, switch narrower than about 1/SOVC_SHARP_SWITCH), NaN if none. */
 static double switch_height(const taper_problem *P, double lo, double hi) {
   const double zs = (P->B0 - P->A0) / (P->A0 * P->tx - P->B0 * P->ty);
-  return zs > lo && zs < hi && P->q * fabs(P->tx - P->ty) > kSharpSwitch ? zs : NAN;
+  return zs > lo && zs < hi && P->q * fabs(P->tx - P->ty) > SOVC_SHARP_SWITCH ? zs : NAN;
 }
 
 /* Inside the dent zone f need not be concave: it can have a maximum on each
