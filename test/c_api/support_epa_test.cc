@@ -29,6 +29,20 @@ void posedSupport(const void* body, const double dir[3], double x[3]) {
 
 void nanSupport(const void*, const double*, double x[3]) { x[0] = x[1] = x[2] = NAN; }
 
+// The ellipsoid with semi-axes 0.3, 0.2, 0.4 at the identity pose: the
+// body of the bad-input tests (status: that of its making).
+struct EllipsoidAtOrigin {
+  sov_shape S{};
+  sov_pose X{};
+  int status;
+  EllipsoidAtOrigin() {
+    const double params[7] = {0.3, 0.2, 0.4, 1, 1, 0, 0};
+    const double q[4] = {1, 0, 0, 0}, p[3] = {0, 0, 0};
+    status = sov_shape_init(&S, params);
+    if (status == SOV_OK) status = sov_pose_from_quat(&X, q, p);
+  }
+};
+
 // f(A, B, d_ref, what) for every pair of the paper and stress subsets that
 // is not touching (|d_ref| below 1e-6: either answer), posed by its row.
 template <class F>
@@ -146,13 +160,9 @@ TEST(SovSupportPenetration, ARunOutOfRoomGivesItsBracket) {
 }
 
 TEST(SovSupportPenetration, RefusesBadInput) {
-  const double params[7] = {0.3, 0.2, 0.4, 1, 1, 0, 0};
-  sov_shape S;
-  ASSERT_EQ(sov_shape_init(&S, params), SOV_OK);
-  const double q[4] = {1, 0, 0, 0}, p[3] = {0, 0, 0};
-  sov_pose X;
-  ASSERT_EQ(sov_pose_from_quat(&X, q, p), SOV_OK);
-  const PosedBody A{&S, &X};
+  EllipsoidAtOrigin e;
+  ASSERT_EQ(e.status, SOV_OK);
+  const PosedBody A{&e.S, &e.X};
   sov_result r;
   int over = 0;
   EXPECT_EQ(sov_support_penetration(nullptr, &over, posedSupport, &A, posedSupport, &A, 1e-6),
@@ -275,13 +285,9 @@ TEST(SovSupportDistance, BoxesGetTheirClosedFormGap) {
 }
 
 TEST(SovSupportDistance, RefusesBadInput) {
-  const double params[7] = {0.3, 0.2, 0.4, 1, 1, 0, 0};
-  sov_shape S;
-  ASSERT_EQ(sov_shape_init(&S, params), SOV_OK);
-  const double q[4] = {1, 0, 0, 0}, p[3] = {0, 0, 0};
-  sov_pose X;
-  ASSERT_EQ(sov_pose_from_quat(&X, q, p), SOV_OK);
-  const PosedBody A{&S, &X};
+  EllipsoidAtOrigin e;
+  ASSERT_EQ(e.status, SOV_OK);
+  const PosedBody A{&e.S, &e.X};
   sov_result r;
   int over = 0;
   EXPECT_EQ(sov_support_distance(nullptr, &over, posedSupport, &A, posedSupport, &A, nullptr, 1e-6),
