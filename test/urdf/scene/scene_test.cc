@@ -8,10 +8,13 @@
 #include <superovoid/fcl.h>
 #include <superovoid/urdf/scene.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "scene_test_util.h"
@@ -263,6 +266,73 @@ TEST(SceneSelf, ALinkOfSeveralBodiesAnswersForTheNearestBody) {
     for (const sov::urdf::Contact& c : scene.contacts(0.0)) touching += c.distance <= 0;
     EXPECT_EQ(touching, static_cast<std::size_t>(d0 <= 0) + (d1 <= 0)) << s;
   }
+}
+
+// A coiled chain of links of one to three bodies each (superovoids of
+// random exponents and tapers, and FCL boxes), with links without geometry
+// between some of them: the colliding link pairs are those of brute force
+// over every checked pair of bodies, whichever link pairs' boxes overlap.
+TEST(SceneSelf, UnionsAndLinksWithoutGeometryMatchBruteForce) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0, 1);
+  const auto number = [](double x) {
+    std::ostringstream out;
+    out << std::setprecision(17) << x;
+    return out.str();
+  };
+  std::string xml = "<robot name=\"coil\" xmlns:sov=\"urn:superovoid:urdf:1\"><link name=\"l0\"/>";
+  int links = 1;
+  for (int i = 1; i <= 9; ++i) {
+    const std::string name = "l" + std::to_string(i);
+    std::string link = "<link name=\"" + name + "\">";
+    const int bodies = i % 4 == 2 ? 0 : 1 + i % 3;  // l2 and l6: no geometry
+    for (int k = 0; k < bodies; ++k) {
+      const std::string at = "<origin xyz=\"" + std::to_string(0.04 * k) + " " +
+                             std::to_string(0.02 * u(rng)) + " 0\" rpy=\"" +
+                             std::to_string(3 * u(rng)) + " 0 " + std::to_string(u(rng)) + "\"/>";
+      double p[7] = {0.015 + 0.02 * u(rng),
+                     0.01 + 0.01 * u(rng),
+                     0.02 + 0.02 * u(rng),
+                     0.1 + 1.8 * u(rng),
+                     0.1 + 1.8 * u(rng),
+                     0.6 * u(rng) - 0.3,
+                     0};
+      double scale = 1;  // the taper kept convex
+      ASSERT_EQ(sov_shape_max_taper_scale(&scale, p), SOV_OK);
+      p[5] *= std::min(1.0, 0.9 * scale);
+      std::string geometry = "<box size=\"0.03 0.02 0.05\"/>";
+      if (k < 2) {
+        geometry = "<sov:superovoid";
+        const char* names[] = {"a1", "a2", "a3", "eps1", "eps2", "taper_x", "taper_y"};
+        for (int m = 0; m < 7; ++m)
+          geometry += std::string(" ") + names[m] + "=\"" + number(p[m]) + "\"";
+        geometry += "/>";
+      }
+      link += "<collision>" + at + "<geometry>" + geometry + "</geometry></collision>";
+    }
+    xml += link + "</link><joint name=\"j" + std::to_string(i) +
+           "\" type=\"revolute\"><parent link=\"l" + std::to_string(i - 1) + "\"/><child link=\"" +
+           name + "\"/><origin xyz=\"0.09 0 0\"/><axis xyz=\"0 0 1\"/>" +
+           "<limit lower=\"-2.5\" upper=\"2.5\" effort=\"1\" velocity=\"1\"/></joint>";
+    ++links;
+  }
+  xml += "</robot>";
+  const auto model = sov::urdf::parse(xml, "coil");
+  sov::urdf::Scene scene(model);
+  ASSERT_EQ(scene.linkNames().size(), static_cast<std::size_t>(links));
+  int colliding = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    scene.setJointPositions(sov_test::randomConfiguration(scene, *model.urdf, rng));
+    const Brute b = bruteForce(scene);
+    std::set<std::pair<std::string, std::string>> pairs;
+    ASSERT_EQ(scene.selfCollision(&pairs), !b.colliding.empty()) << "trial " << trial;
+    EXPECT_EQ(pairs, b.colliding) << "trial " << trial;
+    EXPECT_EQ(scene.selfCollision(), !b.colliding.empty()) << "trial " << trial;
+    colliding += !b.colliding.empty();
+  }
+  // Both verdicts occur, and so do several colliding link pairs at once.
+  EXPECT_GT(colliding, 30);
+  EXPECT_LT(colliding, 270);
 }
 
 TEST(SceneSelf, AllowingThePairMovesTheMinimum) {

@@ -344,6 +344,9 @@ class SOV_SCENE_API Scene {
   std::map<std::string, std::size_t> link_index_;
   std::vector<Eigen::Isometry3d> link_poses_;
   std::vector<std::unique_ptr<Geometry>> geometries_;
+  // Link l's geometries are geometries_[link_first_[l]] up to
+  // geometries_[link_first_[l + 1]] (excluded).
+  std::vector<std::size_t> link_first_;
   // allowed_[i * links_.size() + j], both orders: a dense table, because
   // the broadphase asks for every pair whose boxes overlap.
   std::vector<bool> allowed_;
