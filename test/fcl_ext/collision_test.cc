@@ -243,6 +243,51 @@ TEST(FclCollide, OverlapsAtTheShapesExtremePointsAreFound) {
   EXPECT_EQ(pairs, 1600);
 }
 
+// A superovoid and each GJK primitive (box, capsule, cone, cylinder,
+// convex) a small gap apart or overlapping by as much, along the normal of
+// their distance: the primitive moved along it from the pair's own answer,
+// which for convex bodies makes the gap exact. Collide without contacts
+// (libccd's GJK, its "apart" proved by a separating plane) and with them
+// both tell the two apart.
+TEST(FclCollide, SlightGapsAndOverlapsOfGjkPairsAreToldApart) {
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const auto shapes = sov_test::gjkShapes();
+  int pairs = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    std::array<double, 7> p{0.1 + 0.3 * unit(rng), 0.1 + 0.3 * unit(rng), 0.1 + 0.3 * unit(rng),
+                            0.1 + 1.8 * unit(rng), 0.1 + 1.8 * unit(rng), 2 * unit(rng) - 1,
+                            2 * unit(rng) - 1};
+    double scale = 0;
+    ASSERT_EQ(sov_shape_max_taper_scale(&scale, p.data()), SOV_OK);
+    p[5] *= 0.9 * scale;
+    p[6] *= 0.9 * scale;
+    const sov::Superovoid s(p);
+    const auto poses = sov_test::randomPoses(2, 1.0, 100 + trial);
+    for (const auto& other : shapes) {
+      fcl::DistanceRequest<double> request(true, true);
+      request.distance_tolerance = 1e-9;
+      fcl::DistanceResult<double> r;
+      const double d = sov::distance(&s, poses[0], other.get(), poses[1], request, r);
+      if (!(d > 0.01)) continue;  // apart, so that a move along n sets the gap
+      const Vector n = (r.nearest_points[1] - r.nearest_points[0]).normalized();
+      for (const double gap : {1e-3, -1e-3}) {
+        Transform moved = poses[1];
+        moved.translation() += (gap - d) * n;
+        const std::size_t expected = gap < 0 ? 1 : 0;
+        EXPECT_EQ(hit(s, poses[0], *other, moved, true, false), expected)
+            << "trial " << trial << ", gap " << gap;
+        EXPECT_EQ(hit(*other, moved, s, poses[0], true, false), expected)
+            << "trial " << trial << ", gap " << gap;
+        EXPECT_EQ(hit(s, poses[0], *other, moved, true, true), expected)
+            << "trial " << trial << ", gap " << gap;
+        ++pairs;
+      }
+    }
+  }
+  EXPECT_GT(pairs, 200);
+}
+
 // Mesh vs fcl::Sphere collision is the layer's, in closed form: FCL 0.7's
 // sphere-triangle test takes a zero-area triangle (two equal vertices, as
 // the iCub hand's meshes have) for a hit with any sphere its tree reaches
