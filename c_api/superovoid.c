@@ -516,6 +516,17 @@ int sov_support_distance(sov_result *result, int *overlapping, sov_support_fn su
   return st;
 }
 
+/* GJK's verdict on two support functions. */
+int sov_support_collide(int *colliding, sov_support_fn support_a, const void *a,
+                        sov_support_fn support_b, const void *b, const double start[3]) {
+  if (!colliding || !support_a || !support_b) return SOV_ERR_NULL;
+  const sovc_support_body A = {support_a, a}, B = {support_b, b};
+  sovc_support_gjk out;
+  const int st = sovc_support_collide(&out, &A, &B, start);
+  if (st == SOV_OK) *colliding = out.overlapping;
+  return st;
+}
+
 /* The options check every query makes, for the batch calls (c_api/batch.c),
  * which make it once before any pair, and sov_time_of_contact (c_api/ccd.c). */
 int sovc_api_check_options(const sov_options *options) {

@@ -123,8 +123,12 @@ static void answer(sovc_support_gjk *out, const vertex *S, int n, const double l
   }
 }
 
-int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
-                          const sovc_support_body *B, const double start[3], double tolerance) {
+/* GJK on A - B (see sovc_support_distance); verdict_only: stop at the
+ * first proof, a positive bound (a separating plane) or the origin in a
+ * simplex. */
+static int support_gjk(sovc_support_gjk *out, const sovc_support_body *A,
+                       const sovc_support_body *B, const double start[3], double tolerance,
+                       int verdict_only) {
   vertex S[4];
   double lam[4] = {1, 0, 0, 0}, x[3], first[3] = {1, 0, 0};
   if (start && sovc_all_finite(start, 3) && sovc_dot(start, start) > 0)
@@ -151,8 +155,9 @@ int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
      * too, the answer's normal. That direction is rounded by about an ulp
      * of the vertices over |x|, which turns the bound by size times that. */
     lb = -sovc_dot(dir, w.w);
+    /* A verdict stops at a proof; the floor bounds only a distance's accuracy. */
     const double floor = fmax(64 * DBL_EPSILON * size, DBL_EPSILON * size * size / xn);
-    if (xn - lb <= fmax(tolerance, floor)) {
+    if (verdict_only ? lb > 0 : xn - lb <= fmax(tolerance, floor)) {
       answer(out, S, n, lam, x, lb);
       return SOV_OK;
     }
@@ -177,4 +182,14 @@ int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
   }
   answer(out, S, n, lam, x, lb);
   return SOV_ERR_NO_CONVERGENCE;
+}
+
+int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
+                          const sovc_support_body *B, const double start[3], double tolerance) {
+  return support_gjk(out, A, B, start, tolerance, 0);
+}
+
+int sovc_support_collide(sovc_support_gjk *out, const sovc_support_body *A,
+                         const sovc_support_body *B, const double start[3]) {
+  return support_gjk(out, A, B, start, 0, 1);
 }

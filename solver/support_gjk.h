@@ -28,4 +28,14 @@ typedef struct sovc_support_gjk {
 int sovc_support_distance(sovc_support_gjk *out, const sovc_support_body *A,
                           const sovc_support_body *B, const double start[3], double tolerance);
 
+/* The verdict only, by the same GJK stopped at its first proof: SOV_OK with
+ * out->overlapping = 0 where a support value along the simplex's point x
+ * is positive (the plane normal to out->n separates the bodies; d and gap
+ * as reached), 1 where the origin lies in a simplex of A - B or within
+ * rounding of one (touching); SOV_ERR_NONFINITE, or SOV_ERR_NO_CONVERGENCE
+ * when the steps run out or stop gaining first (bodies within rounding of
+ * touching, undecided). start as for sovc_support_distance. */
+int sovc_support_collide(sovc_support_gjk *out, const sovc_support_body *A,
+                         const sovc_support_body *B, const double start[3]);
+
 #endif

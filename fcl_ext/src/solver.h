@@ -223,18 +223,6 @@ class CcdPair {
   const CcdBody b1, b2;
 };
 
-// The support values' bound on the distance of the bodies of pair along
-// unit n (from the first towards the second): -(h1(n) + h2(-n)); positive
-// where the plane normal to n separates them. NaN for a non-finite support.
-template <class T1, class T2>
-double ccdSupportGap(const CcdPair<T1, T2>& pair, const Vector& n) {
-  const Vector m = -n;
-  Vector x1, x2;
-  ccdBodySupport(&pair.b1, n.data(), x1.data());
-  ccdBodySupport(&pair.b2, m.data(), x2.data());
-  return n.dot(x2 - x1);
-}
-
 // libccd's GJK answer (d, p1, p2: world points) for an apart pair of
 // the bodies of pair, checked: the support values along p2 - p1 bound the
 // distance from below, and an answer further above that bound than
@@ -252,7 +240,11 @@ bool certifiedApart(const CcdPair<T1, T2>& pair, double tolerance, double* d, Ve
   const Vector gap = *p2 - *p1;
   const double length = gap.norm();
   if (length > 0) {
-    const double lower = ccdSupportGap(pair, gap / length);
+    const Vector n = gap / length, m = -n;
+    Vector x1, x2;
+    ccdBodySupport(&pair.b1, n.data(), x1.data());
+    ccdBodySupport(&pair.b2, m.data(), x2.data());
+    const double lower = n.dot(x2 - x1);
     const double scale = std::max(p1->cwiseAbs().maxCoeff(), p2->cwiseAbs().maxCoeff());
     const double slack = 64 * std::numeric_limits<double>::epsilon() * scale;
     if (std::isfinite(lower) && *d - lower <= tolerance + slack) return true;
@@ -320,19 +312,21 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       const auto box1 = maybeLocalBox(s1), box2 = maybeLocalBox(s2);
       if (box1 && box2 && boxesApart(*box1, tf1, *box2, tf2)) return false;
       if constexpr (std::is_same_v<T1, Superovoid> || std::is_same_v<T2, Superovoid>) {
-        // A superovoid against a primitive, no contact wanted: libccd's GJK
-        // alone, whose "apart" the plane normal to its points' direction
-        // proves (MPR's, below, is no proof and was followed by this GJK:
-        // two searches over a curved body's supports, each costly).
+        // A superovoid against a primitive, no contact wanted: the core's
+        // GJK stopped at its first proof (MPR's "apart", below, is no
+        // proof, and a distance GJK after it converges far past one: two
+        // searches over a curved body's costly supports). Undecided
+        // (touching to rounding): the path below.
         if (!contacts) {
           const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
-          double d = 0;
-          Vector p1, p2;
-          if (!pair.gjkDistance(max_distance_iterations, distance_tolerance, &d, &p1, &p2))
-            return true;
-          const Vector gap = p2 - p1;
-          const double length = gap.norm();
-          if (length > 0 && ccdSupportGap(pair, gap / length) > 0) return false;
+          const Vector start = tf2.translation() - tf1.translation();
+          int colliding = 0;
+          const int status = sov_support_collide(&colliding, &ccdBodySupport, &pair.b1,
+                                                 &ccdBodySupport, &pair.b2, start.data());
+          if (status == SOV_OK) return colliding != 0;
+          if (status != SOV_ERR_NO_CONVERGENCE) {
+            throwIfError(status, "GJK (sov_support_collide) on a superovoid and a primitive");
+          }
         }
       }
       // FCL's libccd path appends a contact of uninitialised values on a

@@ -341,6 +341,20 @@ SOV_API int sov_support_distance(sov_result *result, int *overlapping, sov_suppo
                                  const void *a, sov_support_fn support_b, const void *b,
                                  const double start[3], double tolerance);
 
+/* Overlap test of two convex bodies given by support functions (the FCL
+ * layer's superovoid against a primitive, without contacts): the GJK of
+ * sov_support_distance stopped at its first proof. *colliding = 0 where a
+ * support value along the simplex's point proves a separating plane, 1
+ * where the origin lies in a simplex of A - B or within rounding of one
+ * (touching counts as colliding). Errors: SOV_ERR_NULL, SOV_ERR_NONFINITE
+ * (a support point not finite), SOV_ERR_NO_CONVERGENCE (the 256 supports
+ * ran out or stopped gaining to rounding before a proof: bodies within
+ * rounding of touching; *colliding is not set). start as for
+ * sov_support_distance (NULL: +x); the line between the bodies' centres
+ * is a good one. */
+SOV_API int sov_support_collide(int *colliding, sov_support_fn support_a, const void *a,
+                                sov_support_fn support_b, const void *b, const double start[3]);
+
 /* ---------------------------------------------------------------- batches
  * Many pair queries in one call, on threads the call creates and joins
  * (POSIX threads; nothing outlives the call, and the library keeps no state
