@@ -359,20 +359,8 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     if constexpr (kIsExactPair<T1, T2>) {
       return exact(s1, tf1, s2, tf2, dist, p1, p2);
     } else {
-      // FCL has closed forms for some pairs of its own shapes; a pair with
-      // a superovoid gets its generic libccd GJK, run here on the objects
-      // the check uses too (one pair of them per query).
-      static_assert(std::is_same_v<T1, Superovoid> || std::is_same_v<T2, Superovoid>);
-      const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
-      double d = 0;
-      Vector q1, q2;
-      bool apart = pair.gjkDistance(max_distance_iterations, distance_tolerance, &d, &q1, &q2);
-      if (apart) apart = certifiedApart(pair, distance_tolerance, &d, &q1, &q2);
-      checkFinite(d, &q1, &q2);
-      if (dist) *dist = d;
-      if (p1) *p1 = q1;
-      if (p2) *p2 = q2;
-      return apart;
+      bool proved = false;
+      return gjkPairDistance(s1, tf1, s2, tf2, dist, p1, p2, &proved);
     }
   }
 
@@ -389,8 +377,9 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     if constexpr (kIsExactPair<T1, T2>) {
       return exact(s1, tf1, s2, tf2, dist, p1, p2);
     } else {
-      const bool apart = shapeDistance(s1, tf1, s2, tf2, dist, p1, p2);
-      if (apart && !Base::shapeIntersect(s1, tf1, s2, tf2, nullptr)) return true;
+      bool proved = false;
+      const bool apart = gjkPairDistance(s1, tf1, s2, tf2, dist, p1, p2, &proved);
+      if (proved || (apart && !Base::shapeIntersect(s1, tf1, s2, tf2, nullptr))) return true;
       const Witness w = supportPenetration(s1, tf1, s2, tf2);
       // The EPA proved them apart after all (MPR's verdict at rounding
       // level): GJK's distance, already written, stands.
@@ -400,6 +389,53 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
       if (p2) *p2 = w.pB;
       return true;
     }
+  }
+
+  // Distance of a superovoid and an FCL primitive (FCL has closed forms
+  // for some pairs of its own shapes only): true when apart, with dist and
+  // the world witnesses; an overlap gets libccd's -1 and zero points. The
+  // core's GJK at distance_tolerance from the line between the origins
+  // (sov_support_distance: it stops on a support value's bound, where
+  // libccd's stops on its steps' gain, early between flat faces, and on
+  // curved bodies ran about three times as long to be checked and often
+  // replaced); where it stops short, or its bracket is raised past the
+  // tolerance to its rounding floor (bodies 1e8 across: continuous
+  // collision's steps need the tighter answer), libccd's GJK checked as
+  // certifiedApart does. *proved: a support value proves the pair apart
+  // (d above its bracket).
+  template <class T1, class T2>
+  bool gjkPairDistance(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2,
+                       double* dist, Vector* p1, Vector* p2, bool* proved) const {
+    static_assert(std::is_same_v<T1, Superovoid> || std::is_same_v<T2, Superovoid>);
+    const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
+    const Vector start = tf2.translation() - tf1.translation();
+    sov_result r;
+    int overlapping = 0;
+    const int status =
+        sov_support_distance(&r, &overlapping, &ccdBodySupport, &pair.b1, &ccdBodySupport, &pair.b2,
+                             start.data(), distance_tolerance);
+    double d = -1;
+    Vector q1 = Vector::Zero(), q2 = Vector::Zero();
+    bool apart = false;
+    if (status == SOV_OK && (overlapping || r.residual <= distance_tolerance)) {
+      apart = !overlapping;
+      if (apart) {
+        d = r.d;
+        q1 = Vector(r.pA[0], r.pA[1], r.pA[2]);
+        q2 = Vector(r.pB[0], r.pB[1], r.pB[2]);
+        *proved = r.d - r.residual > 0;
+      }
+    } else if (status == SOV_OK || status == SOV_ERR_NO_CONVERGENCE) {
+      apart = pair.gjkDistance(max_distance_iterations, distance_tolerance, &d, &q1, &q2);
+      if (apart) apart = certifiedApart(pair, distance_tolerance, &d, &q1, &q2);
+    } else {
+      throwIfError(status, "GJK (sov_support_distance) on a superovoid and a primitive");
+    }
+    checkFinite(d, &q1, &q2);
+    if (dist) *dist = d;
+    if (p1) *p1 = q1;
+    if (p2) *p2 = q2;
+    return apart;
   }
 
   // The penetration of a pair libccd answers that GJK found overlapping,
