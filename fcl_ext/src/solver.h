@@ -396,9 +396,9 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
   // the world witnesses; an overlap gets libccd's -1 and zero points. The
   // core's GJK at distance_tolerance from the line between the origins
   // (sov_support_distance: it stops on a support value's bound, where
-  // libccd's stops on its steps' gain, early between flat faces, and on
-  // curved bodies ran about three times as long to be checked and often
-  // replaced); where it stops short, or its bracket is raised past the
+  // libccd's stops on its steps' gain, early between flat faces, and
+  // was checked and often replaced: 26 % more instructions on the fitted
+  // Panda's finger pairs); where it stops short, or its bracket is raised past the
   // tolerance to its rounding floor (bodies 1e8 across: continuous
   // collision's steps need the tighter answer), libccd's GJK checked as
   // certifiedApart does. *proved: a support value proves the pair apart
