@@ -407,6 +407,7 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
   bool gjkPairDistance(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2,
                        double* dist, Vector* p1, Vector* p2, bool* proved) const {
     static_assert(std::is_same_v<T1, Superovoid> || std::is_same_v<T2, Superovoid>);
+    *proved = false;
     const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
     const Vector start = tf2.translation() - tf1.translation();
     sov_result r;
