@@ -270,8 +270,8 @@ TEST(SceneSelf, ALinkOfSeveralBodiesAnswersForTheNearestBody) {
 
 // A coiled chain of links of one to three bodies each (superovoids of
 // random exponents and tapers, and FCL boxes), with links without geometry
-// between some of them: the colliding link pairs are those of brute force
-// over every checked pair of bodies, whichever link pairs' boxes overlap.
+// between some of them: the colliding link pairs, and the minimum distance
+// with its pair, are those of brute force over every checked pair of bodies.
 TEST(SceneSelf, UnionsAndLinksWithoutGeometryMatchBruteForce) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(0, 1);
@@ -328,6 +328,9 @@ TEST(SceneSelf, UnionsAndLinksWithoutGeometryMatchBruteForce) {
     ASSERT_EQ(scene.selfCollision(&pairs), !b.colliding.empty()) << "trial " << trial;
     EXPECT_EQ(pairs, b.colliding) << "trial " << trial;
     EXPECT_EQ(scene.selfCollision(), !b.colliding.empty()) << "trial " << trial;
+    const sov::urdf::PairDistance d = scene.minSelfDistance();
+    EXPECT_NEAR(d.distance, b.d, kDistTol) << "trial " << trial;
+    EXPECT_EQ(std::minmax(d.link1, d.link2), std::minmax(b.link1, b.link2)) << "trial " << trial;
     colliding += !b.colliding.empty();
   }
   // Both verdicts occur, and so do several colliding link pairs at once.
