@@ -331,40 +331,58 @@ struct SceneAccess {
     return links;
   }
 
-  // Minimum self-distance by link pairs, nearest boxes first: the checked
-  // link pairs by their merged boxes' distance, and within one its bodies by
-  // theirs; a pair whose boxes lie no nearer than the bound of the best so
-  // far (bound(): overlapping boxes stay in once some pair overlaps) ends
-  // the search. FCL's tree took the pairs in its own order and reached a
-  // small best late.
+  // Minimum self-distance by link pairs: the checked pairs whose merged
+  // boxes overlap first (all of them are answered once some pair overlaps),
+  // then, while the best is positive, the others nearest boxes first; within
+  // a link pair its bodies nearest boxes first. A pair whose boxes lie no
+  // nearer than the bound of the best so far (bound(): overlapping boxes
+  // stay in once some pair overlaps) is skipped, and ends a sorted run. FCL's
+  // tree took the pairs in its own order and reached a small best late.
   static void selfDistanceLinks(Data& data) {
     Scene& s = *data.scene;
     std::vector<fcl::AABB<double>> box;
     const std::vector<std::size_t> links = linkBoxes(s, &box);
-    using Ranked = std::pair<double, std::pair<std::size_t, std::size_t>>;
-    std::vector<Ranked> pairs, bodies;
+    std::vector<std::pair<std::size_t, std::size_t>> apart;
     for (std::size_t i = 0; i < links.size(); ++i)
-      for (std::size_t j = i + 1; j < links.size(); ++j)
-        if (!s.allowedIndex(links[i], links[j]))
-          pairs.push_back({box[links[i]].distance(box[links[j]]), {links[i], links[j]}});
-    std::sort(pairs.begin(), pairs.end());
-    for (const auto& [link_distance, link_pair] : pairs) {
-      if (link_distance >= bound(data.best.distance)) break;
-      bodies.clear();
-      for (std::size_t a = s.link_first_[link_pair.first]; a < s.link_first_[link_pair.first + 1];
-           ++a)
-        for (std::size_t b = s.link_first_[link_pair.second];
-             b < s.link_first_[link_pair.second + 1]; ++b)
-          bodies.push_back(
-              {s.geometries_[a]->object->getAABB().distance(s.geometries_[b]->object->getAABB()),
-               {a, b}});
-      std::sort(bodies.begin(), bodies.end());
-      for (const auto& [body_distance, body_pair] : bodies) {
-        if (body_distance >= bound(data.best.distance)) break;
-        double unused = 0;
-        selfDistance(s.geometries_[body_pair.first]->object.get(),
-                     s.geometries_[body_pair.second]->object.get(), &data, unused);
+      for (std::size_t j = i + 1; j < links.size(); ++j) {
+        const std::size_t l1 = links[i], l2 = links[j];
+        if (s.allowedIndex(l1, l2)) continue;
+        if (box[l1].overlap(box[l2]))
+          selfDistanceBodies(data, l1, l2);
+        else
+          apart.push_back({l1, l2});
       }
+    if (!(data.best.distance > 0)) return;  // the others' boxes lie apart
+    std::vector<Ranked> nearer;
+    for (const auto& [l1, l2] : apart) {
+      const double d = box[l1].distance(box[l2]);
+      if (d < bound(data.best.distance)) nearer.push_back({d, {l1, l2}});
+    }
+    std::sort(nearer.begin(), nearer.end());
+    for (const auto& [link_distance, link_pair] : nearer) {
+      if (link_distance >= bound(data.best.distance)) break;
+      selfDistanceBodies(data, link_pair.first, link_pair.second);
+    }
+  }
+
+  // A box distance and the pair of indices it belongs to.
+  using Ranked = std::pair<double, std::pair<std::size_t, std::size_t>>;
+
+  // The bodies of links l1 and l2 for selfDistanceLinks, nearest boxes first.
+  static void selfDistanceBodies(Data& data, std::size_t l1, std::size_t l2) {
+    Scene& s = *data.scene;
+    std::vector<Ranked> bodies;
+    for (std::size_t a = s.link_first_[l1]; a < s.link_first_[l1 + 1]; ++a)
+      for (std::size_t b = s.link_first_[l2]; b < s.link_first_[l2 + 1]; ++b)
+        bodies.push_back(
+            {s.geometries_[a]->object->getAABB().distance(s.geometries_[b]->object->getAABB()),
+             {a, b}});
+    std::sort(bodies.begin(), bodies.end());
+    for (const auto& [body_distance, body_pair] : bodies) {
+      if (body_distance >= bound(data.best.distance)) break;
+      double unused = 0;
+      selfDistance(s.geometries_[body_pair.first]->object.get(),
+                   s.geometries_[body_pair.second]->object.get(), &data, unused);
     }
   }
 
