@@ -331,6 +331,9 @@ struct SceneAccess {
     return links;
   }
 
+  // A box distance and the pair of indices it belongs to.
+  using Ranked = std::pair<double, std::pair<std::size_t, std::size_t>>;
+
   // Minimum self-distance by link pairs: the checked pairs whose merged
   // boxes overlap first (all of them are answered once some pair overlaps),
   // then, while the best is positive, the others nearest boxes first; within
@@ -364,9 +367,6 @@ struct SceneAccess {
       selfDistanceBodies(data, link_pair.first, link_pair.second);
     }
   }
-
-  // A box distance and the pair of indices it belongs to.
-  using Ranked = std::pair<double, std::pair<std::size_t, std::size_t>>;
 
   // The bodies of links l1 and l2 for selfDistanceLinks, nearest boxes first.
   static void selfDistanceBodies(Data& data, std::size_t l1, std::size_t l2) {
