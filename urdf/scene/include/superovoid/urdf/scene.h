@@ -348,7 +348,8 @@ class SOV_SCENE_API Scene {
   // geometries_[link_first_[l + 1]] (excluded).
   std::vector<std::size_t> link_first_;
   // allowed_[i * links_.size() + j], both orders: a dense table, because
-  // the broadphase asks for every pair whose boxes overlap.
+  // the self queries ask for every link pair they meet (and contacts' for
+  // every pair whose boxes overlap).
   std::vector<bool> allowed_;
   std::map<std::pair<std::size_t, std::size_t>, sov_cache> caches_;
   std::map<std::pair<std::size_t, const void*>, sov_cache> env_caches_;
