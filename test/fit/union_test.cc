@@ -69,6 +69,40 @@ TEST(FitUnion, LShapedMeshSplitsTighterWithEveryTriangleInside) {
   EXPECT_GT(u.seconds, 0.0);
 }
 
+// Appends the closed box [lo, hi] (12 triangles) to m.
+void addBox(sov::urdf::TriangleMesh& m, const Point3& lo, const Point3& hi) {
+  const int v0 = static_cast<int>(m.vertices.size());
+  for (int k = 0; k < 8; ++k)
+    m.vertices.push_back({k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]});
+  const int faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
+                           {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  for (const auto& f : faces) {
+    m.triangles.push_back({v0 + f[0], v0 + f[1], v0 + f[2]});
+    m.triangles.push_back({v0 + f[0], v0 + f[2], v0 + f[3]});
+  }
+}
+
+// A U of three overlapping boxes, 30 mm thick (finding F9): a base 120 x 20 mm
+// and two arms 20 x 80 mm around a notch 80 mm wide. Its first cut saves
+// nothing by any convex measure (the arms' side has the hull's box); cutting
+// it into slabs through the thickness kept the notch in every body. The arms
+// and the base leave the notch out: its points 15 mm and more from every box.
+TEST(FitUnion, UShapedMeshLeavesItsNotchOut) {
+  sov::urdf::TriangleMesh m;
+  addBox(m, {-0.06, -0.01, -0.015}, {0.06, 0.01, 0.015});
+  addBox(m, {-0.06, 0.0, -0.015}, {-0.04, 0.08, 0.015});
+  addBox(m, {0.04, 0.0, -0.015}, {0.06, 0.08, 0.015});
+  SplitOptions s;
+  s.max_bodies = 4;
+  const UnionFit u = sov::urdf::fitSuperovoidUnion(m, sov::urdf::FitOptions(), s);
+  for (const Point3& x : trianglePoints(m)) EXPECT_LE(unionImplicit(u.bodies, x), 0.0);
+  for (const double x : {-0.025, 0.0, 0.025})
+    for (const double y : {0.045, 0.06, 0.075})
+      for (const double z : {-0.01, 0.0, 0.01})
+        EXPECT_GT(unionImplicit(u.bodies, {x, y, z}), 0.0) << x << " " << y << " " << z;
+  EXPECT_LT(u.volume, u.hull_volume);  // the notch is 52 % of the hull
+}
+
 TEST(FitUnion, OneBodyIsTheSingleFit) {
   const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
   const UnionFit u = sov::urdf::fitSuperovoidUnion(m);

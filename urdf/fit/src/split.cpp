@@ -62,8 +62,58 @@ double boxVolume(const std::vector<Point3>& pts) {
   return (hi - lo).prod();
 }
 
-// The cut's side volumes filled in; valid when both sides are solid.
-Cut evaluate(const Piece& piece, const Vector3d& n, double offset) {
+// What one more cut could leave of the piece's box volume: the smallest
+// sum of the two sides' box volumes over planes across the piece's
+// principal axes, swept between its corners. A side reaches the plane
+// along the axis only where a triangle crosses it, so parts apart (the
+// arms of a U) leave their gap out. The box volume when no plane does better.
+double nextBoxVolume(const Piece& piece) {
+  const std::vector<Point3>& pts = piece.points;
+  const double whole = boxVolume(pts);
+  if (pts.size() < 8) return whole;
+  const Eigen::Matrix3d E = principalAxes(pts);
+  std::vector<Vector3d> y;
+  for (const Point3& p : pts) y.push_back(E.transpose() * vec(p));
+  const std::size_t n = y.size();
+  double best = whole;
+  for (int a = 0; a < 3; ++a) {
+    std::sort(y.begin(), y.end(),
+              [a](const Vector3d& u, const Vector3d& v) { return u[a] < v[a]; });
+    std::vector<double> tlo, thi;  // each triangle's range along the axis
+    const Vector3d u = E.col(a);
+    for (const Triangle& t : piece.triangles) {
+      const double s0 = u.dot(vec(t[0])), s1 = u.dot(vec(t[1])), s2 = u.dot(vec(t[2]));
+      tlo.push_back(std::min({s0, s1, s2}));
+      thi.push_back(std::max({s0, s1, s2}));
+    }
+    std::sort(tlo.begin(), tlo.end());
+    std::sort(thi.begin(), thi.end());
+    std::vector<Vector3d> slo(n), shi(n);  // boxes of the points from i on
+    slo[n - 1] = shi[n - 1] = y[n - 1];
+    for (std::size_t i = n - 1; i-- > 0;) {
+      slo[i] = slo[i + 1].cwiseMin(y[i]);
+      shi[i] = shi[i + 1].cwiseMax(y[i]);
+    }
+    Vector3d plo = y[0], phi = y[0];  // box of the points up to i
+    std::size_t started = 0, ended = 0;
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      plo = plo.cwiseMin(y[i]);
+      phi = phi.cwiseMax(y[i]);
+      if (!(y[i][a] < y[i + 1][a])) continue;
+      const double s = 0.5 * (y[i][a] + y[i + 1][a]);
+      while (started < tlo.size() && tlo[started] < s) ++started;
+      while (ended < thi.size() && thi[ended] < s) ++ended;
+      Vector3d blo = plo, bhi = phi, alo = slo[i + 1], ahi = shi[i + 1];
+      if (started > ended) bhi[a] = alo[a] = s;  // a triangle crosses the plane
+      best = std::min(best, (bhi - blo).prod() + (ahi - alo).prod());
+    }
+  }
+  return best;
+}
+
+// The cut's side volumes filled in (what one more cut of each side could
+// leave of it too, with lookahead); valid when both sides are solid.
+Cut evaluate(const Piece& piece, const Vector3d& n, double offset, bool lookahead) {
   Cut c;
   for (int k = 0; k < 3; ++k) c.normal[k] = n[k];
   c.offset = offset;
@@ -72,12 +122,15 @@ Cut evaluate(const Piece& piece, const Vector3d& n, double offset) {
   c.below_volume = boxVolume(below.points);
   c.above_volume = boxVolume(above.points);
   c.valid = c.below_volume > 0 && c.above_volume > 0;
+  c.below_next = lookahead && c.valid ? nextBoxVolume(below) : c.below_volume;
+  c.above_next = lookahead && c.valid ? nextBoxVolume(above) : c.above_volume;
   return c;
 }
 
-// True when a is a valid cut with a smaller side volume sum than b's.
+// True when a is a valid cut with a smaller sum of side volumes after one
+// more cut each (the sides' own volumes without lookahead) than b's.
 bool better(const Cut& a, const Cut& b) {
-  return a.valid && (!b.valid || a.below_volume + a.above_volume < b.below_volume + b.above_volume);
+  return a.valid && (!b.valid || a.below_next + a.above_next < b.below_next + b.above_next);
 }
 
 // 13 plane normals in the principal frame of the points: the axes, the face
@@ -110,8 +163,9 @@ void extent(const std::vector<Point3>& pts, const Vector3d& n, double& lo, doubl
 // Pattern search about a valid cut: the offset moved by +-h and the normal
 // turned by +-angle about two axes across it (the plane kept through its
 // point nearest the piece's centroid), both steps halved when nothing
-// improves, `rounds` halvings in all.
-Cut refine(const Piece& piece, Cut best, double h, double angle, int rounds) {
+// improves, `rounds` halvings in all; cuts compared looking one cut ahead
+// or not.
+Cut refine(const Piece& piece, Cut best, double h, double angle, int rounds, bool lookahead) {
   Vector3d centroid = Vector3d::Zero();
   for (const Point3& p : piece.points) centroid += vec(p);
   centroid /= static_cast<double>(piece.points.size());
@@ -127,7 +181,7 @@ Cut refine(const Piece& piece, Cut best, double h, double angle, int rounds) {
       }
     bool moved = false;
     for (const auto& [m, offset] : trials) {
-      const Cut c = evaluate(piece, m, offset);
+      const Cut c = evaluate(piece, m, offset, lookahead);
       if (better(c, best)) best = c, moved = true;
     }
     if (!moved) h *= 0.5, angle *= 0.5, ++r;
@@ -191,7 +245,7 @@ void cutPiece(const Piece& piece, const Cut& cut, Piece& below, Piece& above) {
   above.points = corners(above.triangles);
 }
 
-std::vector<Cut> bestCuts(const Piece& piece, int offsets, int count) {
+std::vector<Cut> bestCuts(const Piece& piece, int offsets, int count, bool lookahead) {
   std::vector<Cut> cuts;
   if (piece.points.size() < 8 || offsets < 1 || count < 1) return cuts;
   std::vector<double> spacing;
@@ -201,10 +255,12 @@ std::vector<Cut> bestCuts(const Piece& piece, int offsets, int count) {
     const double h = (hi - lo) / (offsets + 1);
     Cut best;
     for (int i = 1; i <= offsets; ++i) {
-      const Cut c = evaluate(piece, n, lo + i * h);
+      const Cut c = evaluate(piece, n, lo + i * h, false);
       if (better(c, best)) best = c;
     }
-    if (best.valid) cuts.push_back(best), spacing.push_back(h);
+    if (!best.valid) continue;
+    cuts.push_back(lookahead ? evaluate(piece, n, best.offset, true) : best);
+    spacing.push_back(h);
   }
   std::vector<std::size_t> order(cuts.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -212,7 +268,7 @@ std::vector<Cut> bestCuts(const Piece& piece, int offsets, int count) {
             [&](std::size_t a, std::size_t b) { return better(cuts[a], cuts[b]); });
   std::vector<Cut> out;
   for (std::size_t i = 0; i < order.size() && static_cast<int>(out.size()) < count; ++i)
-    out.push_back(refine(piece, cuts[order[i]], 0.5 * spacing[order[i]], 0.25, 4));
+    out.push_back(refine(piece, cuts[order[i]], 0.5 * spacing[order[i]], 0.25, 4, lookahead));
   return out;
 }
 

@@ -31,11 +31,14 @@ struct Piece {
 Piece wholeMesh(const TriangleMesh& mesh);
 
 // A plane n.x = offset (n unit) and the box volumes (bestCuts) of the two
-// sides of a piece cut by it.
+// sides of a piece cut by it, now and after one more cut of each.
 struct Cut {
   double normal[3] = {0, 0, 1};
   double offset = 0;
   double below_volume = 0, above_volume = 0;
+  // What one more cut of each side could leave of its box volume (the
+  // side's box volume when not looked ahead).
+  double below_next = 0, above_next = 0;
   bool valid = false;  // false: no plane leaves two non-flat sides
 };
 
@@ -50,9 +53,12 @@ void cutPiece(const Piece& piece, const Cut& cut, Piece& below, Piece& above);
 // diagonals), the plane among `offsets` evenly spaced ones that leaves the
 // smallest sum of the two sides' principal-frame box volumes (a cheap
 // stand-in for their fitted bodies' volumes); the `count` best of these,
-// each refined by a pattern search over its offset and normal. Empty when
-// every plane leaves a flat or empty side.
-std::vector<Cut> bestCuts(const Piece& piece, int offsets, int count);
+// each refined by a pattern search over its offset and normal. With
+// lookahead, the best and their refinement go by what one more cut of each
+// side could leave of its box (below_next, above_next: the first cut of a
+// U saves nothing, the second gains). Empty when every plane leaves a flat
+// or empty side.
+std::vector<Cut> bestCuts(const Piece& piece, int offsets, int count, bool lookahead);
 
 // Throws sov::urdf::Error (SOV_ERR_OPTION) for split options out of range.
 void checkSplitOptions(const SplitOptions& split);

@@ -172,6 +172,10 @@ struct Part {
   detail::Cut cut;
   double promise = 0;
   bool cut_known = false, whole = false;
+  // Looking ahead: the cut whose sides fit smallest now, to try when cut
+  // does not pay; none when they are the same.
+  detail::Cut fallback;
+  bool has_fallback = false;
 };
 
 std::vector<SuperovoidFit> bodiesOf(const std::vector<Part>& parts) {
@@ -181,34 +185,54 @@ std::vector<SuperovoidFit> bodiesOf(const std::vector<Part>& parts) {
   return b;
 }
 
-// The sum of the volumes of bodies fitted to the two sides of the cut with
-// the quick options; +infinity when a side cannot be fitted (flat).
-double splitVolume(const detail::Piece& piece, const detail::Cut& cut, const FitOptions& quick) {
+// The volumes of bodies fitted to the two sides of the cut with the quick
+// options, summed as they are (now) and each scaled by what one more cut
+// could leave of its side's box (ahead; the same without looking ahead);
+// +infinity when a side cannot be fitted (flat).
+struct SplitVolume {
+  double now, ahead;
+};
+SplitVolume splitVolume(const detail::Piece& piece, const detail::Cut& cut,
+                        const FitOptions& quick) {
   detail::Piece below, above;
   detail::cutPiece(piece, cut, below, above);
+  const double below_share = cut.below_volume > 0 ? cut.below_next / cut.below_volume : 1;
+  const double above_share = cut.above_volume > 0 ? cut.above_next / cut.above_volume : 1;
   try {
-    return fitSuperovoid(below.points, quick).volume + fitSuperovoid(above.points, quick).volume;
+    const double b = fitSuperovoid(below.points, quick).volume;
+    const double a = fitSuperovoid(above.points, quick).volume;
+    return {b + a, below_share * b + above_share * a};
   } catch (const Error&) {
-    return std::numeric_limits<double>::infinity();
+    const double none = std::numeric_limits<double>::infinity();
+    return {none, none};
   }
 }
 
 // Finds the part's most promising cut: among the candidates of bestCuts,
-// the one whose sides' quick fits have the smallest volume sum. Marks the
-// part whole when no candidate exists.
-void chooseCut(Part& part, const FitOptions& options, const SplitOptions& split) {
+// the one whose sides' quick fits, each scaled by its look-ahead share (1
+// without looking ahead), have the smallest volume sum; looking ahead, the
+// one with the smallest plain sum is the fallback. Marks the part whole
+// when no candidate exists.
+void chooseCut(Part& part, const FitOptions& options, const SplitOptions& split, bool lookahead) {
   part.cut_known = true;
   // One start and two penalty stages: enough to rank cuts, several times quicker.
   FitOptions quick = options;
   quick.refined_starts = 1;
   quick.penalties = {options.penalties.front(), options.penalties.back()};
-  double best = std::numeric_limits<double>::infinity();
-  for (const detail::Cut& c :
-       detail::bestCuts(part.piece, split.cut_offsets, split.cut_candidates)) {
-    const double v = splitVolume(part.piece, c, quick);
-    if (v < best) best = v, part.cut = c;
+  double best = std::numeric_limits<double>::infinity(), best_now = best;
+  std::size_t pick = 0, pick_now = 0;
+  const std::vector<detail::Cut> cuts =
+      detail::bestCuts(part.piece, split.cut_offsets, split.cut_candidates, lookahead);
+  for (std::size_t i = 0; i < cuts.size(); ++i) {
+    const SplitVolume v = splitVolume(part.piece, cuts[i], quick);
+    if (v.ahead < best) best = v.ahead, pick = i;
+    if (v.now < best_now) best_now = v.now, pick_now = i;
   }
   part.whole = !std::isfinite(best);
+  if (part.whole) return;
+  part.cut = cuts[pick];
+  part.has_fallback = pick_now != pick;
+  if (part.has_fallback) part.fallback = cuts[pick_now];
   part.promise = part.fit.volume - best;
 }
 
@@ -297,39 +321,41 @@ std::vector<Part> splitPart(const std::vector<Part>& parts, std::size_t pick,
   return trial;
 }
 
-}  // namespace
-
-UnionFit fitSuperovoidUnion(const TriangleMesh& mesh, const FitOptions& options,
-                            const SplitOptions& split) {
-  detail::checkSplitOptions(split);
-  const auto t0 = std::chrono::steady_clock::now();
-  std::vector<Part> parts(1);
-  parts[0].piece = detail::wholeMesh(mesh);
-  parts[0].fit = fitSuperovoid(mesh.vertices, options);  // the same points, as given
-  const ConvexHull hull = convexHull(mesh.vertices);
-  UnionFit u;
-  u.hull_volume = hull.volume;
-  u.points = mesh.vertices.size();
-  u.hull_vertices = hull.vertices.size();
-  u.volume = parts[0].fit.volume;
+// The split's targets (see SplitOptions) met by a union of this volume and
+// gap over a hull of hull_volume.
+bool targetsMet(double volume, double gap, double hull_volume, const SplitOptions& split) {
   const bool want_gap = split.target_gap > 0;
-  u.gap = want_gap ? unionGap(bodiesOf(parts), mesh, split.gap_directions) : 0;
-  const auto met = [&] {
-    const bool ratio_ok = u.volume <= split.target_ratio * u.hull_volume;
-    const bool gap_ok = u.gap <= split.target_gap;
-    if (split.target_ratio > 0 && want_gap) return ratio_ok && gap_ok;
-    return (split.target_ratio > 0 && ratio_ok) || (want_gap && gap_ok);
-  };
-  while (static_cast<int>(bodiesOf(parts).size()) < split.max_bodies && !met()) {
+  const bool ratio_ok = volume <= split.target_ratio * hull_volume;
+  const bool gap_ok = gap <= split.target_gap;
+  if (split.target_ratio > 0 && want_gap) return ratio_ok && gap_ok;
+  return (split.target_ratio > 0 && ratio_ok) || (want_gap && gap_ok);
+}
+
+// A union as one pass of cuts left it: its parts, volume and gap (the gap
+// only for a gap target), and the cuts it fitted and dropped.
+struct Pass {
+  std::vector<Part> parts;
+  double volume = 0, gap = 0;
+  int splits_tried = 0;
+};
+
+// Steps 2-5 of urdf/fit/README.md, "Unions", from the pass's one part:
+// cut while the targets are unmet, max_bodies is not reached and some
+// piece's cut pays; cuts chosen looking one cut ahead or not.
+void splitPass(Pass& p, const TriangleMesh& mesh, double hull_volume, const FitOptions& options,
+               const SplitOptions& split, bool lookahead) {
+  const bool want_gap = split.target_gap > 0;
+  while (static_cast<int>(bodiesOf(p.parts).size()) < split.max_bodies &&
+         !targetsMet(p.volume, p.gap, hull_volume, split)) {
     int pick = -1;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      Part& p = parts[i];
-      if (p.whole || !p.has_body) continue;
-      if (!p.cut_known) chooseCut(p, options, split);
-      if (!p.whole && (pick < 0 || p.promise > parts[pick].promise)) pick = static_cast<int>(i);
+    for (std::size_t i = 0; i < p.parts.size(); ++i) {
+      Part& q = p.parts[i];
+      if (q.whole || !q.has_body) continue;
+      if (!q.cut_known) chooseCut(q, options, split, lookahead);
+      if (!q.whole && (pick < 0 || q.promise > p.parts[pick].promise)) pick = static_cast<int>(i);
     }
     if (pick < 0) break;
-    std::vector<Part> trial = splitPart(parts, static_cast<std::size_t>(pick), options);
+    std::vector<Part> trial = splitPart(p.parts, static_cast<std::size_t>(pick), options);
     trim(trial, options);
     const std::vector<SuperovoidFit> bodies = bodiesOf(trial);
     const double volume = unionVolume(bodies, split.volume_cells);
@@ -337,18 +363,75 @@ UnionFit fitSuperovoidUnion(const TriangleMesh& mesh, const FitOptions& options,
     // A cut pays when the union shrinks, or, for an unmet gap target, when
     // the gap does.
     const bool pays =
-        (volume < u.volume || (want_gap && u.gap > split.target_gap && gap < u.gap)) &&
+        (volume < p.volume || (want_gap && p.gap > split.target_gap && gap < p.gap)) &&
         covered(trial);
-    if (!pays) {
-      parts[pick].whole = true;
-      ++u.splits_tried;
+    if (pays) {
+      p.parts = std::move(trial);
+      p.volume = volume;
+      p.gap = gap;
       continue;
     }
-    parts = std::move(trial);
-    u.volume = volume;
-    u.gap = gap;
+    ++p.splits_tried;
+    Part& tried = p.parts[static_cast<std::size_t>(pick)];
+    if (tried.has_fallback) {
+      // The cut chosen looking ahead did not pay: the cut best now next.
+      tried.cut = tried.fallback;
+      tried.has_fallback = false;
+    } else {
+      tried.whole = true;
+    }
   }
-  u.bodies = bodiesOf(parts);
+}
+
+// True when pass a's union beats b's: it meets the targets where b's does
+// not; else it is smaller (by its gap for a gap target alone, else by
+// volume); else it has fewer bodies.
+bool beats(const Pass& a, const Pass& b, double hull_volume, const SplitOptions& split) {
+  const bool ma = targetsMet(a.volume, a.gap, hull_volume, split);
+  const bool mb = targetsMet(b.volume, b.gap, hull_volume, split);
+  if (ma != mb) return ma;
+  const bool by_gap = split.target_gap > 0 && split.target_ratio == 0;
+  const double sa = by_gap ? a.gap : a.volume, sb = by_gap ? b.gap : b.volume;
+  if (sa != sb) return sa < sb;
+  return bodiesOf(a.parts).size() < bodiesOf(b.parts).size();
+}
+
+}  // namespace
+
+UnionFit fitSuperovoidUnion(const TriangleMesh& mesh, const FitOptions& options,
+                            const SplitOptions& split) {
+  detail::checkSplitOptions(split);
+  const auto t0 = std::chrono::steady_clock::now();
+  Pass start;
+  start.parts.resize(1);
+  start.parts[0].piece = detail::wholeMesh(mesh);
+  start.parts[0].fit = fitSuperovoid(mesh.vertices, options);  // the same points, as given
+  const ConvexHull hull = convexHull(mesh.vertices);
+  UnionFit u;
+  u.hull_volume = hull.volume;
+  u.points = mesh.vertices.size();
+  u.hull_vertices = hull.vertices.size();
+  start.volume = start.parts[0].fit.volume;
+  const bool want_gap = split.target_gap > 0;
+  start.gap = want_gap ? unionGap(bodiesOf(start.parts), mesh, split.gap_directions) : 0;
+  // Cuts ranked by their sides' fits now, then, where that left a target
+  // unmet, looking one cut ahead; the better union is kept. Neither rule
+  // wins everywhere: looking ahead finds the arms of a U (whose first cut
+  // saves nothing until the second), ranking now does better on convex
+  // links (urdf/fit/README.md, "Unions").
+  Pass best = start;
+  splitPass(best, mesh, u.hull_volume, options, split, false);
+  if (split.max_bodies > 1 && !targetsMet(best.volume, best.gap, u.hull_volume, split)) {
+    Pass ahead = start;
+    splitPass(ahead, mesh, u.hull_volume, options, split, true);
+    const int tried = best.splits_tried + ahead.splits_tried;
+    if (beats(ahead, best, u.hull_volume, split)) best = std::move(ahead);
+    best.splits_tried = tried;
+  }
+  u.bodies = bodiesOf(best.parts);
+  u.volume = best.volume;
+  u.gap = best.gap;
+  u.splits_tried = best.splits_tried;
   u.volume_ratio = u.volume / u.hull_volume;
   if (!want_gap) u.gap = unionGap(u.bodies, mesh, split.gap_directions);
   u.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

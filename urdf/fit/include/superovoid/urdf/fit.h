@@ -138,7 +138,7 @@ struct UnionFit {
                             // mesh's triangles (sampled, refined; a lower bound)
   std::size_t points = 0;         // mesh vertices
   std::size_t hull_vertices = 0;  // of them, vertices of the whole hull
-  int splits_tried = 0;     // cuts fitted and dropped for not paying
+  int splits_tried = 0;           // cuts fitted and dropped for not paying (both passes)
   double seconds = 0;       // wall time, every fit and measure included
 };
 
@@ -151,7 +151,11 @@ struct UnionFit {
 // its promise is its body's volume less theirs. After a cut every body is
 // refitted to the triangles no other body holds (kept when smaller, dropped
 // when none); the cut is kept when the union's volume shrinks (or, for an
-// unmet gap target, its gap), else the piece is left whole. Every body is
+// unmet gap target, its gap), else the piece is left whole. Where that
+// leaves a target unmet (or none is set), the split runs again from the
+// whole mesh with cuts ranked looking one cut ahead (what one more cut of
+// each side could leave of its box), and the better union of the two is
+// returned: the one meeting the targets, else the smaller. Every body is
 // convex; containment is checked with sov_shape_implicit. Deterministic.
 // Throws sov::urdf::Error as fitSuperovoid does, and SOV_ERR_OPTION for
 // options out of range.
