@@ -46,9 +46,15 @@ class SOV_ERROR_VISIBLE Error : public std::runtime_error {
 };
 
 // Throws sov::Error(status, "<context>: <sov_status_string(status)>") unless
-// status is SOV_OK.
+// status is SOV_OK. A literal context is not made a std::string unless
+// thrown: the layers call this on every query, and a query allocates
+// nothing of its own.
+inline void throwIfError(int status, const char* context) {
+  if (status != SOV_OK)
+    throw Error(status, std::string(context) + ": " + sov_status_string(status));
+}
 inline void throwIfError(int status, const std::string& context) {
-  if (status != SOV_OK) throw Error(status, context + ": " + sov_status_string(status));
+  if (status != SOV_OK) throwIfError(status, context.c_str());
 }
 
 // Copies message into err, truncated to err_size - 1 characters and always
