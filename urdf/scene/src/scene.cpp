@@ -313,26 +313,21 @@ struct SceneAccess {
     return data.stop_at_first && data.collided;
   }
 
-  // Each link's geometries' boxes merged into box[link]; returns the links
-  // that have geometry.
-  static std::vector<std::size_t> linkBoxes(const Scene& s, std::vector<fcl::AABB<double>>* box) {
+  // Each link's geometries' boxes merged into s.link_boxes_[link], and the
+  // links that have geometry in s.query_links_.
+  static void linkBoxes(Scene& s) {
     const std::size_t n = s.links_.size();
-    box->assign(n, fcl::AABB<double>());
-    std::vector<std::size_t> links;
-    links.reserve(n);
+    s.link_boxes_.assign(n, fcl::AABB<double>());
+    s.query_links_.clear();
     for (std::size_t l = 0; l < n; ++l) {
       const std::size_t first = s.link_first_[l], last = s.link_first_[l + 1];
       if (first == last) continue;
-      (*box)[l] = s.geometries_[first]->object->getAABB();
+      s.link_boxes_[l] = s.geometries_[first]->object->getAABB();
       for (std::size_t k = first + 1; k < last; ++k)
-        (*box)[l] += s.geometries_[k]->object->getAABB();
-      links.push_back(l);
+        s.link_boxes_[l] += s.geometries_[k]->object->getAABB();
+      s.query_links_.push_back(l);
     }
-    return links;
   }
-
-  // A box distance and the pair of indices it belongs to.
-  using Ranked = std::pair<double, std::pair<std::size_t, std::size_t>>;
 
   // Minimum self-distance by link pairs: the checked pairs whose merged
   // boxes overlap first (all of them are answered once some pair overlaps),
@@ -343,9 +338,10 @@ struct SceneAccess {
   // tree took the pairs in its own order and reached a small best late.
   static void selfDistanceLinks(Data& data) {
     Scene& s = *data.scene;
-    std::vector<fcl::AABB<double>> box;
-    const std::vector<std::size_t> links = linkBoxes(s, &box);
-    std::vector<std::pair<std::size_t, std::size_t>> apart;
+    linkBoxes(s);
+    const std::vector<fcl::AABB<double>>& box = s.link_boxes_;
+    const std::vector<std::size_t>& links = s.query_links_;
+    s.apart_links_.clear();
     for (std::size_t i = 0; i < links.size(); ++i)
       for (std::size_t j = i + 1; j < links.size(); ++j) {
         const std::size_t l1 = links[i], l2 = links[j];
@@ -353,16 +349,16 @@ struct SceneAccess {
         if (box[l1].overlap(box[l2]))
           selfDistanceBodies(data, l1, l2);
         else
-          apart.push_back({l1, l2});
+          s.apart_links_.push_back({l1, l2});
       }
     if (!(data.best.distance > 0)) return;  // the others' boxes lie apart
-    std::vector<Ranked> nearer;
-    for (const auto& [l1, l2] : apart) {
+    s.ranked_links_.clear();
+    for (const auto& [l1, l2] : s.apart_links_) {
       const double d = box[l1].distance(box[l2]);
-      if (d < bound(data.best.distance)) nearer.push_back({d, {l1, l2}});
+      if (d < bound(data.best.distance)) s.ranked_links_.push_back({d, {l1, l2}});
     }
-    std::sort(nearer.begin(), nearer.end());
-    for (const auto& [link_distance, link_pair] : nearer) {
+    std::sort(s.ranked_links_.begin(), s.ranked_links_.end());
+    for (const auto& [link_distance, link_pair] : s.ranked_links_) {
       if (link_distance >= bound(data.best.distance)) break;
       selfDistanceBodies(data, link_pair.first, link_pair.second);
     }
@@ -371,14 +367,14 @@ struct SceneAccess {
   // The bodies of links l1 and l2 for selfDistanceLinks, nearest boxes first.
   static void selfDistanceBodies(Data& data, std::size_t l1, std::size_t l2) {
     Scene& s = *data.scene;
-    std::vector<Ranked> bodies;
+    s.ranked_bodies_.clear();
     for (std::size_t a = s.link_first_[l1]; a < s.link_first_[l1 + 1]; ++a)
       for (std::size_t b = s.link_first_[l2]; b < s.link_first_[l2 + 1]; ++b)
-        bodies.push_back(
+        s.ranked_bodies_.push_back(
             {s.geometries_[a]->object->getAABB().distance(s.geometries_[b]->object->getAABB()),
              {a, b}});
-    std::sort(bodies.begin(), bodies.end());
-    for (const auto& [body_distance, body_pair] : bodies) {
+    std::sort(s.ranked_bodies_.begin(), s.ranked_bodies_.end());
+    for (const auto& [body_distance, body_pair] : s.ranked_bodies_) {
       if (body_distance >= bound(data.best.distance)) break;
       double unused = 0;
       selfDistance(s.geometries_[body_pair.first]->object.get(),
@@ -394,8 +390,9 @@ struct SceneAccess {
   // unions. Boxes that touch overlap, as in FCL's test.
   static void selfCollideLinks(Data& data) {
     Scene& s = *data.scene;
-    std::vector<fcl::AABB<double>> box;
-    std::vector<std::size_t> order = linkBoxes(s, &box);
+    linkBoxes(s);
+    const std::vector<fcl::AABB<double>>& box = s.link_boxes_;
+    std::vector<std::size_t>& order = s.query_links_;
     std::sort(order.begin(), order.end(),
               [&](std::size_t x, std::size_t y) { return box[x].min_[0] < box[y].min_[0]; });
     for (std::size_t i = 0; i < order.size(); ++i) {

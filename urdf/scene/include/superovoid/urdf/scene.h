@@ -351,6 +351,13 @@ class SOV_SCENE_API Scene {
   // the self queries ask for every link pair they meet (and contacts' for
   // every pair whose boxes overlap).
   std::vector<bool> allowed_;
+  // Scratch of the self queries (each link's merged box, the links with
+  // geometry, link pairs, and link or body pairs ranked by box distance),
+  // kept so that a query allocates nothing once an earlier one sized it.
+  std::vector<fcl::AABB<double>> link_boxes_;
+  std::vector<std::size_t> query_links_;
+  std::vector<std::pair<std::size_t, std::size_t>> apart_links_;
+  std::vector<std::pair<double, std::pair<std::size_t, std::size_t>>> ranked_links_, ranked_bodies_;
   std::map<std::pair<std::size_t, std::size_t>, sov_cache> caches_;
   std::map<std::pair<std::size_t, const void*>, sov_cache> env_caches_;
   fcl::DynamicAABBTreeCollisionManager<double> manager_;
