@@ -47,6 +47,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -793,6 +794,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    // The CSVs and fits go there: a missing folder is made, not left unwritten.
+    std::filesystem::create_directories(out);
     if (robot == "icub") return runIcub(data, out, steps, configs, split, fitted, union_fit);
     if (robot == "panda") return runPanda(data, out, configs, split, fitted, union_fit);
   } catch (const std::exception& e) {
