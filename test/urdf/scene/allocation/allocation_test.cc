@@ -1,7 +1,8 @@
 // Self queries of a scene of superovoids allocate nothing once an earlier
 // query sized their scratch (Scene's members): a planner or a control loop
 // calls them at every step. (A superovoid against an FCL primitive still
-// has FCL build libccd's object of the primitive, src/solver.h CcdPair.)
+// builds both bodies' libccd objects on the heap: fcl_ext/src/solver.h,
+// CcdPair.)
 // The program's operator new is replaced by one that counts, so it is a
 // program of its own; allocations straight from malloc are not counted, and
 // the scene makes none per query.
