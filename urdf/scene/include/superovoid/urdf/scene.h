@@ -172,7 +172,7 @@ struct SceneOptions {
 
 // The collision scene of one robot. Not copyable (the FCL objects point into
 // it); not safe to query from two threads at once (queries update the
-// warm-start caches).
+// warm-start caches and the self queries' scratch), warm starts or not.
 class SOV_SCENE_API Scene {
  public:
   // Builds the world from model: every <collision> of every link, at joint
