@@ -12,12 +12,7 @@ namespace fcl {
 namespace detail {
 namespace {
 
-// What libccd's callbacks receive: the core shape and the pose.
-struct SuperovoidGJKObject {
-  const sov_shape* shape;
-  Matrix3<double> R;
-  Vector3<double> p;
-};
+using sov::detail::SuperovoidGJKObject;
 
 // libccd support callback: world support point of the posed body along dir.
 void supportSuperovoid(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* v) noexcept {
@@ -55,7 +50,9 @@ GJKCenterFunction GJKInitializer<double, sov::Superovoid>::getCenterFunction() {
 
 void* GJKInitializer<double, sov::Superovoid>::createGJKObject(
     const sov::Superovoid& s, const Transform3<double>& tf) {
-  return new SuperovoidGJKObject{&s.shape(), tf.linear(), tf.translation()};
+  auto* o = new SuperovoidGJKObject;
+  sov::detail::superovoidToGJK(s, tf, o);
+  return o;
 }
 
 void GJKInitializer<double, sov::Superovoid>::deleteGJKObject(void* o) {
@@ -67,6 +64,13 @@ void GJKInitializer<double, sov::Superovoid>::deleteGJKObject(void* o) {
 
 namespace sov {
 namespace detail {
+
+void superovoidToGJK(const Superovoid& s, const fcl::Transform3<double>& tf,
+                     SuperovoidGJKObject* o) {
+  o->shape = &s.shape();
+  o->R = tf.linear();
+  o->p = tf.translation();
+}
 
 void ccdBodySupport(const void* body, const double dir[3], double x[3]) noexcept {
   const auto* b = static_cast<const CcdBody*>(body);

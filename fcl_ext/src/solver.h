@@ -188,20 +188,17 @@ std::optional<LocalBox> maybeLocalBox(const T& s) {
 bool boxesApart(const LocalBox& b1, const Transform& tf1, const LocalBox& b2,
                 const Transform& tf2);
 
-// Two posed shapes as libccd GJK objects (FCL's GJKInitializer), freed on
-// scope exit: the bodies of the core's support-function GJK and EPA.
+// Two posed shapes as libccd GJK objects (CcdObject: in place for FCL's
+// primitives and superovoids), the bodies of the core's support-function
+// GJK and EPA.
 template <class T1, class T2>
 class CcdPair {
  public:
   CcdPair(const T1& s1, const Transform& tf1, const T2& s2, const Transform& tf2)
-      : o1_(fcl::detail::GJKInitializer<double, T1>::createGJKObject(s1, tf1)),
-        o2_(fcl::detail::GJKInitializer<double, T2>::createGJKObject(s2, tf2)),
-        b1{fcl::detail::GJKInitializer<double, T1>::getSupportFunction(), o1_},
-        b2{fcl::detail::GJKInitializer<double, T2>::getSupportFunction(), o2_} {}
-  ~CcdPair() {
-    fcl::detail::GJKInitializer<double, T1>::deleteGJKObject(o1_);
-    fcl::detail::GJKInitializer<double, T2>::deleteGJKObject(o2_);
-  }
+      : o1_(s1, tf1),
+        o2_(s2, tf2),
+        b1{fcl::detail::GJKInitializer<double, T1>::getSupportFunction(), o1_.get()},
+        b2{fcl::detail::GJKInitializer<double, T2>::getSupportFunction(), o2_.get()} {}
   CcdPair(const CcdPair&) = delete;
   CcdPair& operator=(const CcdPair&) = delete;
 
@@ -211,13 +208,14 @@ class CcdPair {
   // points p1, p2 as it leaves them.
   bool gjkDistance(unsigned int max_iterations, double tolerance, double* d, Vector* p1,
                    Vector* p2) const {
-    return fcl::detail::GJKDistance(o1_, b1.support, o2_, b2.support, max_iterations, tolerance, d,
-                                    p1, p2);
+    return fcl::detail::GJKDistance(const_cast<void*>(b1.object), b1.support,
+                                    const_cast<void*>(b2.object), b2.support, max_iterations,
+                                    tolerance, d, p1, p2);
   }
 
  private:
-  void* o1_;
-  void* o2_;
+  CcdObject<T1> o1_;
+  CcdObject<T2> o2_;
 
  public:
   const CcdBody b1, b2;

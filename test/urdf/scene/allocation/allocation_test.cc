@@ -1,11 +1,9 @@
-// Self queries of a scene of superovoids allocate nothing once an earlier
-// query sized their scratch (Scene's members): a planner or a control loop
-// calls them at every step. (A superovoid against an FCL primitive still
-// builds both bodies' libccd objects on the heap: fcl_ext/src/solver.h,
-// CcdPair.)
-// The program's operator new is replaced by one that counts, so it is a
-// program of its own; allocations straight from malloc are not counted, and
-// the scene makes none per query.
+// Self queries of a scene of superovoids and FCL primitives allocate
+// nothing once an earlier query sized their scratch (Scene's members): a
+// planner or a control loop calls them at every step. The program's
+// operator new is replaced by one that counts, so it is a program of its
+// own; allocations straight from malloc are not counted, and the scene
+// makes none per query.
 #include <gtest/gtest.h>
 #include <superovoid/urdf/model.h>
 #include <superovoid/urdf/scene.h>
@@ -47,8 +45,11 @@ void operator delete[](void* p, std::size_t) noexcept {
 namespace {
 
 // A chain of five links of three superovoids each (a union, as sov-urdf-fit
-// --max-bodies writes it), joints 0.06 apart: links two joints apart are
-// checked, and their bodies meet in some configurations.
+// --max-bodies writes it), the first two with a box too, joints 0.06 apart:
+// links two joints apart are checked, and their bodies meet in some
+// configurations (superovoid pairs, and a superovoid against a box, whose
+// libccd objects are held in place: fcl_ext/src/ccd_body.h, CcdObject).
+// (Two boxes are FCL's pair, whose own GJK allocates; no two are checked.)
 std::string chain() {
   const std::string body =
       "<geometry><sov:superovoid a1=\"0.03\" a2=\"0.015\" a3=\"0.012\" eps1=\"0.3\" "
@@ -59,6 +60,10 @@ std::string chain() {
     xml += "<collision><origin xyz=\"0.03 0 0\"/>" + body + "</collision>";
     xml += "<collision><origin xyz=\"0.05 0.01 0\" rpy=\"0 0 1\"/>" + body + "</collision>";
     xml += "<collision><origin xyz=\"0.02 -0.01 0\" rpy=\"1 0 0\"/>" + body + "</collision>";
+    if (i < 2)
+      xml +=
+          "<collision><origin xyz=\"0.04 0 0.01\"/><geometry><box size=\"0.03 0.01 0.02\"/>"
+          "</geometry></collision>";
     xml += "</link>";
     if (i > 0)
       xml += "<joint name=\"j" + std::to_string(i) + "\" type=\"revolute\"><parent link=\"l" +
