@@ -5,8 +5,6 @@
 #include <fcl/narrowphase/detail/distance_func_matrix.h>
 #include <fcl/narrowphase/distance.h>
 
-#include <stdexcept>
-
 #include "dispatch.h"
 #include "mesh.h"
 #include "octree.h"
@@ -81,28 +79,13 @@ double coreEpa(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
   return w.d;
 }
 
-// fcl::distance of a request; a signed one whose EPA FCL gives up on (it
-// throws std::logic_error for faces that meet in a plane: boxes side by
-// side on one floor, turned about its normal, 355 of 20,000 such pairs)
-// gets the core's EPA on the two support functions instead.
-double fclDistance(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
-                   const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
-                   const fcl::DistanceRequest<double>& r, fcl::DistanceResult<double>& result) {
-  try {
-    return fcl::distance(o1, tf1, o2, tf2, r, result);
-  } catch (const std::logic_error&) {
-    if (!r.enable_signed_distance || !hasSupport(o1) || !hasSupport(o2)) throw;
-    return coreEpa(o1, tf1, o2, tf2, r.distance_tolerance,
-                   Witness{-1, Vector::UnitZ(), Vector::Zero(), Vector::Zero()}, result);
-  }
-}
-
 // fcl::distance of a pair FCL answers itself, with forwardedRequest's
 // request. Signed distance of two spheres is the closed form (FCL's EPA
-// never returns on concentric ones); a signed request finer than
-// kMinEpaTolerance first asks FCL for the unsigned distance at that
-// tolerance, and only an overlapping pair for the signed one at
-// kMinEpaTolerance (FCL's EPA aborts below about 1e-7).
+// never returns on concentric ones); two primitives with support functions
+// get FCL's GJK answer, checked, or the core's EPA (below); for any other
+// pair a signed request finer than kMinEpaTolerance first asks FCL for the
+// unsigned distance at that tolerance, and only an overlapping pair for the
+// signed one at kMinEpaTolerance (FCL's EPA aborts below about 1e-7).
 double forwardDistance(const fcl::CollisionGeometry<double>* o1, const Transform& tf1,
                        const fcl::CollisionGeometry<double>* o2, const Transform& tf2,
                        const fcl::DistanceRequest<double>& request,
@@ -117,42 +100,43 @@ double forwardDistance(const fcl::CollisionGeometry<double>* o1, const Transform
   }
   if (hasSupport(o1) && hasSupport(o2)) {
     // Apart: FCL's GJK answer, checked (its GJK stops early between flat
-    // faces: FCL issue #508). A signed request finer than FCL's EPA stands
-    // asks for the unsigned distance first, as below.
-    const bool as_asked = !r.enable_signed_distance || r.distance_tolerance >= kMinEpaTolerance;
+    // faces: FCL issue #508). Overlapping, for a signed request: the core's
+    // EPA at the requested tolerance, as for the pairs with a superovoid.
+    // FCL's EPA is never asked: it throws std::logic_error on faces that
+    // meet in a plane (355 of 20,000 overlapping boxes side by side on one
+    // floor, turned about its normal), leaking its objects, and aborts below
+    // a tolerance of about 1e-7.
     fcl::DistanceRequest<double> first = r;
-    first.enable_signed_distance = as_asked && r.enable_signed_distance;
+    first.enable_signed_distance = false;
     first.enable_nearest_points = true;
     fcl::DistanceResult<double> mine;
-    double d = fclDistance(o1, tf1, o2, tf2, first, mine);
+    double d = fcl::distance(o1, tf1, o2, tf2, first, mine);
     Vector p1 = mine.nearest_points[0], p2 = mine.nearest_points[1];
-    if (d < 0 && as_asked) {
-      result.update(d, o1, o2, mine.b1, mine.b2, p1, p2);
+    // FCL's answer checked and, where its GJK stopped early, replaced.
+    const bool apart =
+        d >= 0 && withSupportShapes(o1, o2, true, [&](const auto& g1, const auto& g2) {
+          return certifiedApart(g1, tf1, g2, tf2, r.distance_tolerance, &d, &p1, &p2);
+        });
+    if (apart) {
+      result.update(d, o1, o2, fcl::DistanceResult<double>::NONE, fcl::DistanceResult<double>::NONE,
+                    p1, p2);
       return d;
     }
-    if (d >= 0) {
-      // FCL's answer checked and, where its GJK stopped early, replaced.
-      const bool apart = withSupportShapes(o1, o2, true, [&](const auto& g1, const auto& g2) {
-        return certifiedApart(g1, tf1, g2, tf2, r.distance_tolerance, &d, &p1, &p2);
-      });
-      if (apart) {
-        result.update(d, o1, o2, fcl::DistanceResult<double>::NONE,
-                      fcl::DistanceResult<double>::NONE, p1, p2);
+    if (!r.enable_signed_distance) {
+      // FCL's -1 where it found the overlap; -1 where only the check did.
+      if (d < 0) {
+        result.update(d, o1, o2, mine.b1, mine.b2, p1, p2);
         return d;
       }
-      // FCL's GJK called an overlap apart: the core's EPA answers it, as
-      // for the pairs with a superovoid, at the requested tolerance.
-      if (!r.enable_signed_distance) {
-        result.update(-1, o1, o2, fcl::DistanceResult<double>::NONE,
-                      fcl::DistanceResult<double>::NONE, Vector::Zero(), Vector::Zero());
-        return -1;
-      }
-      return coreEpa(o1, tf1, o2, tf2, r.distance_tolerance, Witness{d, Vector::UnitZ(), p1, p2},
-                     result);
+      result.update(-1, o1, o2, fcl::DistanceResult<double>::NONE,
+                    fcl::DistanceResult<double>::NONE, Vector::Zero(), Vector::Zero());
+      return -1;
     }
+    return coreEpa(o1, tf1, o2, tf2, r.distance_tolerance, Witness{d, Vector::UnitZ(), p1, p2},
+                   result);
   }
   if (!r.enable_signed_distance || r.distance_tolerance >= kMinEpaTolerance) {
-    return fclDistance(o1, tf1, o2, tf2, r, result);
+    return fcl::distance(o1, tf1, o2, tf2, r, result);
   }
   r.enable_signed_distance = false;
   fcl::DistanceResult<double> apart = result;
@@ -163,7 +147,7 @@ double forwardDistance(const fcl::CollisionGeometry<double>* o1, const Transform
   }
   r.enable_signed_distance = true;
   r.distance_tolerance = kMinEpaTolerance;
-  return fclDistance(o1, tf1, o2, tf2, r, result);
+  return fcl::distance(o1, tf1, o2, tf2, r, result);
 }
 
 }  // namespace

@@ -192,11 +192,13 @@ double lowerBound(const fcl::CollisionGeometry<double>& a, const Transform& ta,
   return -supportValue(b, tb, -u) - supportValue(a, ta, u);
 }
 
-// Two primitives apart: FCL's GJK answer where the support values along its
-// nearest points' direction prove it within the tolerance, bit for bit;
+// Two primitives apart: FCL's GJK answer (of the unsigned distance, as the
+// layer asks it) where the support values along its nearest points'
+// direction prove it within the tolerance, bit for bit;
 // elsewhere the core's GJK (sov_support_distance), never further, proved
-// the same way. Overlapping pairs, and pairs FCL answers in closed form
-// (a sphere and a box, two spheres), keep FCL's answer bit for bit.
+// the same way. Overlapping: FCL's -1 for an unsigned request; for a signed
+// one the core's EPA (sov_support_penetration), its depth within the
+// tolerance of the support values along its normal.
 TEST(FclDistance, ForwardedPairsAreFclsAnswerWhereProved) {
   const fcl::Box<double> box(0.6, 0.8, 0.5);
   const fcl::Sphere<double> sphere(0.3);
@@ -204,18 +206,27 @@ TEST(FclDistance, ForwardedPairsAreFclsAnswerWhereProved) {
   const fcl::Ellipsoid<double> ellipsoid(0.5, 0.3, 0.4);
   const std::pair<const fcl::CollisionGeometry<double>*, const fcl::CollisionGeometry<double>*>
       pairs[] = {{&box, &sphere}, {&ellipsoid, &cylinder}, {&sphere, &sphere}, {&box, &cylinder}};
-  int fcls = 0, replaced = 0;
+  int fcls = 0, replaced = 0, overlaps = 0;
   for (const auto& [a, b] : pairs) {
     for (const Transform& tb : sov_test::randomPoses(10, 1.0, 5)) {
       for (bool signed_distance : {true, false}) {
         if (a == &sphere && b == &sphere && signed_distance) continue;
         fcl::DistanceResult<double> ours, theirs;
         const double d1 = dist(*a, Transform::Identity(), *b, tb, true, signed_distance, &ours);
-        const double d2 = dist(*a, Transform::Identity(), *b, tb, false, signed_distance, &theirs);
+        const double d2 = dist(*a, Transform::Identity(), *b, tb, false, false, &theirs);
         const Vector gap = theirs.nearest_points[1] - theirs.nearest_points[0];
         const bool proved = d2 >= 0 && gap.norm() > 0 &&
                             d2 - lowerBound(*a, Transform::Identity(), *b, tb, gap.normalized()) <=
                                 kGjkTolerance + 1e-14;
+        if (d2 < 0 && signed_distance) {
+          ++overlaps;
+          const Vector w = ours.nearest_points[1] - ours.nearest_points[0];  // pB - pA = d n
+          ASSERT_LT(d1, 0.0);
+          EXPECT_NEAR(w.norm(), -d1, 1e-12);
+          EXPECT_LE(-lowerBound(*a, Transform::Identity(), *b, tb, -w / w.norm()),
+                    -d1 + kGjkTolerance + 1e-12);
+          continue;
+        }
         if (d2 < 0 || proved) {
           ++fcls;
           EXPECT_EQ(std::memcmp(&d1, &d2, sizeof d1), 0);
@@ -234,6 +245,7 @@ TEST(FclDistance, ForwardedPairsAreFclsAnswerWhereProved) {
   }
   EXPECT_GT(fcls, 20);
   EXPECT_GT(replaced, 5);  // the ellipsoid and the cylinder: FCL's GJK stops early
+  EXPECT_GT(overlaps, 5);
 }
 
 // FCL issue #508: libccd's GJK stops between two boxes' parallel faces at a
@@ -395,11 +407,12 @@ TEST(FclDistance, IndependentSolverPairsGetFclsUnsignedAnswer) {
 
 // libccd's EPA fails its own assertions and aborts the process at
 // tolerances below about 1e-7 (every batch of 1000 random overlapping
-// primitive pairs at 3e-8). A signed request finer than 1e-6 for a pair
-// forwarded to FCL gets GJK's answer at its tolerance when apart and EPA's
-// at 1e-6 when overlapping.
-TEST(FclDistance, FineSignedRequestsRunEpaAtOneMicron) {
-  constexpr double kFine = 1e-9, kEpa = 1e-6;
+// primitive pairs at 3e-8). A fine signed request for two primitives never
+// reaches it: GJK's answer at the requested tolerance when they are apart,
+// the core's EPA at it when they overlap (its depth within the tolerance of
+// the support values along its normal).
+TEST(FclDistance, FineSignedRequestsOfPrimitivesNeverReachFclsEpa) {
+  constexpr double kFine = 1e-9;
   const fcl::Box<double> box(0.3, 0.2, 0.25);
   const fcl::Cylinder<double> cylinder(0.12, 0.3);
   const fcl::Capsule<double> capsule(0.1, 0.25);
@@ -411,20 +424,19 @@ TEST(FclDistance, FineSignedRequestsRunEpaAtOneMicron) {
       fcl::DistanceResult<double> fine;
       const double d = dist(*a, Transform::Identity(), *b, tb, true, true, &fine, kFine);
       const double gjk = dist(*a, Transform::Identity(), *b, tb, false, false, nullptr, kFine);
+      const Vector w = fine.nearest_points[1] - fine.nearest_points[0];  // pB - pA = d n
       if (gjk >= 0) {
         // Apart: FCL's GJK answer, or where it stopped early the core's,
         // proved within the tolerance by the support values along it.
         EXPECT_LE(d, gjk + kFine);
-        const Vector n = (fine.nearest_points[1] - fine.nearest_points[0]).normalized();
-        EXPECT_LE(d - lowerBound(*a, Transform::Identity(), *b, tb, n), kFine + 1e-14);
+        EXPECT_LE(d - lowerBound(*a, Transform::Identity(), *b, tb, w.normalized()), kFine + 1e-14);
         ++apart;
         continue;
       }
       ++overlapping;
-      fcl::DistanceResult<double> coarse;
-      EXPECT_EQ(d, dist(*a, Transform::Identity(), *b, tb, false, true, &coarse, kEpa));
-      EXPECT_EQ(fine.nearest_points[0], coarse.nearest_points[0]);
-      EXPECT_EQ(fine.nearest_points[1], coarse.nearest_points[1]);
+      ASSERT_LT(d, 0.0);
+      EXPECT_NEAR(w.norm(), -d, 1e-12);
+      EXPECT_LE(-lowerBound(*a, Transform::Identity(), *b, tb, -w / w.norm()), -d + kFine + 1e-12);
     }
   }
   EXPECT_GT(overlapping, 150);
