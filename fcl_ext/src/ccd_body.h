@@ -1,5 +1,6 @@
-// Internal: a libccd GJK object (FCL's GJKInitializer) as a body of the
-// core's sov_support_penetration.
+// Internal: libccd GJK objects of posed shapes, held in place where FCL's
+// filling function is at hand, and such an object with its support callback
+// as a body of the core's support-function GJK and EPA.
 #ifndef SUPEROVOID_FCL_SRC_CCD_BODY_H
 #define SUPEROVOID_FCL_SRC_CCD_BODY_H
 
@@ -104,7 +105,7 @@ class CcdObject<T, std::void_t<typename CcdInPlace<T>::Object>> {
   typename CcdInPlace<T>::Object object_;
 };
 
-// An object of GJKInitializer<double, T>::createGJKObject and T's support
+// A libccd object of T (CcdObject's, or GJKInitializer's) and T's support
 // callback.
 struct CcdBody {
   fcl::detail::GJKSupportFunction support;
