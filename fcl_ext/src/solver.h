@@ -208,6 +208,7 @@ class CcdPair {
   // points p1, p2 as it leaves them.
   bool gjkDistance(unsigned int max_iterations, double tolerance, double* d, Vector* p1,
                    Vector* p2) const {
+    // (FCL's signature takes void*; libccd only reads the objects.)
     return fcl::detail::GJKDistance(const_cast<void*>(b1.object), b1.support,
                                     const_cast<void*>(b2.object), b2.support, max_iterations,
                                     tolerance, d, p1, p2);
