@@ -1,6 +1,6 @@
-// Internal: libccd GJK objects of posed shapes, held in place where FCL's
-// filling function is at hand, and such an object with its support callback
-// as a body of the core's support-function GJK and EPA.
+// Internal: libccd GJK objects of posed shapes, held in place (FCL's own
+// filling functions for its primitives), and such an object with its
+// support callback as a body of the core's support-function GJK and EPA.
 #ifndef SUPEROVOID_FCL_SRC_CCD_BODY_H
 #define SUPEROVOID_FCL_SRC_CCD_BODY_H
 
@@ -14,8 +14,6 @@
 #include <fcl/narrowphase/detail/convexity_based_algorithm/gjk_libccd.h>
 #include <superovoid/fcl/superovoid.h>
 #include <superovoid/superovoid.h>
-
-#include <type_traits>
 
 namespace sov {
 namespace detail {
@@ -32,11 +30,10 @@ struct SuperovoidGJKObject {
 void superovoidToGJK(const Superovoid& s, const fcl::Transform3<double>& tf,
                      SuperovoidGJKObject* o);
 
-// T's libccd object type and the function that fills one in place, for the
-// types whose filling function is at hand (FCL's createGJKObject allocates
-// the object on every call).
+// T's libccd object type and the function that fills one in place (FCL's
+// createGJKObject allocates the object on every call).
 template <class T>
-struct CcdInPlace {};
+struct CcdInPlace;
 template <>
 struct CcdInPlace<Superovoid> {
   using Object = SuperovoidGJKObject;
@@ -78,23 +75,10 @@ struct CcdInPlace<fcl::Convex<double>> {
   static constexpr auto fill = &fcl::detail::convexToGJK<double>;
 };
 
-// libccd's object of a posed T: held in place where CcdInPlace knows T, else
-// GJKInitializer's on the heap. Not copyable (a CcdBody points at it).
-template <class T, class = void>
-class CcdObject {
- public:
-  CcdObject(const T& s, const fcl::Transform3<double>& tf)
-      : object_(fcl::detail::GJKInitializer<double, T>::createGJKObject(s, tf)) {}
-  ~CcdObject() { fcl::detail::GJKInitializer<double, T>::deleteGJKObject(object_); }
-  CcdObject(const CcdObject&) = delete;
-  CcdObject& operator=(const CcdObject&) = delete;
-  void* get() { return object_; }
-
- private:
-  void* object_;
-};
+// libccd's object of a posed T, held in place (every shape a CcdPair
+// holds has a CcdInPlace). Not copyable (a CcdBody points at it).
 template <class T>
-class CcdObject<T, std::void_t<typename CcdInPlace<T>::Object>> {
+class CcdObject {
  public:
   CcdObject(const T& s, const fcl::Transform3<double>& tf) { CcdInPlace<T>::fill(s, tf, &object_); }
   CcdObject(const CcdObject&) = delete;
@@ -105,8 +89,7 @@ class CcdObject<T, std::void_t<typename CcdInPlace<T>::Object>> {
   typename CcdInPlace<T>::Object object_;
 };
 
-// A libccd object of T (CcdObject's, or GJKInitializer's) and T's support
-// callback.
+// A libccd object of T (CcdObject's) and T's support callback.
 struct CcdBody {
   fcl::detail::GJKSupportFunction support;
   const void* object;
