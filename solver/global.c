@@ -317,17 +317,11 @@ static int keep_evaluated(search *S) {
   return keep_on_surfaces(S, &r);
 }
 
-/* The point sum lam_k (a_k - b_k) of face f's vertices gives points
- * sum lam_k a_k of A and sum lam_k b_k of B (on the hulls); moved along
- * unit n onto the surfaces they become r's witnesses, d their offset along
- * n. */
-static void hull_witnesses(const search *S, sovc_result *r, int f, const double lam[3],
-                           const double n[3]) {
-  double hA[3] = {0, 0, 0}, hB[3] = {0, 0, 0}, a[3], b[3], mn[3];
-  for (int k = 0; k < 3; ++k) {
-    vertex_points(a, b, &S->P, S->P.face[f][k]);
-    for (int i = 0; i < 3; ++i) hA[i] += lam[k] * a[i], hB[i] += lam[k] * b[i];
-  }
+/* Points hA of A and hB of B (on the hulls, hB - hA along unit n) moved
+ * along n onto the surfaces become r's witnesses, d their offset along n. */
+static void surface_witnesses(const search *S, sovc_result *r, const double hA[3],
+                              const double hB[3], const double n[3]) {
+  double mn[3];
   for (int i = 0; i < 3; ++i) r->n[i] = n[i], mn[i] = -n[i];
   sovc_exit_point(r->pA, S->pair->A, S->pair->XA, hA, r->n);
   sovc_exit_point(r->pB, S->pair->B, S->pair->XB, hB, mn);
@@ -335,7 +329,18 @@ static void hull_witnesses(const search *S, sovc_result *r, int f, const double 
   for (int i = 0; i < 3; ++i) r->d += (r->pB[i] - r->pA[i]) * r->n[i];
 }
 
-/* The surface normals at r's witnesses and face f's normal lie near the
+/* The point sum lam_k (a_k - b_k) of face f's vertices gives points
+ * sum lam_k a_k of A and sum lam_k b_k of B (on the hulls). */
+static void hull_points(const search *S, double hA[3], double hB[3], int f, const double lam[3]) {
+  double a[3], b[3];
+  for (int i = 0; i < 3; ++i) hA[i] = hB[i] = 0;
+  for (int k = 0; k < 3; ++k) {
+    vertex_points(a, b, &S->P, S->P.face[f][k]);
+    for (int i = 0; i < 3; ++i) hA[i] += lam[k] * a[i], hB[i] += lam[k] * b[i];
+  }
+}
+
+/* The surface normals at r's witnesses and face f's normal (f >= 0) lie near the
  * optimal direction even where r's n, off by rounding, evaluates poorly
  * (the objective is nearly kinked across flat faces): evaluated, they may
  * raise lb. A value above r's d is dropped: for separated bodies d bounds
@@ -357,7 +362,7 @@ static void raise_bound_near(search *S, const sovc_result *r, int f) {
     for (int i = 0; i < 3; ++i) q[i] = -eB.n[i];
     evaluate(S, pa, pb, q, r->pA, r->pB);
   }
-  evaluate(S, pa, pb, S->P.normal[f], r->pA, r->pB);
+  if (f >= 0) evaluate(S, pa, pb, S->P.normal[f], r->pA, r->pB);
   if (S->ub_lb > r->d) {
     S->ub_lb = keep_lb;
     memcpy(S->ub_v, keep_v, sizeof S->ub_v);
@@ -370,21 +375,21 @@ static void raise_bound_near(search *S, const sovc_result *r, int f) {
  * tolerance of lb) but whose best direction's support points are far apart
  * along nearly flat faces, where they slide off the surface, or lie at the
  * two ends of a dent's bridge, where no surface point between them is a
- * witness. The point sum lam_k (a_k - b_k) of face f gives points
- * sum lam_k a_k of A and sum lam_k b_k of B (on the hulls); chosen on the
- * line along unit n through the origin, moved along n onto the surfaces
- * they stay a pair of body points with pB - pA along n. Separated bodies
- * take the polytope's closest point and n towards the origin (d along n
- * then lies between the true distance, >= lb, and that point's distance);
+ * witness. Points hA of A and hB of B on the hulls, on the line along unit
+ * n through the origin, moved along n onto the surfaces stay a pair of
+ * body points with pB - pA along n. Separated bodies take the polytope's
+ * closest point and n towards the origin, or GJK's (d along n then lies
+ * between the true distance, >= lb, and that point's distance);
  * overlapping ones the point where the ray along the best direction leaves
- * the polytope. The face's normal is evaluated too: on a sliver face
- * across a flat region it is far closer to the optimum than the direction
- * of the closest point. Kept if the witnesses lie on their surfaces
- * (within the bound tolerance or the body's dent) and d is within bound of
- * lb; returns 1 if kept. */
-static int keep_hull_point(search *S, int f, const double lam[3], const double n[3], double bound) {
+ * the polytope. The surface normals at the witnesses and face f's normal
+ * (f >= 0) are evaluated too: on a sliver face across a flat region they
+ * are far closer to the optimum than n. Kept if the witnesses lie on their
+ * surfaces (within the bound tolerance or the body's dent) and d is within
+ * bound of lb; returns 1 if kept. */
+static int keep_points(search *S, const double hA[3], const double hB[3], const double n[3], int f,
+                       double bound) {
   sovc_result r = *S->best;
-  hull_witnesses(S, &r, f, lam, n);
+  surface_witnesses(S, &r, hA, hB, n);
   raise_bound_near(S, &r, f);
   r.residual = 0;
   r.iterations = 0;
@@ -407,6 +412,13 @@ static int keep_hull_point(search *S, int f, const double lam[3], const double n
   double pa[3], pb[3];
   if (!(evaluate(S, pa, pb, r.n, r.pA, r.pB) >= r.d - sovc_value_tolerance(&r))) return 0;
   return keep_on_surfaces(S, &r);
+}
+
+/* keep_points at the point of face f with weights lam. */
+static int keep_hull_point(search *S, int f, const double lam[3], const double n[3], double bound) {
+  double hA[3], hB[3];
+  hull_points(S, hA, hB, f, lam);
+  return keep_points(S, hA, hB, n, f, bound);
 }
 
 /* The polytope's point x nearest the origin, on the faces whose planes
@@ -463,29 +475,18 @@ static void posed_body_support(const void *body, const double dir[3], double x[3
  * support point, and the patch replaced is not the one under the nearest
  * point, which then stays (a fitted palm's sliver 0.26 mm from a
  * fingertip: the bracket stalled at 1.6e-11 of the size). GJK on the exact
- * supports keeps only a simplex and closes it: its d is the distance of two
- * points of the bodies' hulls, within the bound above the support value
- * along its normal, so above the true distance by no more. Kept if its
- * witnesses lie on their surfaces; returns 1 if kept. */
-static int gjk_finish(search *S) {
+ * supports keeps only a simplex and gets closer: its points (on the hulls,
+ * pB - pA = d n) are kept as keep_points keeps the polytope's. Its own
+ * bound is not enough at small gaps, where n is off by rounding over d; the
+ * surface normals at its witnesses, evaluated there, close it between flat
+ * faces. Returns 1 if kept. */
+static int gjk_finish(search *S, double bound) {
   const posed_body a = {S->pair->A, S->pair->XA}, b = {S->pair->B, S->pair->XB};
   const sovc_support_body A = {posed_body_support, &a}, B = {posed_body_support, &b};
   sovc_support_gjk g;
-  const double bound = kBound * S->size;
-  /* Its floor for bodies closer than their size (an ulp of size^2 / d)
-   * can exceed the bound: the gap itself is held to it. */
-  if (sovc_support_distance(&g, &A, &B, S->ub_v, bound) != SOV_OK || g.overlapping ||
-      !(g.gap <= bound) || !(g.d >= S->ub_lb - bound))
+  if (sovc_support_distance(&g, &A, &B, S->ub_v, kBound * S->size) != SOV_OK || g.overlapping)
     return 0;
-  sovc_result r = *S->best;
-  r.d = g.d;
-  memcpy(r.n, g.n, sizeof r.n);
-  memcpy(r.pA, g.pA, sizeof r.pA);
-  memcpy(r.pB, g.pB, sizeof r.pB);
-  r.residual = 0;
-  r.iterations = 0;
-  r.method = SOVC_METHOD_AUTO;
-  return keep_on_surfaces(S, &r);
+  return keep_points(S, g.pA, g.pB, g.n, -1, bound);
 }
 
 /* Separated bodies the local solvers could not settle, or touching ones
@@ -501,7 +502,9 @@ static int separated(search *S) {
     const double nx = nearest_face(S, &fx, lam, u);
     if (!(nx > 0) || !isfinite(nx)) return SOV_ERR_NO_CONVERGENCE;
     if (nx - S->ub_lb <= kBound * S->size) {
-      const int kept = keep_evaluated(S) || keep_hull_point(S, fx, lam, u, kBound * S->size);
+      const double bound = kBound * S->size;
+      const int kept =
+          keep_evaluated(S) || keep_hull_point(S, fx, lam, u, bound) || gjk_finish(S, bound);
       return kept ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
     }
     const double lb = evaluate(S, pA, pB, u, NULL, NULL);
@@ -521,7 +524,7 @@ static int separated(search *S) {
    * bracket [lb, d of the closest point's witnesses] still holds; within
    * the caller's tolerance it is an answer. */
   if (fx >= 0 && keep_hull_point(S, fx, lam, u, S->cfg->tolerance)) return SOV_OK;
-  return gjk_finish(S) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+  return gjk_finish(S, kBound * S->size) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* End of the overlap search: every face bound lies above the best
