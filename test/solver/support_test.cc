@@ -732,4 +732,36 @@ TEST(Support, NearlyDegenerateExponentsGiveTheHigherCorner) {
   }
 }
 
+// A box-like link of a fitted Panda union (eps1 0.1, tapers -0.86 and -0.39,
+// dented at the acceptance limit) along directions nearly in its x-z plane:
+// its dent zone's support function rises over most of the zone and peaks in
+// its last cell next to a minimum. The zone's halvings were all spent on the
+// rising cells below it (their bounds still exceeded the best value), and
+// the support returned the zone's end, 2e-8 of the size below the maximum.
+TEST(Support, DentZoneHalvingsReachTheCellOfTheMaximum) {
+  const double shape[7] = {0.0037669236422637068, 0.01386163337748742, 0.027207997917500559,
+                           0.10000000000601501,   0.6231277993619273,  -0.85529009438781012,
+                           -0.39341182506985301};
+  sovc_shape s;
+  ASSERT_EQ(sovc_shape_init(&s, shape), SOV_OK);
+  ASSERT_GT(s.dent, SOVC_DENT_NEGLECT);
+  std::mt19937_64 rng(35);
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int j = 0; j < 12; ++j) {
+    // d2 from 0 to 1e-3 (the cross-section's flat side), d3 near 0.137.
+    double d[3] = {0.99055148934608495, j == 0 ? 0.0 : std::pow(10.0, -3 - 9 * unit(rng)),
+                   0.13714133933374295 + (j < 2 ? 0.0 : 0.02 * (unit(rng) - 0.5))};
+    auto height = [&](double z) { return (double)SliceSupportLong(s, d, z); };
+    auto latitude = [&](double t) {
+      return (double)SliceSupportLong(s, d, Spow(std::sin(t), s.eps2));
+    };
+    const double brute = std::max(MultimodalMax(height, -1.0, 1.0, 6000),
+                                  MultimodalMax(latitude, -kPi / 2, kPi / 2, 6000));
+    double x[3];
+    const double h = sovc_support(x, &s, d, NAN);
+    EXPECT_GE(h, brute - 3 * kValueTol * std::fabs(brute)) << "direction " << j;
+    EXPECT_NEAR(h, Dot(d, x), kSameTol * std::fabs(h) * 4) << "direction " << j;
+  }
+}
+
 }  // namespace
