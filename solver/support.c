@@ -522,30 +522,23 @@ static double keep_node(double x[3], double h, const taper_state *t, const taper
   return f > h + kCellTol * fabs(f) ? keep_better(x, h, t, P, shape, v, 0) : h;
 }
 
-/* Largest maximum of f between the evaluated states lo and hi of a dent
- * zone, or h (x) if none is higher. A rising then falling bracket
- * (F < 0 < F) is solved. Any other cell can still hold a maximum next to a
- * minimum, both sign changes of F between its ends (a maximum near a pole
- * next to a sharp switch of the slice support): its ends are candidates,
- * and unless its bound (cell_bound) is within kCellTol of h it is halved,
- * while *budget (halvings left for the zone) lasts. */
+/* The better of h (x) and what the cell between the evaluated states lo
+ * and hi of a dent zone shows at once: a rising then falling bracket
+ * (F < 0 < F) solved, else its ends (a maximum can still hide inside next
+ * to a minimum, both sign changes of F between its ends: near a pole next
+ * to a sharp switch of the slice support; and a bracket can hold two
+ * maxima with a minimum between them: a tapered Panda link, 0.022 apart in
+ * s). What it may hide is bounded by cell_bound; zone_maxima halves it. */
 static double zone_cell(double x[3], double h, const taper_problem *P, const sovc_shape *shape,
-                        const double v[3], const taper_state *lo, const taper_state *hi,
-                        int *budget) {
-  taper_state t;
-  double dy = 0;
+                        const double v[3], const taper_state *lo, const taper_state *hi) {
   if (lo->F < 0 && hi->F > 0) {
+    taper_state t;
+    double dy = 0;
     taper_eval_s(&t, P, 0.5 * (lo->s + hi->s));
     taper_solve(&t, &dy, P, lo, hi);
     return keep_better(x, h, &t, P, shape, v, dy);
   }
-  h = keep_node(x, keep_node(x, h, lo, P, shape, v), hi, P, shape, v);
-  const double bound = cell_bound(lo, hi, P), s = 0.5 * (lo->s + hi->s);
-  if (!(bound > h + kCellTol * fabs(bound)) || *budget <= 0 || !(s > lo->s && s < hi->s)) return h;
-  --*budget;
-  taper_eval_s(&t, P, s);
-  h = zone_cell(x, h, P, shape, v, lo, &t, budget);
-  return zone_cell(x, h, P, shape, v, &t, hi, budget);
+  return keep_node(x, keep_node(x, h, lo, P, shape, v), hi, P, shape, v);
 }
 
 /* Height in (lo, hi) where the slice support of the direction switches
@@ -581,42 +574,64 @@ static void zone_state(taper_state *t, const taper_problem *P, const double *edg
     taper_eval_s(t, P, edge[k]);
 }
 
+/* Cells of a dent zone waiting to be halved: their ends (heights) and
+ * bounds. At most the scan's cells and two per halving. */
+typedef struct zone_cells {
+  double lo[kZoneScan + 1 + 2 * kZoneSplits], hi[kZoneScan + 1 + 2 * kZoneSplits];
+  double bound[kZoneScan + 1 + 2 * kZoneSplits];
+  int n;
+} zone_cells;
+
+/* Visit the cell between the evaluated states a and b and keep it to halve. */
+static double zone_visit(double x[3], double h, zone_cells *c, const taper_problem *P,
+                         const sovc_shape *shape, const double v[3], const taper_state *a,
+                         const taper_state *b) {
+  h = zone_cell(x, h, P, shape, v, a, b);
+  c->lo[c->n] = a->s, c->hi[c->n] = b->s, c->bound[c->n] = cell_bound(a, b, P);
+  ++c->n;
+  return h;
+}
+
 /* Inside the dent zone f need not be concave: it can have a maximum on each
  * side of a local minimum (iCub links: two 0.09 apart in s, 5e-16 apart
  * relative to |v|), so the zone is cut into cells (zone_edges) and each
- * cell searched (zone_cell); keeps the largest. The cells' bracketed maxima
- * and ends come first; the halvings (kZoneSplits for the zone) then go to
- * the cells in order of their bounds, highest first: spent from the zone's
- * low end on, they ran out on rising cells whose loose bounds still
- * exceeded h before the cell holding the maximum (a box-like fitted link
- * tapered 0.86: 5.9e-10 of its support, 2e-8 of its size, missed). The
- * scan is skipped where f cannot beat h on the zone: c <= 1 and N, a norm
- * of an affine function of s, is convex, so f <= V s + N, a convex
- * function whose maximum lies at an end (lo and hi, the states at the
- * zone's ends). */
+ * cell visited (zone_cell); then, while kZoneSplits halvings last, the
+ * cell of highest bound is halved and its halves visited, until every
+ * bound is within kCellTol of the best value. Halved depth first from the
+ * zone's low end, the halvings ran out on cells whose loose bounds still
+ * exceeded h before the one holding the maximum (a box-like fitted link
+ * tapered 0.86, a tapered Panda link: 5.9e-10 and 7.8e-11 of the support
+ * missed, 2e-8 and 2.5e-9 of the size). Keeps the largest. The zone is
+ * skipped where f cannot beat h on it: c <= 1 and N, a norm of an affine
+ * function of s, is convex, so f <= V s + N, a convex function whose
+ * maximum lies at an end (lo and hi, the states at the zone's ends). */
 static double zone_maxima(double x[3], double h, const taper_problem *P, const sovc_shape *shape,
                           const double v[3], const taper_state *lo, const taper_state *hi) {
   const double zl = shape->dent_zone[0], zh = shape->dent_zone[1];
   const double outer = fmax(P->V * zl + lo->slice.n, P->V * zh + hi->slice.n);
   if (outer + 1e-14 * fabs(outer) < h) return h;
-  double edge[kZoneScan + 2], bound[kZoneScan + 1];
+  double edge[kZoneScan + 2];
   const int n = zone_edges(edge, P, zl, zh);
-  taper_state a = *lo, b;
+  zone_cells c = {.n = 0};
+  taper_state a = *lo, b, m;
   for (int k = 0; k + 1 < n; ++k, a = b) {
-    int none = 0;
     zone_state(&b, P, edge, k + 1, n, lo, hi);
-    h = zone_cell(x, h, P, shape, v, &a, &b, &none);
-    bound[k] = a.F < 0 && b.F > 0 ? -INFINITY : cell_bound(&a, &b, P); /* solved */
+    h = zone_visit(x, h, &c, P, shape, v, &a, &b);
   }
-  for (int budget = kZoneSplits; budget > 0;) {
+  for (int budget = kZoneSplits; budget > 0; --budget) {
     int best = 0;
-    for (int k = 1; k + 1 < n; ++k)
-      if (bound[k] > bound[best]) best = k;
-    if (!(bound[best] > h + kCellTol * fabs(bound[best]))) break;
-    bound[best] = -INFINITY;
-    zone_state(&a, P, edge, best, n, lo, hi);
-    zone_state(&b, P, edge, best + 1, n, lo, hi);
-    h = zone_cell(x, h, P, shape, v, &a, &b, &budget);
+    for (int k = 1; k < c.n; ++k)
+      if (c.bound[k] > c.bound[best]) best = k;
+    const double s = 0.5 * (c.lo[best] + c.hi[best]);
+    if (!(c.bound[best] > h + kCellTol * fabs(c.bound[best])) ||
+        !(s > c.lo[best] && s < c.hi[best]))
+      break;
+    taper_eval_s(&a, P, c.lo[best]);
+    taper_eval_s(&b, P, c.hi[best]);
+    taper_eval_s(&m, P, s);
+    c.bound[best] = -INFINITY; /* replaced by its halves */
+    h = zone_visit(x, h, &c, P, shape, v, &a, &m);
+    h = zone_visit(x, h, &c, P, shape, v, &m, &b);
   }
   return h;
 }

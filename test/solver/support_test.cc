@@ -764,4 +764,34 @@ TEST(Support, DentZoneHalvingsReachTheCellOfTheMaximum) {
   }
 }
 
+// Another Panda union body (tapers 0.82 and 0.22, dented at the acceptance
+// limit): along this direction its dent zone's first cell holds two maxima
+// 0.022 apart in s, 7.8e-11 apart in value, with a minimum between them.
+// From half the hints the search took the lower one; the zone's halvings,
+// depth first from the zone's low end, were spent at that end before
+// reaching the higher, and a deep overlap with it was answered 2.5e-9 of
+// the pair's size above the objective at its own normal.
+TEST(Support, DentZoneCellWithTwoMaximaFromEveryHint) {
+  const double shape[7] = {0.0086643948019665545, 0.0008187742006522796, 0.0135976397851367,
+                           0.59247541883861421,   0.73927823720404306,   0.81535679970135777,
+                           0.2237209447764052};
+  const double d[3] = {-0.83986761647126018, -0.088521633280228468, -0.53552432927392246};
+  sovc_shape s;
+  ASSERT_EQ(sovc_shape_init(&s, shape), SOV_OK);
+  ASSERT_GT(s.dent, SOVC_DENT_NEGLECT);
+  auto height = [&](double z) { return (double)SliceSupportLong(s, d, z); };
+  auto latitude = [&](double t) {
+    return (double)SliceSupportLong(s, d, Spow(std::sin(t), s.eps2));
+  };
+  const double brute = std::max(MultimodalMax(height, -1.0, 1.0, 6000),
+                                MultimodalMax(latitude, -kPi / 2, kPi / 2, 6000));
+  for (int k = 0; k <= 20; ++k) {
+    const double hint = k == 20 ? NAN : -0.95 + 0.1 * k;
+    double x[3];
+    const double h = sovc_support(x, &s, d, hint);
+    EXPECT_GE(h, brute - 3 * kValueTol * std::fabs(brute)) << "hint " << hint;
+    EXPECT_NEAR(h, Dot(d, x), kSameTol * std::fabs(h) * 4) << "hint " << hint;
+  }
+}
+
 }  // namespace
