@@ -476,16 +476,19 @@ static void posed_body_support(const void *body, const double dir[3], double x[3
  * point, which then stays (a fitted palm's sliver 0.26 mm from a
  * fingertip: the bracket stalled at 1.6e-11 of the size). GJK on the exact
  * supports keeps only a simplex and gets closer: its points (on the hulls,
- * pB - pA = d n) are kept as keep_points keeps the polytope's. Its own
- * bound is not enough at small gaps, where n is off by rounding over d; the
- * surface normals at its witnesses, evaluated there, close it between flat
- * faces. Returns 1 if kept. */
+ * pB - pA = d n) are kept as keep_points keeps the polytope's, its normal
+ * evaluated first. Its own bound is not enough at small gaps, where n is
+ * off by rounding over d; the surface normals at its witnesses, evaluated
+ * there, close it between flat faces. Returns 1 if kept. */
 static int gjk_finish(search *S, double bound) {
   const posed_body a = {S->pair->A, S->pair->XA}, b = {S->pair->B, S->pair->XB};
   const sovc_support_body A = {posed_body_support, &a}, B = {posed_body_support, &b};
   sovc_support_gjk g;
   if (sovc_support_distance(&g, &A, &B, S->ub_v, kBound * S->size) != SOV_OK || g.overlapping)
     return 0;
+  /* Its normal's objective, GJK's own lower bound, joins the search's. */
+  double pa[3], pb[3];
+  evaluate(S, pa, pb, g.n, NULL, NULL);
   return keep_points(S, g.pA, g.pB, g.n, -1, bound);
 }
 
