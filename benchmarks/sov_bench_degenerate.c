@@ -21,15 +21,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_random.h"
 #include "superovoid/superovoid.h"
 
 #define SOV_PI 3.14159265358979323846
 
-/* A 64-bit LCG with a 53-bit uniform draw: reproducible on every libc. */
 static unsigned long long rng_state;
 static double uniform(double lo, double hi) {
-  rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+  return bench_uniform(&rng_state, lo, hi);
 }
 
 static double now_us(void) {
@@ -71,22 +70,9 @@ static void random_body(sov_shape *S, double p[7], int tapered) {
   }
 }
 
-static void random_quat(double q[4]) {
-  double n = 0;
-  do {
-    n = 0;
-    for (int i = 0; i < 4; ++i) {
-      q[i] = uniform(-1, 1);
-      n += q[i] * q[i];
-    }
-  } while (n > 1 || n < 1e-6);
-  n = sqrt(n);
-  for (int i = 0; i < 4; ++i) q[i] /= n;
-}
-
 static void random_pose(sov_pose *X) {
   double q[4], p[3];
-  random_quat(q);
+  bench_random_quat(&rng_state, q);
   for (int i = 0; i < 3; ++i) p[i] = uniform(-1, 1);
   sov_pose_from_quat(X, q, p);
 }
@@ -200,7 +186,7 @@ static void parallel_faces(family *f, int pairs) {
     /* Small against every semi-axis: the axis stays the deepest direction. */
     const double gap = uniform(-0.05, 0.05) * least;
     double q[4];
-    random_quat(q);
+    bench_random_quat(&rng_state, q);
     const double c[3] = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
     sov_pose XA, XB;
     sov_pose_from_quat(&XA, q, c);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_random.h"
 #include "superovoid/superovoid.h"
 
 enum { kMaxBodies = 4096 };
@@ -25,11 +26,9 @@ typedef struct body {
   double radius;
 } body;
 
-/* A 64-bit LCG with a 53-bit uniform draw: reproducible on every libc. */
 static unsigned long long rng_state;
 static double uniform(double lo, double hi) {
-  rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+  return bench_uniform(&rng_state, lo, hi);
 }
 
 /* The value of attribute name="..." inside the element text e, or NAN. */
@@ -72,15 +71,10 @@ static int read_bodies(const char *path, body *b) {
   return n;
 }
 
-/* A uniformly random rotation (normalised 4-vector) at position p. */
+/* A uniformly random rotation at position p. */
 static void random_pose(sov_pose *X, const double p[3]) {
-  double q[4], n;
-  do {
-    n = 0;
-    for (int i = 0; i < 4; ++i) q[i] = uniform(-1, 1), n += q[i] * q[i];
-  } while (n > 1 || n < 1e-6);
-  n = sqrt(n);
-  for (int i = 0; i < 4; ++i) q[i] /= n;
+  double q[4];
+  bench_random_quat(&rng_state, q);
   sov_pose_from_quat(X, q, p);
 }
 
