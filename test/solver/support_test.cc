@@ -686,6 +686,18 @@ long double SliceSupportLong(const sovc_shape& s, const double d[3], long double
   return (long double)d[2] * s.a[2] * z + c * N;
 }
 
+// The support value along d by brute force over the slices: the larger of
+// the multimodal maxima over heights and over latitudes (the latter dense
+// near the poles).
+double SliceSupportMax(const sovc_shape& s, const double d[3]) {
+  auto height = [&](double z) { return (double)SliceSupportLong(s, d, z); };
+  auto latitude = [&](double t) {
+    return (double)SliceSupportLong(s, d, Spow(std::sin(t), s.eps2));
+  };
+  return std::max(MultimodalMax(height, -1.0, 1.0, 6000),
+                  MultimodalMax(latitude, -kPi / 2, kPi / 2, 6000));
+}
+
 // Supports of nearly degenerate exponents (eps1 within 1e-8 of 2, eps2 near
 // 1e-5 or 3e-4; tapers of 1e-6 at the dent limit): the slice support
 // switches between its x and y terms within 1e-3 of height (a kink of f, a
@@ -719,12 +731,7 @@ TEST(Support, NearlyDegenerateExponentsGiveTheHigherCorner) {
         d[2] = (tie + (unit(rng) - 0.5) * std::fabs(tx - ty) * std::pow(10.0, -6 * unit(rng))) /
                s.a[2];
       }
-      auto height = [&](double z) { return (double)SliceSupportLong(s, d, z); };
-      auto latitude = [&](double t) {
-        return (double)SliceSupportLong(s, d, Spow(std::sin(t), s.eps2));
-      };
-      const double brute = std::max(MultimodalMax(height, -1.0, 1.0, 6000),
-                                    MultimodalMax(latitude, -kPi / 2, kPi / 2, 6000));
+      const double brute = SliceSupportMax(s, d);
       const double h = sovc_support(x, &s, d, NAN);
       EXPECT_GE(h, brute - 3 * kValueTol * std::fabs(brute)) << "shape " << k << " direction " << j;
       EXPECT_NEAR(h, Dot(d, x), kSameTol * std::fabs(h) * 4);
@@ -751,12 +758,7 @@ TEST(Support, DentZoneHalvingsReachTheCellOfTheMaximum) {
     // d2 from 0 to 1e-3 (the cross-section's flat side), d3 near 0.137.
     double d[3] = {0.99055148934608495, j == 0 ? 0.0 : std::pow(10.0, -3 - 9 * unit(rng)),
                    0.13714133933374295 + (j < 2 ? 0.0 : 0.02 * (unit(rng) - 0.5))};
-    auto height = [&](double z) { return (double)SliceSupportLong(s, d, z); };
-    auto latitude = [&](double t) {
-      return (double)SliceSupportLong(s, d, Spow(std::sin(t), s.eps2));
-    };
-    const double brute = std::max(MultimodalMax(height, -1.0, 1.0, 6000),
-                                  MultimodalMax(latitude, -kPi / 2, kPi / 2, 6000));
+    const double brute = SliceSupportMax(s, d);
     double x[3];
     const double h = sovc_support(x, &s, d, NAN);
     EXPECT_GE(h, brute - 3 * kValueTol * std::fabs(brute)) << "direction " << j;
@@ -779,12 +781,7 @@ TEST(Support, DentZoneCellWithTwoMaximaFromEveryHint) {
   sovc_shape s;
   ASSERT_EQ(sovc_shape_init(&s, shape), SOV_OK);
   ASSERT_GT(s.dent, SOVC_DENT_NEGLECT);
-  auto height = [&](double z) { return (double)SliceSupportLong(s, d, z); };
-  auto latitude = [&](double t) {
-    return (double)SliceSupportLong(s, d, Spow(std::sin(t), s.eps2));
-  };
-  const double brute = std::max(MultimodalMax(height, -1.0, 1.0, 6000),
-                                MultimodalMax(latitude, -kPi / 2, kPi / 2, 6000));
+  const double brute = SliceSupportMax(s, d);
   for (int k = 0; k <= 20; ++k) {
     const double hint = k == 20 ? NAN : -0.95 + 0.1 * k;
     double x[3];
