@@ -96,9 +96,11 @@ std::string readFile(const std::string &path) {
 }
 
 // fit_urdf: (the fitted URDF text, one CollisionFit per fitted collision).
-py::tuple fitUrdf(const py::object &urdf, const py::object &output, const std::vector<std::string> &links,
+py::tuple fitUrdf(const py::object &urdf, const py::object &output,
+                  const std::vector<std::string> &links,
                   const std::map<std::string, std::string> &packages, int refined_starts,
-                  int max_bodies, double target_ratio, double target_gap, const py::object &progress) {
+                  int max_bodies, double target_ratio, double target_gap,
+                  const py::object &progress, int threads) {
   sov::urdf::UrdfFitOptions o;
   o.fit.refined_starts = refined_starts;
   o.split.max_bodies = max_bodies;
@@ -107,6 +109,7 @@ py::tuple fitUrdf(const py::object &urdf, const py::object &output, const std::v
   o.links = links;
   o.package_paths = packages;
   o.progress = progressOf(progress);
+  o.threads = threads;
   const std::string in = py::str(urdf).cast<std::string>();
   const std::string out = output.is_none() ? std::string() : py::str(output).cast<std::string>();
   std::vector<sov::urdf::CollisionFit> fits;
@@ -188,7 +191,7 @@ Raises UrdfError for flat, tiny or non-finite point sets.)");
         py::arg("links") = std::vector<std::string>(),
         py::arg("packages") = std::map<std::string, std::string>(), py::arg("refined_starts") = 3,
         py::arg("max_bodies") = 1, py::arg("target_ratio") = 0.0, py::arg("target_gap") = 0.0,
-        py::arg("progress") = py::none(),
+        py::arg("progress") = py::none(), py::arg("threads") = 0,
         R"(sov-urdf-fit as a function: every <mesh> collision of the URDF file (of `links`, or all)
 replaced by its fitted superovoid. With output, the result is written there (checked to be
 writable first) and the returned text is ""; without, the fitted URDF text is returned.
@@ -196,9 +199,10 @@ packages: {name: folder} for package:// URIs; max_bodies > 1: a mesh may become 
 to that many superovoids (several <collision>s), cut until its volume over the hull's is at
 most target_ratio and its gap to the mesh at most target_gap (metres; 0 leaves a target out),
 as sov-urdf-fit --max-bodies --target-ratio --target-gap; progress: called with a dict (index,
-count, link, collision, line, mesh, vertices, same_as) before each fit. Returns (text,
-[CollisionFit]). Raises UrdfError naming the file, line and link, and Error for split options
-out of range.)");
+count, link, collision, line, mesh, vertices, same_as) before each fit, in order, from the
+thread of that fit; threads: meshes fitted at once (0: one per core; the fits are the same
+whatever the count). Returns (text, [CollisionFit]). Raises UrdfError naming the file, line
+and link, and Error for split options or threads out of range.)");
   m.def("load_mesh", [](const py::object &path, const py::handle &scale) {
         const std::array<double, 3> s = read3(scale, "scale");
         const std::string p = py::str(path).cast<std::string>();

@@ -224,6 +224,76 @@ TEST(FitUrdfLinks, IdenticalMeshesAreFittedOnce) {
   EXPECT_EQ(model.superovoids[0].params, model.superovoids[1].params);
 }
 
+// A robot of one link per mesh (line 3 on), on fixed joints to a base:
+// l_link.obj at each scale, "" for a mesh `other` (a file name) instead.
+std::string robotOfMeshes(const std::vector<std::string>& scales, const std::string& other) {
+  std::string text = "<robot name=\"r\">\n<link name=\"base\"/>\n", joints;
+  for (std::size_t i = 0; i < scales.size(); ++i) {
+    const std::string name = "l" + std::to_string(i);
+    const std::string mesh = scales[i].empty()
+                                 ? "<mesh filename=\"" + other + "\"/>"
+                                 : "<mesh filename=\"l_link.obj\" scale=\"" + scales[i] + "\"/>";
+    text += "<link name=\"" + name + "\"><collision><geometry>" + mesh +
+            "</geometry></collision></link>\n";
+    joints += "<joint name=\"j" + name + "\" type=\"fixed\"><parent link=\"base\"/><child link=\"" +
+              name + "\"/></joint>\n";
+  }
+  return text + joints + "</robot>\n";
+}
+
+// Meshes fitted on several threads: the same output, fits and progress
+// calls (one per collision, in order) as on one; the failure reported is
+// the first collision's that fails, as on one thread; a negative count is
+// refused before any mesh is read.
+TEST(FitUrdfLinks, ThreadsFitTheSameAndReportInOrder) {
+  const std::string text = robotOfMeshes({"1 1 1", "1 1 2", "1 1 1", "2 1 1"}, "");
+  std::string out[2];
+  std::vector<sov::urdf::FitProgress> seen[2];
+  std::vector<sov::urdf::CollisionFit> fits[2];
+  for (int run = 0; run < 2; ++run) {
+    sov::urdf::UrdfFitOptions o = quickOptions();
+    o.threads = run == 0 ? 1 : 3;
+    o.progress = [&seen, run](const sov::urdf::FitProgress& p) { seen[run].push_back(p); };
+    out[run] = sov::urdf::fitUrdf(text, SOV_FIT_TEST_DATA_DIR, o, &fits[run], "r.urdf");
+  }
+  EXPECT_EQ(out[0], out[1]);
+  ASSERT_EQ(seen[1].size(), 4u);
+  ASSERT_EQ(seen[0].size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(seen[1][i].index, i);
+    EXPECT_EQ(seen[1][i].link, seen[0][i].link);
+    EXPECT_EQ(seen[1][i].same_as, seen[0][i].same_as);
+  }
+  EXPECT_EQ(seen[1][2].same_as, "l0 #0");
+  ASSERT_EQ(fits[1].size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i)
+    for (int k = 0; k < 7; ++k) EXPECT_EQ(fits[1][i].fit.params[k], fits[0][i].fit.params[k]);
+
+  const std::string flat = ::testing::TempDir() + "sov_fit_threads_flat.obj";
+  std::ofstream(flat) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n";
+  const std::string failing = robotOfMeshes({"1 1 1", "", "2 1 1", ""}, flat);
+  std::string message[2];
+  for (int run = 0; run < 2; ++run) {
+    sov::urdf::UrdfFitOptions o = quickOptions();
+    o.threads = run == 0 ? 1 : 4;
+    int status = 0;
+    message[run] = fitError(failing, o, &status);
+    EXPECT_EQ(status, SOV_URDF_ERR_MODEL);
+  }
+  EXPECT_EQ(message[1], message[0]);
+  EXPECT_EQ(message[1].rfind("two_link.urdf:4: link 'l1', collision #0", 0), 0u) << message[1];
+  std::remove(flat.c_str());
+
+  sov::urdf::UrdfFitOptions negative = quickOptions();
+  negative.threads = -1;
+  bool progressed = false;
+  negative.progress = [&](const sov::urdf::FitProgress&) { progressed = true; };
+  int status = 0;
+  EXPECT_NE(fitError(text, negative, &status).find("threads must be 0"), std::string::npos);
+  EXPECT_EQ(status, SOV_ERR_OPTION);
+  EXPECT_FALSE(progressed);
+}
+
 TEST(FitUrdfLinks, InputThatParseRefusesFailsBeforeAnyMeshIsRead) {
   std::string text = readText(kFixture);
   // A cut-short UTF-8 sequence in a comment, and a mesh that does not exist:

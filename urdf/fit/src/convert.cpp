@@ -8,12 +8,16 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "../../src/io.h"
@@ -197,41 +201,100 @@ UnionFit fitMesh(const TriangleMesh& mesh, const UrdfFitOptions& options) {
   return u;
 }
 
-// The fits of the targets' meshes, in order; identical meshes (the same
-// vertices and the same triangles: a union promises to hold each triangle
-// whole, so one more triangle can need another union) are fitted once,
-// their fit reused (same_as[i] names the first collision with that mesh, ""
-// for the fitted ones). Reports each to options.progress first; a failed fit
-// is reported at its line.
+// Threads of a fit: UrdfFitOptions::threads, 0 for one per core.
+std::size_t fitThreads(int threads) {
+  if (threads > 0) return static_cast<std::size_t>(threads);
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Where each target's mesh was first seen: same_as[i] names the first
+// collision with an identical mesh (the same vertices and the same
+// triangles: a union promises to hold each triangle whole, so one more
+// triangle can need another union), "" for the meshes to fit; returns the
+// index of that first target for each.
+std::vector<std::size_t> firstWithMesh(const std::vector<Target>& targets,
+                                       const std::vector<TriangleMesh>& meshes,
+                                       std::vector<std::string>& same_as) {
+  std::vector<std::size_t> first_of(targets.size());
+  same_as.assign(targets.size(), "");
+  std::map<std::pair<std::vector<Point3>, std::vector<std::array<int, 3>>>, std::size_t> first;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    first_of[i] =
+        first.emplace(std::make_pair(meshes[i].vertices, meshes[i].triangles), i).first->second;
+    const Target& f = targets[first_of[i]];
+    if (first_of[i] != i) same_as[i] = f.link + " #" + std::to_string(f.index);
+  }
+  return first_of;
+}
+
+// The fits of the targets' meshes, identical meshes fitted once and their
+// fit reused, on options.threads threads (each fit is the same whatever the
+// thread count: fits share nothing). The targets are taken in order, each
+// reported to options.progress as it is taken (one call at a time, in
+// order); after a failed fit no further target is taken, and the failure of
+// the lowest target, the one a single thread stops at, is thrown, named at
+// its line.
 std::vector<UnionFit> fitAll(const std::vector<Target>& targets,
                              const std::vector<TriangleMesh>& meshes,
                              const UrdfFitOptions& options, const std::string& source,
                              std::vector<std::string>& same_as) {
+  const std::vector<std::size_t> first_of = firstWithMesh(targets, meshes, same_as);
   std::vector<UnionFit> results(targets.size());
-  same_as.assign(targets.size(), "");
-  // mesh (vertices, triangles) -> first target with it
-  std::map<std::pair<std::vector<Point3>, std::vector<std::array<int, 3>>>, std::size_t> first;
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    const Target& t = targets[i];
-    const auto [it, fresh] =
-        first.emplace(std::make_pair(meshes[i].vertices, meshes[i].triangles), i);
-    if (!fresh) {
-      const Target& f = targets[it->second];
-      same_as[i] = f.link + " #" + std::to_string(f.index);
+  std::vector<std::exception_ptr> failures(targets.size());
+  std::vector<char> in_progress_call(targets.size(), 0);  // thrown by options.progress
+  std::mutex taking;
+  std::size_t next = 0;
+  bool failed = false;
+  const auto work = [&] {
+    for (;;) {
+      std::size_t i = 0;
+      {
+        const std::lock_guard<std::mutex> lock(taking);
+        if (failed || next == targets.size()) return;
+        i = next++;
+        const Target& t = targets[i];
+        try {
+          if (options.progress)
+            options.progress({i, targets.size(), t.link, t.index, t.line, t.mesh,
+                              meshes[i].vertices.size(), same_as[i]});
+        } catch (...) {
+          failures[i] = std::current_exception();
+          in_progress_call[i] = 1;
+          failed = true;
+          return;
+        }
+        if (first_of[i] != i) continue;  // copied once every fit is done
+      }
+      try {
+        results[i] = fitMesh(meshes[i], options);
+      } catch (...) {
+        failures[i] = std::current_exception();
+        const std::lock_guard<std::mutex> lock(taking);
+        failed = true;
+      }
     }
-    if (options.progress) {
-      options.progress({i, targets.size(), t.link, t.index, t.line, t.mesh,
-                        meshes[i].vertices.size(), same_as[i]});
-    }
-    if (!fresh) {
-      results[i] = results[it->second];
-      continue;
-    }
+  };
+  std::size_t to_fit = 0;
+  for (std::size_t i = 0; i < targets.size(); ++i) to_fit += first_of[i] == i;
+  std::vector<std::thread> pool;
+  for (std::size_t k = 1; k < std::min(fitThreads(options.threads), to_fit); ++k) {
     try {
-      results[i] = fitMesh(meshes[i], options);
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: fewer do the same fits
+    }
+  }
+  work();
+  for (std::thread& t : pool) t.join();
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (!failures[i]) continue;
+    if (in_progress_call[i]) std::rethrow_exception(failures[i]);
+    try {
+      std::rethrow_exception(failures[i]);
     } catch (const Error& e) {
       // Named as the mesh's reading errors are; the fit's own errors are
       // about its points ("<points>: ..."), which the mesh now names.
+      const Target& t = targets[i];
       std::string why = e.what();
       if (why.rfind("<points>: ", 0) == 0) why.erase(0, 10);
       fail(e.status(), source, t.line, t.link,
@@ -239,6 +302,8 @@ std::vector<UnionFit> fitAll(const std::vector<Target>& targets,
                "': " + why);
     }
   }
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    if (first_of[i] != i) results[i] = results[first_of[i]];
   return results;
 }
 
@@ -405,6 +470,9 @@ std::string fitUrdf(const std::string& xml, const std::string& base_dir,
   // rest): refused now, not after minutes of fitting when the output is.
   parse(xml, source_name);
   detail::checkSplitOptions(options.split);
+  if (options.threads < 0)
+    fail(SOV_ERR_OPTION, source_name, 0, "",
+         "threads must be 0 (one per core) or more, got " + std::to_string(options.threads));
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
     fail(SOV_URDF_ERR_XML, source_name, doc.ErrorLineNum(), "", doc.ErrorStr());

@@ -1,11 +1,12 @@
 // sov-urdf-fit IN.urdf OUT.urdf [--max-gap LENGTH] [--links a,b,...]
 //              [--package NAME=DIR ...] [--srdf IN.srdf] [--plot OUT.png]
-//              [--starts N] [--max-bodies K [--target-gap LENGTH] [--target-ratio R]]:
+//              [--starts N] [--max-bodies K [--target-gap LENGTH] [--target-ratio R]]
+//              [--jobs N]:
 // replace the mesh collisions of a URDF by fitted superovoids, or unions of
-// up to K of them (one <collision> each), with fallback boxes; keep every other byte, report progress per collision (stderr), a
-// table per collision and the fitted pairs that overlap at the zero pose
-// (stdout), and draw the fitted bodies over their meshes. Exit status 0 on
-// success, 1 on a rejected input, 2 on misuse, 3 when a fit's gap exceeds
+// up to K of them (one <collision> each), with fallback boxes; keep every other byte, report
+// progress per collision (stderr), a table per collision and the fitted pairs that overlap at the
+// zero pose (stdout), and draw the fitted bodies over their meshes. Exit status 0 on success, 1 on
+// a rejected input, 2 on misuse, 3 when a fit's gap exceeds
 // --max-gap, 4 when the plot could not be drawn (the output is written all
 // the same for 3 and 4).
 #include <unistd.h>
@@ -36,7 +37,7 @@ enum Exit { kOk = 0, kBadInput = 1, kMisuse = 2, kGapOver = 3, kNoPlot = 4 };
 const char* kUsage =
     "usage: %s IN.urdf OUT.urdf [--max-gap LENGTH] [--links a,b,...]\n"
     "          [--package NAME=DIR ...] [--srdf IN.srdf] [--plot OUT.png] [--starts N]\n"
-    "          [--max-bodies K [--target-gap LENGTH] [--target-ratio R]]\n"
+    "          [--max-bodies K [--target-gap LENGTH] [--target-ratio R]] [--jobs N]\n"
     "Replaces every <mesh> collision (of the listed links, default all) by the\n"
     "smallest convex superovoid containing the mesh (any format assimp reads), with a\n"
     "fallback box. Identical meshes are fitted once. Progress goes to stderr; the\n"
@@ -53,6 +54,8 @@ const char* kUsage =
     "each), cut until its gap to the mesh is at most --target-gap (LENGTH) and its\n"
     "volume over the hull's at most --target-ratio (either alone; neither: while\n"
     "cutting pays). Default 1: one convex superovoid per mesh.\n"
+    "--jobs N: meshes fitted at once, on N threads (default: one per core); the fits\n"
+    "are the same whatever N.\n"
     "Exit status: 0 success, 1 rejected input, 2 misuse, 3 a gap over --max-gap,\n"
     "4 no plot (3 and 4: OUT.urdf written all the same).\n";
 
@@ -148,6 +151,14 @@ int parse(int argc, char** argv, Options& o) {
         return kMisuse;
       }
       o.fit.split.max_bodies = static_cast<int>(k);
+    } else if (a == "--jobs" && has_value) {
+      char* end = nullptr;
+      const long n = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || n < 1 || n > 1024) {
+        std::fprintf(stderr, "%s: --jobs '%s' is not a count from 1 to 1024\n", argv0, argv[i]);
+        return kMisuse;
+      }
+      o.fit.threads = static_cast<int>(n);
     } else if (a == "--target-gap" && has_value) {
       has_target_gap = true;
       if (!parseLength(argv[++i], &o.fit.split.target_gap)) {

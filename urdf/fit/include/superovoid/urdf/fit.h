@@ -199,9 +199,14 @@ struct UrdfFitOptions {
   std::vector<std::string> links;
   // Folder of each package, by name, for package://name/path mesh URIs.
   std::map<std::string, std::string> package_paths;
-  // Called before each collision is fitted (fits take seconds each); the
-  // library prints nothing itself.
+  // Called before each collision is fitted (fits take seconds each), one
+  // call at a time and in order, from the thread that fits it; the library
+  // prints nothing itself.
   std::function<void(const FitProgress&)> progress;
+  // Threads that fit meshes at once: 0 for one per core, n for at most n
+  // (never more than there are meshes to fit); the calling thread is one.
+  // The fits are the same whatever the count.
+  int threads = 0;
 };
 
 // One fitted <collision>: its link, index among the link's collisions, the
@@ -226,8 +231,8 @@ struct CollisionFit {
 // sov::urdf::addFallbacks does), or with one <collision> per body of its
 // union when options.split allows several (the first keeps the start tag,
 // the others the same with "_<i>" appended to a name attribute), and
-// declares the superovoid namespace on <robot>. Every other byte is kept. Mesh file names are resolved against
-// base_dir, package:// URIs through options.package_paths
+// declares the superovoid namespace on <robot>. Every other byte is kept. Mesh file names are
+// resolved against base_dir, package:// URIs through options.package_paths
 // (sov::urdf::resolveMeshUri); meshes are read through assimp (loadMesh).
 // Every mesh is read before the first fit; identical meshes (the same
 // vertices, scale applied) are fitted once and the fit reused. The result
@@ -239,7 +244,9 @@ struct CollisionFit {
 // (malformed XML, not UTF-8, ...; checked before any mesh is read), a link in
 // options.links that the document does not have or that has no <mesh>
 // collision, a document without <mesh> collisions, an unreadable or
-// malformed mesh, a fit that fails.
+// malformed mesh, a fit that fails (with several threads, the failure of
+// the first collision in document order, as with one), split options or
+// threads out of range (SOV_ERR_OPTION, before any mesh is read).
 SOV_FIT_API std::string fitUrdf(const std::string& xml, const std::string& base_dir,
                                 const UrdfFitOptions& options,
                                 std::vector<CollisionFit>* fits = nullptr,
