@@ -203,12 +203,9 @@ bool plusStep(const State& s, const Eigen::VectorXd& step, State& out, const Fit
   return true;
 }
 
-// Residuals and Jacobian: pose columns from F's gradient (sov_shape_implicit);
-// semi-axis columns from it too: the body with a_k scaled by e^h is, at y,
-// the body at y with y_k / e^h (SPEC: the tapers act on z / a3), and its
-// volume is a1 a2 a3 times a factor of the exponents and tapers, which alone
-// decide convexity; exponent and taper columns by forward differences
-// through setShape (so they see the convexity projection).
+// Residuals and Jacobian: pose columns from F's gradient (sov_shape_implicit),
+// shape columns by forward differences through setShape (so they see the
+// convexity projection).
 void evalStage(const Stage& st, const State& s, const Points& pts, const FitOptions& o,
                Eigen::VectorXd& r, Eigen::MatrixXd* J) {
   std::vector<Vector3d> dr_dy;
@@ -222,14 +219,9 @@ void evalStage(const Stage& st, const State& s, const Points& pts, const FitOpti
     // y(w, c) = exp(-[w]x) R^T (x - c): dy/dw = [y]x, dy/dc = -R^T.
     J->block<1, 3>(off + i, 7) = dr_dy[i].transpose() * skew(y);
     J->block<1, 3>(off + i, 10) = -dr_dy[i].transpose() * Rt;
-    // d rho / d u_k = -y_k d rho / d y_k; the weight sqrt(a1 a2 a3) adds r / 2.
-    const double weight_term = st.penalty ? 0 : r[off + i] / 2;
-    for (int k = 0; k < 3; ++k) (*J)(off + i, k) = weight_term - y[k] * dr_dy[i][k];
   }
-  if (st.penalty)
-    for (int k = 0; k < 3; ++k) (*J)(0, k) = r[0] / 2;  // sqrt(V / v_ref), V ~ a1 a2 a3
   Eigen::VectorXd r_k;
-  for (int k = 3; k < 7; ++k) {
+  for (int k = 0; k < 7; ++k) {
     State sk = s;
     double u[7];
     std::copy(s.u, s.u + 7, u);
