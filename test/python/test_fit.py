@@ -33,6 +33,11 @@ def test_fit_urdf_is_the_tools_fitting(tmp_path):
     assert [(c["index"], c["count"], c["link"]) for c in calls] == [(0, 2, "base"), (1, 2, "arm")]
     assert [(f.link, f.collision) for f in fits] == [("base", 0), ("arm", 0)]
     assert all(f.fit.volume_ratio >= 1 and f.fit.max_F <= 0 for f in fits)
+    # One mesh at a time gives the same text (the default fits on every core).
+    assert sov.fit_urdf(TWO_LINK, refined_starts=1, threads=1)[0] == text
+    with pytest.raises(sov.Error) as e:
+        sov.fit_urdf(TWO_LINK, threads=-1)
+    assert e.value.status == sov.ERR_OPTION
     written = tmp_path / "written.urdf"
     empty, again = sov.fit_urdf(TWO_LINK, written, refined_starts=1)
     assert empty == "" and written.read_text() == moved(text, tmp_path) and len(again) == 2
