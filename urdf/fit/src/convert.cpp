@@ -227,6 +227,22 @@ std::vector<std::size_t> firstWithMesh(const std::vector<Target>& targets,
   return first_of;
 }
 
+// Rethrows the failure of target t's fit; an Error is named as the mesh's
+// reading errors are (the fit's own errors are about its points, "<points>:
+// ...", which the mesh now names).
+[[noreturn]] void rethrowFitFailure(const std::exception_ptr& failure, const Target& t,
+                                    const std::string& source) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const Error& e) {
+    std::string why = e.what();
+    if (why.rfind("<points>: ", 0) == 0) why.erase(0, 10);
+    fail(e.status(), source, t.line, t.link,
+         "link '" + t.link + "', collision #" + std::to_string(t.index) + ", mesh '" + t.mesh +
+             "': " + why);
+  }
+}
+
 // The fits of the targets' meshes, identical meshes fitted once and their
 // fit reused, on options.threads threads (each fit is the same whatever the
 // thread count: fits share nothing). The targets are taken in order, each
@@ -276,8 +292,10 @@ std::vector<UnionFit> fitAll(const std::vector<Target>& targets,
   };
   std::size_t to_fit = 0;
   for (std::size_t i = 0; i < targets.size(); ++i) to_fit += first_of[i] == i;
+  const std::size_t threads = std::min(fitThreads(options.threads), to_fit);
   std::vector<std::thread> pool;
-  for (std::size_t k = 1; k < std::min(fitThreads(options.threads), to_fit); ++k) {
+  pool.reserve(threads);  // before any thread runs: emplace_back then throws no bad_alloc
+  for (std::size_t k = 1; k < threads; ++k) {
     try {
       pool.emplace_back(work);
     } catch (const std::system_error&) {
@@ -289,18 +307,7 @@ std::vector<UnionFit> fitAll(const std::vector<Target>& targets,
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (!failures[i]) continue;
     if (in_progress_call[i]) std::rethrow_exception(failures[i]);
-    try {
-      std::rethrow_exception(failures[i]);
-    } catch (const Error& e) {
-      // Named as the mesh's reading errors are; the fit's own errors are
-      // about its points ("<points>: ..."), which the mesh now names.
-      const Target& t = targets[i];
-      std::string why = e.what();
-      if (why.rfind("<points>: ", 0) == 0) why.erase(0, 10);
-      fail(e.status(), source, t.line, t.link,
-           "link '" + t.link + "', collision #" + std::to_string(t.index) + ", mesh '" + t.mesh +
-               "': " + why);
-    }
+    rethrowFitFailure(failures[i], targets[i], source);
   }
   for (std::size_t i = 0; i < targets.size(); ++i)
     if (first_of[i] != i) results[i] = results[first_of[i]];
