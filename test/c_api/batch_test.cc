@@ -15,17 +15,11 @@
 
 namespace {
 
+using sov_test::SameBits;
+
 // Thread counts every bit-for-bit test runs: the calling thread alone, and
 // two threads (this machine's cores).
 constexpr int kThreadCounts[] = {1, 2};
-
-// Every field of two results, bitwise.
-bool SameBits(const sov_result &a, const sov_result &b) {
-  return std::memcmp(&a.d, &b.d, sizeof a.d) == 0 && std::memcmp(a.n, b.n, sizeof a.n) == 0 &&
-         std::memcmp(a.pA, b.pA, sizeof a.pA) == 0 && std::memcmp(a.pB, b.pB, sizeof a.pB) == 0 &&
-         a.iterations == b.iterations &&
-         std::memcmp(&a.residual, &b.residual, sizeof a.residual) == 0 && a.method == b.method;
-}
 
 // Both battery subsets as one batch: pair k is shapes[2k] against
 // shapes[2k + 1].

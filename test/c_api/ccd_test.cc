@@ -25,7 +25,7 @@ using sov_test::Rng;
 using Params = std::array<double, 7>;
 
 // The default distance tolerance of sov_time_of_contact.
-constexpr double kDistanceTolerance = 1e-6;
+constexpr double kCcdDistanceTolerance = 1e-6;
 // Closed forms: the solver's distances are exact to 1e-9, so a reported
 // time is within (tolerance + 1e-9) / closing speed before the true one.
 constexpr double kDistanceSlack = 1e-9;
@@ -52,7 +52,7 @@ sov_shape Shape(const Params& p) {
 }
 
 // Pose from a quaternion w x y z (normalised here) and a position.
-sov_pose QuatPose(const double q[4], const double p[3]) {
+sov_pose NormalisedQuatPose(const double q[4], const double p[3]) {
   const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   const double u[4] = {q[0] / n, q[1] / n, q[2] / n, q[3] / n};
   sov_pose X{};
@@ -64,7 +64,7 @@ sov_pose QuatPose(const double q[4], const double p[3]) {
 sov_pose AxisAnglePose(const double axis[3], double theta, const double p[3]) {
   const double s = std::sin(theta / 2);
   const double q[4] = {std::cos(theta / 2), s * axis[0], s * axis[1], s * axis[2]};
-  return QuatPose(q, p);
+  return NormalisedQuatPose(q, p);
 }
 
 // Pose without rotation at p.
@@ -176,13 +176,13 @@ TEST(SuperovoidToc, SpheresUnderLinearMotionMatchClosedForm) {
     ++contacts;
     ASSERT_EQ(r.contact, 1) << "pair " << i;
     EXPECT_LE(r.t, expected) << "pair " << i;
-    EXPECT_LE(r.d, kDistanceTolerance);
+    EXPECT_LE(r.d, kCcdDistanceTolerance);
     // The closing speed at contact: the relative velocity along the normal.
     double ct[3], speed = 0;
     for (int j = 0; j < 3; ++j) ct[j] = c[j] + expected * v[j];
     for (int j = 0; j < 3; ++j) speed -= ct[j] * v[j] / (ra + rb);
     if (expected > 0) {
-      EXPECT_LE(expected - r.t, (kDistanceTolerance + kDistanceSlack) / speed + 1e-12)
+      EXPECT_LE(expected - r.t, (kCcdDistanceTolerance + kDistanceSlack) / speed + 1e-12)
           << "pair " << i;
     } else {
       EXPECT_EQ(r.t, 0);
@@ -208,8 +208,8 @@ TEST(SuperovoidToc, HomotheticEllipsoidsUnderTranslationMatchClosedForm) {
       pa0[j] = rng.Uniform(-3, 3), pa1[j] = rng.Uniform(-3, 3);
       pb0[j] = rng.Uniform(-1, 1), pb1[j] = rng.Uniform(-1, 1);
     }
-    const sov_motion MA = {QuatPose(q, pa0), QuatPose(q, pa1)};
-    const sov_motion MB = {QuatPose(q, pb0), QuatPose(q, pb1)};
+    const sov_motion MA = {NormalisedQuatPose(q, pa0), NormalisedQuatPose(q, pa1)};
+    const sov_motion MB = {NormalisedQuatPose(q, pb0), NormalisedQuatPose(q, pb1)};
     // Relative centre and velocity in the shared body frame, scaled so that
     // the Minkowski difference is the unit sphere.
     double c[3], v[3];
@@ -231,14 +231,14 @@ TEST(SuperovoidToc, HomotheticEllipsoidsUnderTranslationMatchClosedForm) {
     ++contacts;
     ASSERT_EQ(r.contact, 1) << "pair " << i;
     EXPECT_LE(r.t, expected) << "pair " << i;
-    EXPECT_LE(r.d, kDistanceTolerance);
+    EXPECT_LE(r.d, kCcdDistanceTolerance);
     if (expected == 0) continue;
     // Time error: d at the reported time over the closing speed near the
     // contact, measured from the exact distances a little before it.
     const double h = 1e-4;
     const double t0 = std::fmax(0, expected - h);
     const double speed = DistanceAt(A, MA, B, MB, t0) / (expected - t0);
-    EXPECT_LE(expected - r.t, 2 * (kDistanceTolerance + kDistanceSlack) / speed + 1e-12)
+    EXPECT_LE(expected - r.t, 2 * (kCcdDistanceTolerance + kDistanceSlack) / speed + 1e-12)
         << "pair " << i;
   }
   EXPECT_GT(contacts, 40);
@@ -262,8 +262,8 @@ void RandomSweep(Rng& rng, sov_shape* A, sov_motion* MA, sov_shape* B, sov_motio
     p0[j] = -3 * dir[j] + offset * side[j];
     p1[j] = 3 * dir[j] + offset * side[j];
   }
-  *MA = {QuatPose(q0, p0), QuatPose(q1, p1)};
-  *MB = {QuatPose(qb0, pb), QuatPose(qb1, pb)};
+  *MA = {NormalisedQuatPose(q0, p0), NormalisedQuatPose(q1, p1)};
+  *MB = {NormalisedQuatPose(qb0, pb), NormalisedQuatPose(qb1, pb)};
 }
 
 TEST(SuperovoidToc, RandomSweepsAreNeverLaterThanDenseSampling) {
@@ -289,7 +289,7 @@ TEST(SuperovoidToc, RandomSweepsAreNeverLaterThanDenseSampling) {
     // reported time within the tolerance.
     EXPECT_LE(r.t, ts) << "sweep " << i;
     const double dc = DistanceAt(A, MA, B, MB, r.t);
-    EXPECT_LE(dc, kDistanceTolerance + kDistanceSlack) << "sweep " << i;
+    EXPECT_LE(dc, kCcdDistanceTolerance + kDistanceSlack) << "sweep " << i;
     // Overlapping only when they do at the start.
     if (r.t > 0) {
       EXPECT_GT(dc, -kDistanceSlack) << "sweep " << i << ": overlapping at t";
@@ -366,9 +366,9 @@ TEST(SuperovoidToc, ToleranceZeroAndFarOrHugeBodiesReachTheContact) {
   struct Case {
     double s, c, tolerance;
   };
-  for (const Case& k :
-       {Case{1, 0, 0}, Case{1, 0, 1e-14}, Case{1, 3e7, kDistanceTolerance},
-        Case{1, 1e9, kDistanceTolerance}, Case{1e8, 0, kDistanceTolerance}, Case{1e8, 0, 0}}) {
+  for (const Case& k : {Case{1, 0, 0}, Case{1, 0, 1e-14}, Case{1, 3e7, kCcdDistanceTolerance},
+                        Case{1, 1e9, kCcdDistanceTolerance}, Case{1e8, 0, kCcdDistanceTolerance},
+                        Case{1e8, 0, 0}}) {
     const sov_shape S = Shape({k.s, k.s, k.s, 1, 1, 0, 0});
     const sov_motion MA = {At(k.c, k.c, k.c), At(k.c, k.c, k.c)};
     const sov_motion MB = {At(k.c + 5 * k.s, k.c, k.c), At(k.c - 5 * k.s, k.c, k.c)};
@@ -427,7 +427,7 @@ TEST(SuperovoidToc, OppositeQuaternionsAreNoTurn) {
   // q and -q are one rotation: the motion does not turn.
   const double q[4] = {0.5, 0.5, -0.5, 0.5}, mq[4] = {-0.5, -0.5, 0.5, -0.5};
   const double p0[3] = {0, 0, 0}, p1[3] = {1, 0, 0};
-  const sov_motion M = {QuatPose(q, p0), QuatPose(mq, p1)};
+  const sov_motion M = {NormalisedQuatPose(q, p0), NormalisedQuatPose(mq, p1)};
   sov_pose X;
   ASSERT_EQ(sov_motion_pose(&X, &M, 0.5), SOV_OK);
   for (int i = 0; i < 9; ++i) EXPECT_NEAR(X.R[i], M.from.R[i], kRotationTol);
@@ -470,7 +470,7 @@ TEST(SuperovoidToc, MotionPoseEndsAreTheGivenPoses) {
     RandomQuat(q0, rng);
     RandomQuat(q1, rng);
     for (int j = 0; j < 3; ++j) p0[j] = rng.Uniform(-2, 2), p1[j] = rng.Uniform(-2, 2);
-    const sov_motion M = {QuatPose(q0, p0), QuatPose(q1, p1)};
+    const sov_motion M = {NormalisedQuatPose(q0, p0), NormalisedQuatPose(q1, p1)};
     sov_pose X0, X1;
     ASSERT_EQ(sov_motion_pose(&X0, &M, 0), SOV_OK);
     ASSERT_EQ(sov_motion_pose(&X1, &M, 1), SOV_OK);
@@ -496,7 +496,7 @@ TEST(SuperovoidToc, SwappedBodiesAndARigidMotionOfBothGiveTheSameTime) {
     double q[4], g[3];
     RandomQuat(q, rng);
     for (int j = 0; j < 3; ++j) g[j] = rng.Uniform(-5, 5);
-    const sov_pose G = QuatPose(q, g);
+    const sov_pose G = NormalisedQuatPose(q, g);
     auto moved = [&](const sov_pose& X) {
       double R[9], p[3];
       for (int a = 0; a < 3; ++a) {

@@ -1,4 +1,5 @@
-// Deterministic random draws shared by the C API's randomized tests.
+// Deterministic random draws and rotation arithmetic shared by the C API's
+// and the solver's randomized tests.
 #ifndef SUPEROVOID_TEST_C_API_RANDOM_UTIL_H
 #define SUPEROVOID_TEST_C_API_RANDOM_UTIL_H
 
@@ -42,6 +43,13 @@ inline void RandomUnit(double u[3], Rng& rng) {
   RandomQuat(q, rng);
   const double n = std::sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   for (int i = 0; i < 3; ++i) u[i] = q[1 + i] / n;
+}
+
+// C = A B for row-major 3x3 matrices.
+inline void MatMul(double C[9], const double A[9], const double B[9]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
 }
 
 }  // namespace sov_test

@@ -26,6 +26,7 @@ extern "C" {
 
 namespace {
 
+using sov_test::MatMul;
 using sov_test::RandomQuat;
 using sov_test::RandomUnit;
 using sov_test::Rng;
@@ -36,6 +37,7 @@ using sov_test::IsHonestFailure;
 using sov_test::kDistanceTol;
 using sov_test::kWitnessTol;
 using sov_test::PosedPair;
+using sov_test::SameBits;
 
 // Closed-form answers (d, n, points) are exact; the solver must meet SPEC
 // "Accuracy" on them.
@@ -85,15 +87,6 @@ sov_pose MatrixPose(const double R[9], const double p[3]) {
   sov_pose X{};
   EXPECT_EQ(sov_pose_from_matrix(&X, R, p), SOV_OK);
   return X;
-}
-
-
-
-// C = A B for row-major 3x3 matrices.
-void MatMul(double C[9], const double A[9], const double B[9]) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
 }
 
 // y = R x + t.
@@ -1188,15 +1181,6 @@ TEST(SuperovoidCollide, AgreesWithSignOfDistanceOnSubsets) {
                     << " but colliding = " << colliding;
   }
   EXPECT_EQ(disagreements, 0);
-}
-
-// Bitwise equality of every output field.
-bool SameBits(const sov_result& a, const sov_result& b) {
-  auto same = [](const void* x, const void* y, size_t n) { return std::memcmp(x, y, n) == 0; };
-  return same(&a.d, &b.d, sizeof a.d) && same(a.n, b.n, sizeof a.n) &&
-         same(a.pA, b.pA, sizeof a.pA) && same(a.pB, b.pB, sizeof a.pB) &&
-         same(&a.residual, &b.residual, sizeof a.residual) && a.iterations == b.iterations &&
-         a.method == b.method;
 }
 
 // Query outputs of one pass over the pairs.

@@ -227,13 +227,13 @@ TEST(SovSupportDistance, MatchesTheBatteryReferences) {
 }
 
 // An oriented box (half sides h) as a support function.
-struct Box {
+struct HalfExtentBox {
   double h[3];
   sov_pose X;
 };
 
 void boxSupport(const void* body, const double dir[3], double x[3]) {
-  const auto* b = static_cast<const Box*>(body);
+  const auto* b = static_cast<const HalfExtentBox*>(body);
   const double* R = b->X.R;
   double y[3];
   for (int i = 0; i < 3; ++i) {
@@ -251,7 +251,7 @@ TEST(SovSupportDistance, BoxesGetTheirClosedFormGap) {
   const double q0[4] = {1, 0, 0, 0}, q45[4] = {std::cos(M_PI / 8), 0, 0, std::sin(M_PI / 8)};
   for (double gap : {0.55, 1e-3, 1e-7}) {
     for (double x : {0.0, 0.03, 0.049}) {
-      Box a{{0.05, 0.05, 0.05}, {}}, b{{0.1, 0.1, 0.1}, {}};
+      HalfExtentBox a{{0.05, 0.05, 0.05}, {}}, b{{0.1, 0.1, 0.1}, {}};
       const double pa[3] = {0, 0, -0.05 - gap}, pb[3] = {x, 0, 0.1};
       ASSERT_EQ(sov_pose_from_quat(&a.X, q0, pa), SOV_OK);
       ASSERT_EQ(sov_pose_from_quat(&b.X, q0, pb), SOV_OK);
@@ -264,7 +264,7 @@ TEST(SovSupportDistance, BoxesGetTheirClosedFormGap) {
       EXPECT_NEAR(r.n[2], 1, 1e-12);
       // Turned: its vertical edge at x = 0.05 sqrt 2 faces b's side x = -0.1.
       const double pc[3] = {-0.1 - gap - 0.05 * std::sqrt(2.0), x, 0.1};
-      Box c{{0.05, 0.05, 0.05}, {}};
+      HalfExtentBox c{{0.05, 0.05, 0.05}, {}};
       ASSERT_EQ(sov_pose_from_quat(&c.X, q45, pc), SOV_OK);
       b.X.p[0] = 0;
       ASSERT_EQ(sov_support_distance(&r, &over, boxSupport, &c, boxSupport, &b, nullptr, 1e-12),
@@ -275,7 +275,7 @@ TEST(SovSupportDistance, BoxesGetTheirClosedFormGap) {
     }
   }
   // Overlapping boxes say so.
-  Box a{{0.1, 0.1, 0.1}, {}}, b{{0.1, 0.1, 0.1}, {}};
+  HalfExtentBox a{{0.1, 0.1, 0.1}, {}}, b{{0.1, 0.1, 0.1}, {}};
   const double pa[3] = {0, 0, 0}, pb[3] = {0.15, 0.05, -0.02};
   ASSERT_EQ(sov_pose_from_quat(&a.X, q0, pa), SOV_OK);
   ASSERT_EQ(sov_pose_from_quat(&b.X, q45, pb), SOV_OK);
@@ -328,7 +328,7 @@ TEST(SovSupportCollide, MatchesTheBatteryReferencesAndBoxGaps) {
   EXPECT_GT(apart, 20);
   const double q0[4] = {1, 0, 0, 0};
   for (const double gap : {1e-3, 1e-9, -1e-9, -1e-3}) {
-    Box a{{0.05, 0.05, 0.05}, {}}, b{{0.1, 0.1, 0.1}, {}};
+    HalfExtentBox a{{0.05, 0.05, 0.05}, {}}, b{{0.1, 0.1, 0.1}, {}};
     const double pa[3] = {0.02, 0, -0.05 - gap}, pb[3] = {0, 0.01, 0.1};
     ASSERT_EQ(sov_pose_from_quat(&a.X, q0, pa), SOV_OK);
     ASSERT_EQ(sov_pose_from_quat(&b.X, q0, pb), SOV_OK);
@@ -341,7 +341,7 @@ TEST(SovSupportCollide, MatchesTheBatteryReferencesAndBoxGaps) {
     EXPECT_EQ(colliding, gap < 0 ? 1 : 0) << gap;
   }
   // Touching face to face (gap 0, exact in binary): colliding, or undecided.
-  Box a{{0.5, 0.5, 0.5}, {}}, b{{0.5, 0.5, 0.5}, {}};
+  HalfExtentBox a{{0.5, 0.5, 0.5}, {}}, b{{0.5, 0.5, 0.5}, {}};
   const double pa[3] = {0, 0, 0}, pb[3] = {0.25, 0, 1};
   ASSERT_EQ(sov_pose_from_quat(&a.X, q0, pa), SOV_OK);
   ASSERT_EQ(sov_pose_from_quat(&b.X, q0, pb), SOV_OK);

@@ -22,7 +22,9 @@
 namespace {
 
 using sov_test::kExactTolerance;
+using sov_test::kGjkAgreement;
 using sov_test::kGjkTolerance;
+using sov_test::kTightGjkTolerance;
 using sov_test::pose;
 using sov_test::Transform;
 using sov_test::Vector;
@@ -35,8 +37,6 @@ using sov_test::Vector;
 // superovoid agree to 8e-9; overlapping ones with EPA at FCL's default
 // tolerance (agreeing to 1e-6; tighter tolerances make FCL's EPA fail its own
 // assertions and abort).
-constexpr double kTightGjkTolerance = 1e-12;
-constexpr double kGjkAgreement = 1e-7;
 constexpr double kEpaAgreement = 10 * kGjkTolerance;
 
 // Distance with the given flags.

@@ -23,6 +23,8 @@
 
 namespace {
 
+using sov_test::kGjkAgreement;
+using sov_test::kTightGjkTolerance;
 using sov_test::pose;
 using sov_test::Transform;
 using sov_test::Vector;
@@ -34,10 +36,6 @@ constexpr int kSegments = 48;
 constexpr int kDeviationSamples = 6;
 // The sampled deviation is an estimate from below; bounds use it times this.
 constexpr double kDeviationSafety = 1.25;
-// libccd's GJK per triangle at this distance_tolerance agrees with the exact
-// core to about 1e-8 (FCL's default 1e-6 leaves curved pairs up to 3e-4 off).
-constexpr double kTightGjkTolerance = 1e-12;
-constexpr double kGjkAgreement = 1e-7;
 // Implicit function F of B at a GJK witness point (B's support points
 // mixed): on the surface, to this much (F is dimensionless).
 constexpr double kOnSurface = 1e-6;
@@ -55,13 +53,13 @@ struct Case {
 
 // The scene every mesh test uses: A, its tessellation and deviation, B, and
 // separated and overlapping poses.
-struct Scene {
+struct MeshScene {
   sov::Superovoid A{0.5, 0.4, 0.6, 0.6, 1.0, 0.2, 0.1};
   sov::Superovoid B{0.35, 0.3, 0.45, 0.8, 0.6};
   sov_test::Tessellation mesh = sov_test::tessellate(A, kBands, kSegments);
   double deviation = kDeviationSafety * sov_test::chordalDeviation(A, mesh, kDeviationSamples);
   std::vector<Case> apart, overlapping;
-  Scene();
+  MeshScene();
 };
 
 // The implicit function of s (pose tf) at the world point x.
@@ -82,7 +80,7 @@ bool reachesOutside(const sov::Superovoid& A, const Transform& tfA, const sov::S
   return implicitAt(A, tfA, tip) > 0;
 }
 
-Scene::Scene() {
+MeshScene::MeshScene() {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> reach(0.45, 1.3);
   const std::vector<Transform> posesA = sov_test::randomPoses(400, 0.3, 11);
@@ -105,8 +103,8 @@ Scene::Scene() {
   }
 }
 
-const Scene& scene() {
-  static const Scene s;
+const MeshScene& scene() {
+  static const MeshScene s;
   return s;
 }
 
@@ -140,7 +138,7 @@ TYPED_TEST(FclMesh, SceneHasEnoughCases) {
 // d(A, B) <= d(mesh, B) <= d(A, B) + deviation when apart; a collision
 // exactly when the bodies overlap deeper than the deviation.
 TYPED_TEST(FclMesh, TessellationMatchesExactSuperovoidPair) {
-  const Scene& s = scene();
+  const MeshScene& s = scene();
   for (const Case& c : s.apart) {
     fcl::DistanceResult<double> r;
     const double d = sov::distance(&this->meshA(), c.tfA, &s.B, c.tfB, tightRequest(), r);
@@ -164,7 +162,7 @@ TYPED_TEST(FclMesh, TessellationMatchesExactSuperovoidPair) {
 // (mesh, superovoid) and (superovoid, mesh) run the same computation: the
 // same distance with the nearest points swapped, the same contacts mirrored.
 TYPED_TEST(FclMesh, ArgumentOrdersAgree) {
-  const Scene& s = scene();
+  const MeshScene& s = scene();
   std::vector<Case> cases = s.apart;
   cases.insert(cases.end(), s.overlapping.begin(), s.overlapping.end());
   const fcl::CollisionRequest<double> request(1000, true);
@@ -198,7 +196,7 @@ TYPED_TEST(FclMesh, ArgumentOrdersAgree) {
 // in both argument orders, for every tree (FCL's AABB and k-DOP colliders and
 // the layer's AABB, OBB and k-DOP distance run on copies of the mesh).
 TYPED_TEST(FclMesh, ResultsPointAtTheCallersGeometry) {
-  const Scene& s = scene();
+  const MeshScene& s = scene();
   std::vector<Case> cases = s.apart;
   cases.insert(cases.end(), s.overlapping.begin(), s.overlapping.end());
   const fcl::CollisionRequest<double> request(1000, true);
@@ -241,7 +239,7 @@ TYPED_TEST(FclMesh, MatchesFclEllipsoidOnTheSameMesh) {
                                    std::is_same_v<BV, fcl::OBBRSS<double>>;
   const sov::Superovoid ours(0.35, 0.3, 0.45, 1, 1);
   const fcl::Ellipsoid<double> theirs(0.35, 0.3, 0.45);
-  const Scene& s = scene();
+  const MeshScene& s = scene();
   std::vector<Case> cases = s.apart;
   cases.insert(cases.end(), s.overlapping.begin(), s.overlapping.end());
   for (const Case& c : cases) {
@@ -265,7 +263,7 @@ TYPED_TEST(FclMesh, MatchesFclEllipsoidOnTheSameMesh) {
 // Every BV type's tree gives the same distance as the AABB tree (the bounds
 // prune, the smallest triangle distance is the same).
 TYPED_TEST(FclMesh, EveryTreeGivesTheAabbTreesDistance) {
-  const Scene& s = scene();
+  const MeshScene& s = scene();
   const auto aabb = sov_test::meshModel<fcl::AABB<double>>(s.mesh);
   for (const Case& c : s.apart) {
     fcl::DistanceResult<double> r1, r2;

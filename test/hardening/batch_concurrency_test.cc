@@ -15,11 +15,8 @@
 
 namespace {
 
-using sov_hardening::SameBits;
-
-// Every kExtremeStride-th case of the extreme matrix joins the battery rows,
-// as in concurrency_test.cc.
-constexpr size_t kExtremeStride = 3;
+using sov_hardening::kExtremeStride;
+using sov_test::SameBits;
 
 // Shapes (2 per pair), indices and poses of the battery subsets and part of
 // the extreme matrix.

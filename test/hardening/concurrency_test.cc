@@ -16,13 +16,11 @@
 
 namespace {
 
-using sov_hardening::SameBits;
+using sov_hardening::kExtremeStride;
+using sov_test::SameBits;
 
 // Threads of the concurrent runs: at least 8 (issue 6), and an odd count.
 constexpr int kThreadCounts[] = {8, 3};
-// Every kExtremeStride-th case of the extreme matrix joins the battery rows
-// (all of it would triple the run under ThreadSanitizer for little gain).
-constexpr size_t kExtremeStride = 3;
 
 // One query pair: shapes and poses, shared read-only by every thread.
 struct Item {
@@ -56,7 +54,7 @@ std::vector<Item> LoadItems() {
 // AUTO cold, AUTO warm (the item's own cache, second query), the implicit
 // scheme from the quadtree, the parametric scheme from the warm cache, and
 // the collision test.
-Record Query(const Item &it) {
+Record AnswerItem(const Item &it) {
   Record rec;
   sov_options automatic, implicit, parametric;
   sov_options_default(&automatic);
@@ -87,7 +85,7 @@ TEST(HardeningConcurrency, ThreadsGiveTheBitsOfOneThread) {
   const std::vector<Item> items = LoadItems();
   ASSERT_GT(items.size(), 400u);
   std::vector<Record> reference;
-  for (const Item &it : items) reference.push_back(Query(it));
+  for (const Item &it : items) reference.push_back(AnswerItem(it));
   for (const int threads : kThreadCounts) {
     std::vector<std::vector<Record>> results(threads, std::vector<Record>(items.size()));
     std::atomic<int> ready{0};
@@ -100,7 +98,7 @@ TEST(HardeningConcurrency, ThreadsGiveTheBitsOfOneThread) {
         // different items at the same time.
         for (size_t k = 0; k < items.size(); ++k) {
           const size_t i = (k + t * items.size() / threads) % items.size();
-          results[t][i] = Query(items[i]);
+          results[t][i] = AnswerItem(items[i]);
         }
       });
     }

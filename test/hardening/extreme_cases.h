@@ -7,6 +7,7 @@
 #define SUPEROVOID_TEST_HARDENING_EXTREME_CASES_H
 
 #include <cmath>
+#include <cstddef>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,6 +16,11 @@
 #include "superovoid/superovoid.h"
 
 namespace sov_hardening {
+
+// Every kExtremeStride-th case of the extreme matrix joins the battery rows of
+// the concurrency tests (all of it would triple their run under
+// ThreadSanitizer for little gain).
+constexpr size_t kExtremeStride = 3;
 
 struct NamedShape {
   const char *name;

@@ -183,8 +183,7 @@ TEST(HardeningExtreme, RepeatedRunsGiveIdenticalBits) {
     const int s2 = sov_distance(&r2, &again[i].A.shape, &again[i].A.pose, &again[i].B.shape,
                                 &again[i].B.pose, nullptr, nullptr);
     EXPECT_EQ(s1, s2) << cases[i].category << " [" << cases[i].shapes << "]";
-    EXPECT_TRUE(sov_hardening::SameBits(r1, r2))
-        << cases[i].category << " [" << cases[i].shapes << "]";
+    EXPECT_TRUE(sov_test::SameBits(r1, r2)) << cases[i].category << " [" << cases[i].shapes << "]";
   }
 }
 

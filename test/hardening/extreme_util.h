@@ -117,15 +117,6 @@ inline double Implicit(const Body &b, const Vec &w) {
   return F;
 }
 
-// Bitwise equality of two results, field by field (memcmp of the whole
-// struct would also compare its padding, which copies need not preserve).
-inline bool SameBits(const sov_result &a, const sov_result &b) {
-  return std::memcmp(&a.d, &b.d, sizeof a.d) == 0 && std::memcmp(a.n, b.n, sizeof a.n) == 0 &&
-         std::memcmp(a.pA, b.pA, sizeof a.pA) == 0 && std::memcmp(a.pB, b.pB, sizeof a.pB) == 0 &&
-         a.iterations == b.iterations &&
-         std::memcmp(&a.residual, &b.residual, sizeof a.residual) == 0 && a.method == b.method;
-}
-
 }  // namespace sov_hardening
 
 #endif  // SUPEROVOID_TEST_HARDENING_EXTREME_UTIL_H

@@ -186,7 +186,7 @@ TEST(HardeningConcurrency, OctreeSeededDistanceSharesTheVoxelCache) {
   const sov::OctreeSeedResult one = sov::octreeSeededDistance(a, ta, b, tb);
   for (int t = 0; t < kThreads; ++t) {
     EXPECT_EQ(results[t].status, one.status) << "thread " << t;
-    EXPECT_TRUE(sov_hardening::SameBits(results[t].result, one.result)) << "thread " << t;
+    EXPECT_TRUE(sov_test::SameBits(results[t].result, one.result)) << "thread " << t;
     EXPECT_EQ(std::memcmp(&results[t].octree_distance, &one.octree_distance, sizeof(double)), 0);
   }
 }

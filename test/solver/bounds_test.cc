@@ -20,7 +20,7 @@ using sov_spec::MakeShape;
 using sov_spec::Norm;
 using sov_spec::Param;
 
-constexpr double kPi = 3.14159265358979323846;
+using sov_spec::kPi;
 // Closed-form volume against quadrature (relative).
 constexpr double kVolumeTol = 1e-7;
 // How far a sampled-and-refined maximum may sit below an exact bound (relative).

@@ -23,7 +23,7 @@ const double kProlate[7] = {1, 1, 2, 1, 1, 0, 0};
 const double kTaperedRevolution[7] = {0.8, 0.8, 1.5, 1, 0.6, 0.2, 0.2};
 const double kSphere[7] = {0.5, 0.5, 0.5, 1, 1, 0, 0};
 
-sovc_shape Shape(const double p[7]) {
+sovc_shape InitShape(const double p[7]) {
   sovc_shape s;
   EXPECT_EQ(sovc_shape_init(&s, p), SOV_OK);
   return s;
@@ -45,7 +45,7 @@ void ExpectAxisOfA(const double axis[3], const sovc_pose &XA) {
 
 TEST(Coaxial, BodiesOfRevolutionOnOneAxisAreFound) {
   std::mt19937_64 rng(3);
-  const sovc_shape A = Shape(kProlate), B = Shape(kTaperedRevolution);
+  const sovc_shape A = InitShape(kProlate), B = InitShape(kTaperedRevolution);
   for (int k = 0; k < 20; ++k) {
     const sovc_pose XA = sov_test::RandomPose(rng, 1.0);
     const sovc_pose XB = AlongAxis(XA, 0.4 * (k - 10), k % 2, 0.3 * k);
@@ -57,7 +57,7 @@ TEST(Coaxial, BodiesOfRevolutionOnOneAxisAreFound) {
 
 TEST(Coaxial, TiltedOrOffsetAxesAreNot) {
   std::mt19937_64 rng(4);
-  const sovc_shape A = Shape(kProlate), B = Shape(kTaperedRevolution);
+  const sovc_shape A = InitShape(kProlate), B = InitShape(kTaperedRevolution);
   const sovc_pose XA = sov_test::RandomPose(rng, 1.0);
   double axis[3];
   sovc_pose XB = AlongAxis(XA, 0.5, false, 0);
@@ -71,12 +71,12 @@ TEST(Coaxial, TiltedOrOffsetAxesAreNot) {
 
 TEST(Coaxial, OtherShapesAreNotBodiesOfRevolution) {
   std::mt19937_64 rng(5);
-  const sovc_shape A = Shape(kProlate);
+  const sovc_shape A = InitShape(kProlate);
   const double squarish[7] = {1, 1, 2, 0.9, 1, 0, 0}, oval[7] = {1, 1.1, 2, 1, 1, 0, 0},
                leaning[7] = {1, 1, 2, 1, 1, 0.2, 0.1};
   const sovc_pose XA = sov_test::RandomPose(rng, 1.0), XB = AlongAxis(XA, 0.5, false, 0.2);
   for (const double *p : {squarish, oval, leaning}) {
-    const sovc_shape B = Shape(p);
+    const sovc_shape B = InitShape(p);
     double axis[3];
     EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::Pair(&A, &XA, &B, &XB))) << "eps1 " << p[3];
     EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::Pair(&B, &XB, &A, &XA))) << "eps1 " << p[3];
@@ -89,7 +89,7 @@ TEST(Coaxial, OtherShapesAreNotBodiesOfRevolution) {
 // line through their centres.
 TEST(Coaxial, SpheresTakeTheOtherBodysAxis) {
   std::mt19937_64 rng(6);
-  const sovc_shape A = Shape(kProlate), S = Shape(kSphere);
+  const sovc_shape A = InitShape(kProlate), S = InitShape(kSphere);
   const sovc_pose XA = sov_test::RandomPose(rng, 1.0);
   sovc_pose XS = sov_test::RandomPose(rng, 1.0);
   for (int i = 0; i < 3; ++i) XS.p[i] = XA.p[i] + 0.7 * XA.R[3 * i + 2];

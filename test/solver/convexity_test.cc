@@ -22,7 +22,7 @@ extern "C" {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using sov_spec::kPi;
 // SPEC quotes its taper limits to about 3 digits.
 constexpr double kSpecLimitTol = 2e-3;
 // Brute-force dents (relative to the width) far enough from the accepted

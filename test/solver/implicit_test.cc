@@ -20,10 +20,11 @@ namespace {
 using sov_test::RandomPose;
 
 constexpr double kJacobianTolerance = 2e-5;  // relative to the row scale
-constexpr double kStep = 1e-7;
-constexpr double kDistanceTolerance = 1e-10;
+constexpr double kJacobianStep = 1e-7;
+constexpr double kNewtonDistanceTolerance = 1e-10;
 
-sovc_shape Make(double a1, double a2, double a3, double e1, double e2, double tx, double ty) {
+sovc_shape MakeChecked(double a1, double a2, double a3, double e1, double e2, double tx,
+                       double ty) {
   const double p[7] = {a1, a2, a3, e1, e2, tx, ty};
   sovc_shape s{};
   EXPECT_EQ(sovc_shape_init(&s, p), SOV_OK);
@@ -35,8 +36,8 @@ sovc_shape Make(double a1, double a2, double a3, double e1, double e2, double tx
 // Householder axis does not switch).
 TEST(ImplicitSystem, JacobianMatchesFiniteDifferences) {
   std::mt19937_64 rng(7);
-  const sovc_shape A = Make(1.0, 0.8, 1.2, 0.7, 1.1, 0.2, -0.1);
-  const sovc_shape B = Make(0.6, 1.1, 0.9, 1.2, 0.6, 0.15, 0.15);
+  const sovc_shape A = MakeChecked(1.0, 0.8, 1.2, 0.7, 1.1, 0.2, -0.1);
+  const sovc_shape B = MakeChecked(0.6, 1.1, 0.9, 1.2, 0.6, 0.15, 0.15);
   int checked = 0;
   for (int k = 0; k < 50; ++k) {
     const sovc_pose XA = RandomPose(rng, 0.0), XB = RandomPose(rng, 2.0);
@@ -54,8 +55,8 @@ TEST(ImplicitSystem, JacobianMatchesFiniteDifferences) {
       for (int c = 0; c < 6; ++c) {
         double pp[6], pm[6], rp[6], rm[6];
         for (int i = 0; i < 6; ++i) pp[i] = pm[i] = p[i];
-        pp[c] += kStep;
-        pm[c] -= kStep;
+        pp[c] += kJacobianStep;
+        pm[c] -= kJacobianStep;
         sovc_implicit_system(rp, nullptr, sov_test::Pair(&A, &XA, &B, &XB), pp, pp + 3, normalized);
         sovc_implicit_system(rm, nullptr, sov_test::Pair(&A, &XA, &B, &XB), pm, pm + 3, normalized);
         // Rows 1-4 depend on the tangent basis; it is continuous unless the
@@ -64,10 +65,11 @@ TEST(ImplicitSystem, JacobianMatchesFiniteDifferences) {
         for (int i = 0; i < 6; ++i) scale = std::fmax(scale, std::fabs(J[6 * c + i]));
         bool smooth = true;
         for (int i = 0; i < 6; ++i)
-          if (std::fabs(rp[i] - rm[i]) > 1e3 * kStep * scale) smooth = false;
+          if (std::fabs(rp[i] - rm[i]) > 1e3 * kJacobianStep * scale) smooth = false;
         if (!smooth) continue;
         for (int i = 0; i < 6; ++i)
-          EXPECT_NEAR(J[6 * c + i], (rp[i] - rm[i]) / (2 * kStep), kJacobianTolerance * scale)
+          EXPECT_NEAR(J[6 * c + i], (rp[i] - rm[i]) / (2 * kJacobianStep),
+                      kJacobianTolerance * scale)
               << "pose " << k << " row " << i << " column " << c << " normalized " << normalized;
         ++checked;
       }
@@ -79,7 +81,7 @@ TEST(ImplicitSystem, JacobianMatchesFiniteDifferences) {
 // Two spheres: Newton from the support points along the centre line lands on
 // the closed form in both the study's raw and the normalised formulation.
 TEST(ImplicitNewton, SpheresMatchClosedForm) {
-  const sovc_shape A = Make(1, 1, 1, 1, 1, 0, 0), B = Make(0.5, 0.5, 0.5, 1, 1, 0, 0);
+  const sovc_shape A = MakeChecked(1, 1, 1, 1, 1, 0, 0), B = MakeChecked(0.5, 0.5, 0.5, 1, 1, 0, 0);
   sovc_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
   sovc_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {1.2, 1.6, 0}};
   const double pA[3] = {0.7, 0.7, 0.1}, pB[3] = {1.0, 1.3, 0.05};
@@ -87,16 +89,16 @@ TEST(ImplicitNewton, SpheresMatchClosedForm) {
     const sovc_newton_config cfg = {normalized, 1, 1e-12, 50, normalized, 0, NULL};
     sovc_result r;
     ASSERT_EQ(sovc_solve_implicit(&r, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &cfg), SOV_OK);
-    EXPECT_NEAR(r.d, 2.0 - 1.5, kDistanceTolerance);
-    EXPECT_NEAR(r.n[0], 0.6, kDistanceTolerance);
-    EXPECT_NEAR(r.n[1], 0.8, kDistanceTolerance);
+    EXPECT_NEAR(r.d, 2.0 - 1.5, kNewtonDistanceTolerance);
+    EXPECT_NEAR(r.n[0], 0.6, kNewtonDistanceTolerance);
+    EXPECT_NEAR(r.n[1], 0.8, kNewtonDistanceTolerance);
   }
 }
 
 // Newton started on the far side of A converges to a common-normal pair
 // whose B normal is not opposite A's, and must say so.
 TEST(ImplicitNewton, ReportsSpuriousPairs) {
-  const sovc_shape A = Make(1, 1, 1, 1, 1, 0, 0), B = Make(1, 1, 1, 1, 1, 0, 0);
+  const sovc_shape A = MakeChecked(1, 1, 1, 1, 1, 0, 0), B = MakeChecked(1, 1, 1, 1, 1, 0, 0);
   sovc_pose XA = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
   sovc_pose XB = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {3, 0, 0}};
   const double pA[3] = {1.0, 0.01, 0}, pB[3] = {4.0, 0.01, 0};  // B's far side
@@ -111,8 +113,8 @@ TEST(ImplicitNewton, ReportsSpuriousPairs) {
 // in about as many steps.
 TEST(ImplicitNewton, SmallSolverMatchesLapackPath) {
   std::mt19937_64 rng(11);
-  const sovc_shape A = Make(1.0, 0.8, 1.2, 0.7, 1.1, 0.2, -0.1);
-  const sovc_shape B = Make(0.6, 1.1, 0.9, 1.2, 0.6, 0.15, 0.15);
+  const sovc_shape A = MakeChecked(1.0, 0.8, 1.2, 0.7, 1.1, 0.2, -0.1);
+  const sovc_shape B = MakeChecked(0.6, 1.1, 0.9, 1.2, 0.6, 0.15, 0.15);
   int both = 0;
   for (int k = 0; k < 200; ++k) {
     const sovc_pose XA = RandomPose(rng, 0.0), XB = RandomPose(rng, 2.0);
@@ -129,7 +131,7 @@ TEST(ImplicitNewton, SmallSolverMatchesLapackPath) {
     const int sl = sovc_solve_implicit(&rl, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &lapack);
     if (ss != SOV_OK || sl != SOV_OK) continue;
     ++both;
-    EXPECT_NEAR(rs.d, rl.d, kDistanceTolerance) << "pose " << k;
+    EXPECT_NEAR(rs.d, rl.d, kNewtonDistanceTolerance) << "pose " << k;
     EXPECT_LE(rs.iterations, rl.iterations + 1) << "pose " << k;
   }
   EXPECT_GT(both, 100);

@@ -28,11 +28,11 @@ using sov_spec::Param;
 using sov_spec::SpecF;
 using sov_spec::SpecImplicitLong;
 
-constexpr double kPi = 3.14159265358979323846;
+using sov_spec::kPi;
 
 // A valid shape drawn from the stress battery's ranges (dented draws
 // redrawn).
-sovc_shape RandomShape(std::mt19937_64 &rng) {
+sovc_shape RandomUndentedShape(std::mt19937_64 &rng) {
   std::uniform_real_distribution<double> size(0.2, 3.0), eps(0.1, 1.9), taper(-0.5, 0.5);
   sovc_shape s;
   for (;;) {
@@ -63,7 +63,7 @@ TEST(InnerBall, HessianRangesCoverTheBox) {
   std::normal_distribution<double> normal(0, 1);
   int finite = 0;
   for (int k = 0; k < 400; ++k) {
-    const sovc_shape s = RandomShape(rng);
+    const sovc_shape s = RandomUndentedShape(rng);
     double lo[3], hi[3], Hlo[9], Hhi[9];
     for (int i = 0; i < 3; ++i) {
       const double c = (2 * unit(rng) - 1) * s.a[i], w = 0.3 * unit(rng) * s.a[i];
@@ -157,7 +157,7 @@ TEST(InnerBall, FittingBallsLieInside) {
   std::uniform_real_distribution<double> unit(0, 1);
   int fitted = 0;
   for (int k = 0; k < 600; ++k) {
-    const sovc_shape s = RandomShape(rng);
+    const sovc_shape s = RandomUndentedShape(rng);
     double x[3];
     Param(x, s, kPi * (2 * unit(rng) - 1), kPi * (unit(rng) - 0.5));
     const double r =
@@ -181,7 +181,7 @@ TEST(InnerBall, CapDisksLieInside) {
   std::uniform_real_distribution<double> unit(0, 1);
   int fitted = 0;
   for (int k = 0; k < 1500; ++k) {
-    sovc_shape s = RandomShape(rng);
+    sovc_shape s = RandomUndentedShape(rng);
     if (k % 2) {
       const double p[7] = {s.a[0], s.a[1], s.a[2], 1, 1, 0, 0};
       ASSERT_EQ(sovc_shape_init(&s, p), SOV_OK);
@@ -379,7 +379,7 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
   const sovc_newton_config cfg = sovc_chart_config(&options);
   int proved = 0, local_only = 0;
   for (int k = 0; k < 60; ++k) {
-    const sovc_shape A = RandomShape(rng), B = RandomShape(rng);
+    const sovc_shape A = RandomUndentedShape(rng), B = RandomUndentedShape(rng);
     double q[4], c[3];
     for (double &x : q) x = normal(rng);
     const double qn = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
@@ -467,7 +467,7 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
   const double identity[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
   int kept_pairs = 0, reproved = 0, refused = 0;
   for (int k = 0; k < 3000 && kept_pairs < 40; ++k) {
-    const sovc_shape A = RandomShape(rng), B = RandomShape(rng);
+    const sovc_shape A = RandomUndentedShape(rng), B = RandomUndentedShape(rng);
     double q[4], c[3];
     RandomTurnAndDirection(rng, q, c);
     const double reach = (0.4 + 0.5 * unit(rng)) * (A.radius + B.radius);
@@ -533,7 +533,7 @@ TEST(InnerBall, KeptBallsFollowAShallowOverlapThatSlides) {
   const double identity[4] = {1, 0, 0, 0}, origin[3] = {0, 0, 0};
   int pairs = 0, steps = 0, with_travel = 0, without_travel = 0;
   for (int k = 0; k < 2000 && pairs < 30; ++k) {
-    const sovc_shape A = RandomShape(rng), B = RandomShape(rng);
+    const sovc_shape A = RandomUndentedShape(rng), B = RandomUndentedShape(rng);
     const double size = A.radius + B.radius;
     double q[4], c[3];
     RandomTurnAndDirection(rng, q, c);

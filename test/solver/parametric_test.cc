@@ -15,6 +15,7 @@ extern "C" {
 #include "solver_api.h"
 }
 
+#include "../c_api/random_util.h"
 #include "spec_reference.h"
 
 namespace {
@@ -24,8 +25,9 @@ using sov_spec::MakeShape;
 using sov_spec::Norm;
 using sov_spec::PoseQ;
 using sov_spec::SpecF;
+using sov_test::MatMul;
 
-constexpr double kPi = 3.14159265358979323846;
+using sov_spec::kPi;
 constexpr double kSurfaceTol = 1e-12;      // |F| at a parametric point
 constexpr double kFdStep = 1e-6;           // central differences in the angles
 constexpr double kFdTol = 1e-6;            // relative error of those differences
@@ -265,7 +267,7 @@ int SolveSeeded(sovc_result *r, const Method &m, const sovc_shape &A, const sovc
 }
 
 // Answer r against the expected d, normal and witness points.
-void ExpectAnswer(const sovc_result &r, double d, const double n[3], const double pA[3],
+void ExpectSolved(const sovc_result &r, double d, const double n[3], const double pA[3],
                   const double pB[3]) {
   EXPECT_NEAR(r.d, d, kDistanceTol);
   EXPECT_LT(Dist(r.n, n), kWitnessTol);
@@ -317,7 +319,7 @@ TEST(ParametricSolve, SpheresApartMatchClosedForm) {
       sovc_result r{};
       ASSERT_EQ(SolveSeeded(&r, m, s.A, s.XA, s.B, s.XB, Options()), SOV_OK);
       EXPECT_EQ(r.method, m.id);
-      ExpectAnswer(r, s.d, s.n, s.pA, s.pB);
+      ExpectSolved(r, s.d, s.n, s.pA, s.pB);
     }
   }
 }
@@ -334,7 +336,7 @@ void ExpectAnswerOrFailure(int status, const sovc_result &r, double d, const dou
         << status;
     return;
   }
-  ExpectAnswer(r, d, n, pA, pB);
+  ExpectSolved(r, d, n, pA, pB);
 }
 
 const SpherePair kOverlappingSpheres[] = {
@@ -378,7 +380,7 @@ TEST(ParametricSolve, OverlappingSpheresNearWitnessMatchClosedForm) {
       SCOPED_TRACE(m.name);
       sovc_result r{};
       ASSERT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o), SOV_OK);
-      ExpectAnswer(r, s.d, s.n, s.pA, s.pB);
+      ExpectSolved(r, s.d, s.n, s.pA, s.pB);
     }
   }
 }
@@ -405,7 +407,7 @@ TEST(ParametricSolve, ConcentricSpheresAnswerAnyAntipodalPair) {
     SCOPED_TRACE(m.name);
     sovc_result r{};
     ASSERT_EQ(m.solve(&r, sov_test::Pair(&A, &XA, &B, &XB), phiA, phiB, &o), SOV_OK);
-    ExpectAnswer(r, -(A.a[0] + B.a[0]), nw, pA, pB);
+    ExpectSolved(r, -(A.a[0] + B.a[0]), nw, pA, pB);
   }
 }
 
@@ -421,13 +423,6 @@ TEST(ParametricSolve, Eq18HoldsOnTheIntersectionCurve) {
   EXPECT_EQ(sovc_solve_parametric(&r, sov_test::Pair(&A, &XA, &B, &XB), phiA, phiB, &o),
             SOV_ERR_SPURIOUS);
   EXPECT_EQ(r.iterations, 0);
-}
-
-// Row-major C = A B.
-void MatMul(double C[9], const double A[9], const double B[9]) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
 }
 
 // Ellipsoid support h(v) = v.p + |diag(a) R^T v| (closed form).
@@ -479,7 +474,7 @@ TEST(ParametricSolve, CoaxialEllipsoidsMatchTipGap) {
         const int status = SolveSeeded(&r, m, A, Q, B, XB, Options());
         if (excess > 0) {
           ASSERT_EQ(status, SOV_OK) << k;
-          ExpectAnswer(r, excess, axis, pA, pB);
+          ExpectSolved(r, excess, axis, pA, pB);
         } else {
           ExpectAnswerOrFailure(status, r, excess, axis, pA, pB);
         }

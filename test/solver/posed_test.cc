@@ -18,14 +18,14 @@ extern "C" {
 
 namespace {
 
-sovc_shape Make(double a1, double a2, double a3) {
+sovc_shape MakeRounded(double a1, double a2, double a3) {
   const double p[7] = {a1, a2, a3, 0.8, 1.2, 0.0, 0.0};
   sovc_shape s{};
   EXPECT_EQ(sovc_shape_init(&s, p), SOV_OK);
   return s;
 }
 
-sovc_pose At(double x, double y, double z) {
+sovc_pose PoseAt(double x, double y, double z) {
   const double q[4] = {1, 0, 0, 0};
   sovc_pose X;
   sovc_quat_to_matrix(X.R, q);
@@ -39,7 +39,7 @@ sovc_pose At(double x, double y, double z) {
 sovc_pose QuarterTurn(int k, double x, double y, double z) {
   double q[4] = {std::sqrt(0.5), 0, 0, 0};
   q[1 + k] = std::sqrt(0.5);
-  sovc_pose X = At(x, y, z);
+  sovc_pose X = PoseAt(x, y, z);
   sovc_quat_to_matrix(X.R, q);
   return X;
 }
@@ -53,8 +53,8 @@ void ExpectDirection(const double v[3], double x, double y, double z) {
 // Two parallel needles side by side, B shifted along the axis: the common
 // normal is across the needles, while the centre line is mostly along them.
 TEST(CoreDirection, ParallelNeedlesSideBySideGiveTheAcrossDirection) {
-  const sovc_shape needle = Make(0.1, 0.1, 2.0);
-  const sovc_pose XA = At(0, 0, 0), XB = At(0.5, 0, 1.5);
+  const sovc_shape needle = MakeRounded(0.1, 0.1, 2.0);
+  const sovc_pose XA = PoseAt(0, 0, 0), XB = PoseAt(0.5, 0, 1.5);
   double v[3];
   sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0.5, 0, 0);
@@ -63,7 +63,7 @@ TEST(CoreDirection, ParallelNeedlesSideBySideGiveTheAcrossDirection) {
 // Needles along x and y, B above A: the cores' nearest points are the
 // centres' projections, straight up.
 TEST(CoreDirection, CrossedNeedlesGiveTheirCommonPerpendicular) {
-  const sovc_shape needle = Make(0.1, 0.1, 2.0);
+  const sovc_shape needle = MakeRounded(0.1, 0.1, 2.0);
   const sovc_pose XA = QuarterTurn(1, 0.3, 0, 0);  // core along x
   const sovc_pose XB = QuarterTurn(0, 0, 0.7, 1);  // core along y
   double v[3];
@@ -74,8 +74,8 @@ TEST(CoreDirection, CrossedNeedlesGiveTheirCommonPerpendicular) {
 // End to end on one line: from A's core end to B's, cores of half-length
 // 2 - 0.1 each.
 TEST(CoreDirection, CollinearNeedlesGiveTheGapBetweenCoreEnds) {
-  const sovc_shape needle = Make(0.1, 0.1, 2.0);
-  const sovc_pose XA = At(0, 0, 0), XB = At(0, 0, 10);
+  const sovc_shape needle = MakeRounded(0.1, 0.1, 2.0);
+  const sovc_pose XA = PoseAt(0, 0, 0), XB = PoseAt(0, 0, 10);
   double v[3];
   sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0, 0, 10 - 2 * 1.9);
@@ -83,8 +83,8 @@ TEST(CoreDirection, CollinearNeedlesGiveTheGapBetweenCoreEnds) {
 
 // Bodies as wide as they are long have a point core: the centre line.
 TEST(CoreDirection, RoundBodiesGiveTheCentreLine) {
-  const sovc_shape ball = Make(1, 1, 1), disc = Make(2, 2, 0.5);
-  const sovc_pose XA = At(0.2, -0.1, 0.3), XB = At(1.5, 2.5, -0.5);
+  const sovc_shape ball = MakeRounded(1, 1, 1), disc = MakeRounded(2, 2, 0.5);
+  const sovc_pose XA = PoseAt(0.2, -0.1, 0.3), XB = PoseAt(1.5, 2.5, -0.5);
   double v[3];
   sovc_core_direction(v, sov_test::Pair(&ball, &XA, &disc, &XB));
   ExpectDirection(v, 1.3, 2.6, -0.8);
@@ -93,13 +93,13 @@ TEST(CoreDirection, RoundBodiesGiveTheCentreLine) {
 // Cores that cross fall back on the centre line, and coincident centres
 // on +z: a direction is always given.
 TEST(CoreDirection, CrossingCoresFallBackOnTheCentreLineThenOnZ) {
-  const sovc_shape needle = Make(0.1, 0.1, 2.0);
+  const sovc_shape needle = MakeRounded(0.1, 0.1, 2.0);
   const sovc_pose XA = QuarterTurn(1, 0, 0, 0);  // core along x through the origin
-  const sovc_pose XB = At(0.5, 0, 0.2);          // core along z through (0.5, 0, 0)
+  const sovc_pose XB = PoseAt(0.5, 0, 0.2);      // core along z through (0.5, 0, 0)
   double v[3];
   sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0.5, 0, 0.2);
-  const sovc_pose XC = At(0, 0, 0);
+  const sovc_pose XC = PoseAt(0, 0, 0);
   sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XC));
   ExpectDirection(v, 0, 0, 1);
 }
@@ -109,8 +109,8 @@ TEST(CoreDirection, FollowsARigidMotionOfBoth) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> size(0.2, 3.0);
   for (int k = 0; k < 200; ++k) {
-    const sovc_shape A = Make(size(rng), size(rng), size(rng));
-    const sovc_shape B = Make(size(rng), size(rng), size(rng));
+    const sovc_shape A = MakeRounded(size(rng), size(rng), size(rng));
+    const sovc_shape B = MakeRounded(size(rng), size(rng), size(rng));
     const sovc_pose XA = sov_test::RandomPose(rng, 2), XB = sov_test::RandomPose(rng, 2);
     const sovc_pose M = sov_test::RandomPose(rng, 2);
     const sovc_pose movedA = sov_test::Compose(M, XA), movedB = sov_test::Compose(M, XB);

@@ -19,7 +19,7 @@ using sov_spec::Dist;
 using sov_spec::MakeShape;
 using sov_spec::PoseQ;
 
-constexpr double kPi = 3.14159265358979323846;
+using sov_spec::kPi;
 constexpr int kLevels = 6;
 // Final cell of the quadtree: 2 pi / 2^6 in phi1, pi / 2^6 in phi2.
 constexpr double kCell1 = 2 * kPi / (1 << kLevels);

@@ -24,7 +24,7 @@ using sov_spec::SpecF;
 constexpr double kValueTolerance = 1e-13;
 constexpr double kGradientTolerance = 1e-6;  // relative, central differences
 constexpr double kHessianTolerance = 1e-5;   // relative, central differences
-constexpr double kStep = 1e-6;
+constexpr double kDerivativeStep = 1e-6;
 
 // Random shapes (small convex tapers) and points away from the axes.
 struct Case {
@@ -119,7 +119,7 @@ TEST(ShapeImplicit, DerivativesMatchFiniteDifferences) {
     sovc_implicit(&F, g, H, &s, c.x);
     for (int j = 0; j < 3; ++j) {
       double xp[3] = {c.x[0], c.x[1], c.x[2]}, xm[3] = {c.x[0], c.x[1], c.x[2]};
-      const double h = kStep * s.a[j];
+      const double h = kDerivativeStep * s.a[j];
       xp[j] += h;
       xm[j] -= h;
       double Fp, Fm, gp[3], gm[3];

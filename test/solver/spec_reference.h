@@ -15,6 +15,8 @@ extern "C" {
 
 namespace sov_spec {
 
+constexpr double kPi = 3.14159265358979323846;
+
 // SPEC "Shape" parameters a1 a2 a3 eps1 eps2 tx ty as given (unlike sovc_shape_init: no checks).
 inline sovc_shape MakeShape(double a1, double a2, double a3, double e1, double e2, double tx,
                            double ty) {

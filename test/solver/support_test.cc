@@ -24,11 +24,11 @@ using sov_spec::Param;
 using sov_spec::SpecImplicitLong;
 using sov_spec::Spow;
 
-constexpr double kPi = 3.14159265358979323846;
+using sov_spec::kPi;
 // Support value against the brute-force maximum (relative to |dir| size).
 constexpr double kValueTol = 1e-14;
 // |F| / |grad F| at the support point (SPEC implicit), in length units.
-constexpr double kSurfaceTol = 1e-13;
+constexpr double kSupportSurfaceTol = 1e-13;
 // sin of the angle between dir and grad F at the support point.
 constexpr double kParallelTol = 1e-12;
 // Agreement of two evaluations that must give the same answer.
@@ -83,7 +83,7 @@ void ExpectSurfaceAndNormal(const sovc_shape& s, const double x[3], const double
   long double F, g[3];
   SpecImplicitLong(&F, g, s, x);
   const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-  EXPECT_LE(std::fabs((double)(F / gn)), kSurfaceTol);
+  EXPECT_LE(std::fabs((double)(F / gn)), kSupportSurfaceTol);
   const long double cx = g[1] * d[2] - g[2] * d[1], cy = g[2] * d[0] - g[0] * d[2],
                     cz = g[0] * d[1] - g[1] * d[0];
   const double sin_angle = (double)(std::sqrt(cx * cx + cy * cy + cz * cz) / (gn * std::sqrt(Dot(d, d))));
@@ -628,7 +628,8 @@ TEST(SupportSteps, SurfacePointsBelowTheSupportApproachingItStepByStep) {
         long double F, g[3];
         SpecImplicitLong(&F, g, s, xs);
         const long double gn = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        EXPECT_LE(std::fabs((double)(F / gn)), kSurfaceTol) << "shape " << k << " steps " << steps;
+        EXPECT_LE(std::fabs((double)(F / gn)), kSupportSurfaceTol)
+            << "shape " << k << " steps " << steps;
         if (z == z_near && steps == 0) gap0 += h - v;
         if (z == z_near && steps == 1) gap1 += h - v;
       }

@@ -50,8 +50,8 @@ Error errorOf(F f) {
 }
 
 // Expect e to have status and line, to name path, and to contain each text.
-void expectError(const Error& e, int status, const std::string& path, int line,
-                 std::initializer_list<std::string> texts) {
+void expectMeshError(const Error& e, int status, const std::string& path, int line,
+                     std::initializer_list<std::string> texts) {
   const std::string what = e.what();
   EXPECT_EQ(e.status(), status) << what;
   EXPECT_EQ(e.where().source, path) << what;
@@ -331,11 +331,11 @@ TEST(UrdfMesh, PlyIsReadThroughAssimp) {
 
 TEST(UrdfMesh, UnreadableFileIsAnIoError) {
   const std::string path = scratch("does_not_exist.stl");
-  expectError(errorOf([&] { sov::urdf::loadMesh(path); }), SOV_URDF_ERR_IO, path, 0,
-              {"cannot read"});
+  expectMeshError(errorOf([&] { sov::urdf::loadMesh(path); }), SOV_URDF_ERR_IO, path, 0,
+                  {"cannot read"});
   const std::string folder = ::testing::TempDir();
-  expectError(errorOf([&] { sov::urdf::loadMesh(folder); }), SOV_URDF_ERR_IO, folder, 0,
-              {"cannot read"});
+  expectMeshError(errorOf([&] { sov::urdf::loadMesh(folder); }), SOV_URDF_ERR_IO, folder, 0,
+                  {"cannot read"});
 }
 
 // Content assimp cannot read: its message, after the file's name.
@@ -346,8 +346,8 @@ TEST(UrdfMesh, MalformedFilesNameTheFileAndAssimpsReason) {
            {"empty.dae", "<COLLADA/>"},
            {"unknown.xyz", "not a mesh"},
            {"mesh_without_extension", ""}}) {
-    expectError(loadError(name, bytes), SOV_URDF_ERR_MODEL, scratch(name),
-                0, {"assimp cannot read the mesh: "});
+    expectMeshError(loadError(name, bytes), SOV_URDF_ERR_MODEL, scratch(name), 0,
+                    {"assimp cannot read the mesh: "});
   }
 }
 
@@ -356,8 +356,8 @@ TEST(UrdfMesh, NonFiniteCoordinateNamesTheFace) {
   const std::string bytes =
       binaryStl("binary", {{0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 0, 0, 1, 0, 0, 0, nan, 0}}, 2);
   const std::string path = writeScratch("nan.stl", bytes);
-  expectError(errorOf([&] { sov::urdf::loadMesh(path); }), SOV_ERR_NONFINITE, path, 0,
-              {"face 1: a coordinate is not finite"});
+  expectMeshError(errorOf([&] { sov::urdf::loadMesh(path); }), SOV_ERR_NONFINITE, path, 0,
+                  {"face 1: a coordinate is not finite"});
 }
 
 TEST(UrdfMesh, MeshWithoutTrianglesIsRefused) {
@@ -407,29 +407,29 @@ TEST(UrdfMeshRobots, ICubColladaIsItsStlConversion) {
 TEST(UrdfMesh, NonFiniteScaleIsRefused) {
   const std::string path = writeScratch("scaled.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
   const double inf = std::numeric_limits<double>::infinity();
-  expectError(errorOf([&] {
-                sov::urdf::loadMesh(path, {1, inf, 1});
-              }),
-              SOV_ERR_NONFINITE, path, 0, {"the mesh scale is not finite"});
+  expectMeshError(errorOf([&] {
+                    sov::urdf::loadMesh(path, {1, inf, 1});
+                  }),
+                  SOV_ERR_NONFINITE, path, 0, {"the mesh scale is not finite"});
 }
 
 TEST(UrdfMesh, SaveErrors) {
   const TriangleMesh m = sampleMesh();
   const std::string ply = scratch("out.ply");
-  expectError(errorOf([&] { sov::urdf::saveMesh(ply, m); }), SOV_URDF_ERR_IO, ply, 0,
-              {"cannot write mesh format '.ply'"});
+  expectMeshError(errorOf([&] { sov::urdf::saveMesh(ply, m); }), SOV_URDF_ERR_IO, ply, 0,
+                  {"cannot write mesh format '.ply'"});
   const std::string missing_dir = scratch("no_such_folder/out.stl");
-  expectError(errorOf([&] { sov::urdf::saveMesh(missing_dir, m); }), SOV_URDF_ERR_IO, missing_dir,
-              0, {"cannot write"});
+  expectMeshError(errorOf([&] { sov::urdf::saveMesh(missing_dir, m); }), SOV_URDF_ERR_IO,
+                  missing_dir, 0, {"cannot write"});
   TriangleMesh bad = m;
   bad.triangles.push_back({0, 1, static_cast<int>(m.vertices.size())});
   const std::string obj = scratch("bad_index.obj");
-  expectError(errorOf([&] { sov::urdf::saveMesh(obj, bad); }), SOV_URDF_ERR_MODEL, obj, 0,
-              {"has vertex index " + std::to_string(m.vertices.size()) + ", out of range"});
+  expectMeshError(errorOf([&] { sov::urdf::saveMesh(obj, bad); }), SOV_URDF_ERR_MODEL, obj, 0,
+                  {"has vertex index " + std::to_string(m.vertices.size()) + ", out of range"});
   TriangleMesh inf = m;
   inf.vertices[3][1] = std::numeric_limits<double>::infinity();
-  expectError(errorOf([&] { sov::urdf::saveMesh(obj, inf); }), SOV_ERR_NONFINITE, obj, 0,
-              {"vertex 3 is not finite"});
+  expectMeshError(errorOf([&] { sov::urdf::saveMesh(obj, inf); }), SOV_ERR_NONFINITE, obj, 0,
+                  {"vertex 3 is not finite"});
 }
 
 TEST(UrdfMesh, ResolveMeshUri) {
@@ -450,8 +450,8 @@ TEST(UrdfMesh, ResolveMeshUri) {
   EXPECT_EQ(sov::urdf::resolveMeshUri("meshes/a%20b.stl", "/urdf", packages),
             "/urdf/meshes/a%20b.stl");
   const auto refused = [&](const std::string& uri, const std::string& why) {
-    expectError(errorOf([&] { sov::urdf::resolveMeshUri(uri, "/urdf", packages); }),
-                SOV_URDF_ERR_IO, uri, 0, {why});
+    expectMeshError(errorOf([&] { sov::urdf::resolveMeshUri(uri, "/urdf", packages); }),
+                    SOV_URDF_ERR_IO, uri, 0, {why});
   };
   refused("package://other/a.stl", "package 'other' is not in the package paths");
   refused("package://arm", "a package URI reads package://name/path");

@@ -41,8 +41,8 @@ Error parseError(const std::string& xml) {
 
 // Expect e to have status, line, link and attribute, and its message to
 // contain "bad.urdf:<line>: " and each of the texts.
-void expectError(const Error& e, int status, int line, const std::string& link,
-                 const std::string& attribute, std::initializer_list<std::string> texts) {
+void expectScanError(const Error& e, int status, int line, const std::string& link,
+                     const std::string& attribute, std::initializer_list<std::string> texts) {
   const std::string what = e.what();
   EXPECT_EQ(e.status(), status) << what;
   EXPECT_EQ(e.where().source, "bad.urdf");
@@ -61,19 +61,20 @@ TEST(UrdfErrors, ValidFingerParses) {
 }
 
 TEST(UrdfErrors, MissingAttribute) {
-  expectError(parseError(fingerWith(superovoid("a1='0.3' a2='0.3' a3='0.4' eps1='0.8'"))),
-              SOV_URDF_ERR_ATTRIBUTE, 3, "finger", "eps2",
-              {"collision 'tip' (#0)", "attribute 'eps2' is missing"});
+  expectScanError(parseError(fingerWith(superovoid("a1='0.3' a2='0.3' a3='0.4' eps1='0.8'"))),
+                  SOV_URDF_ERR_ATTRIBUTE, 3, "finger", "eps2",
+                  {"collision 'tip' (#0)", "attribute 'eps2' is missing"});
 }
 
 TEST(UrdfErrors, NonNumbers) {
   for (const char* value : {"0.6x", "", " 0.6", "0.6 ", "nan", "inf", "-inf", "1e999", "0,6",
                             "++0.6", "+-0.6", "0x1p-1", "six"}) {
     SCOPED_TRACE(value);
-    expectError(parseError(fingerWith(superovoid(
-                    std::string("a1='0.3' a2='0.3' a3='0.4' eps1='0.8' eps2='") + value + "'"))),
-                SOV_URDF_ERR_ATTRIBUTE, 3, "finger", "eps2",
-                {"attribute 'eps2' is not a finite number: \"" + std::string(value) + "\""});
+    expectScanError(
+        parseError(fingerWith(
+            superovoid(std::string("a1='0.3' a2='0.3' a3='0.4' eps1='0.8' eps2='") + value + "'"))),
+        SOV_URDF_ERR_ATTRIBUTE, 3, "finger", "eps2",
+        {"attribute 'eps2' is not a finite number: \"" + std::string(value) + "\""});
   }
 }
 
@@ -87,9 +88,9 @@ TEST(UrdfErrors, NumberSpellingsAccepted) {
 }
 
 TEST(UrdfErrors, UnknownAttribute) {
-  expectError(parseError(fingerWith(superovoid(std::string(kValid) + " tapper_x='0.1'"))),
-              SOV_URDF_ERR_ATTRIBUTE, 3, "finger", "tapper_x",
-              {"unknown attribute 'tapper_x'"});
+  expectScanError(parseError(fingerWith(superovoid(std::string(kValid) + " tapper_x='0.1'"))),
+                  SOV_URDF_ERR_ATTRIBUTE, 3, "finger", "tapper_x",
+                  {"unknown attribute 'tapper_x'"});
 }
 
 // The line of an attribute on a continuation line is the attribute's.
@@ -115,13 +116,14 @@ TEST(UrdfErrors, LineOfTheAttributeFromAFile) {
 }
 
 TEST(UrdfErrors, InvalidShapeExplained) {
-  expectError(parseError(fingerWith(superovoid("a1='0.3' a2='0.3' a3='0.4' eps1='2.5' eps2='0.6'"))),
-              SOV_ERR_EXPONENT, 3, "finger", "eps1",
-              {"invalid superovoid: eps1 = 2.5 is outside (0, 2)"});
-  expectError(parseError(fingerWith(superovoid("a1='-0.3' a2='0.3' a3='0.4' eps1='1' eps2='0.6'"))),
-              SOV_ERR_SIZE, 3, "finger", "a1", {"a1 = -0.3 must be > 0"});
-  expectError(parseError(fingerWith(superovoid(std::string(kValid) + " taper_y='1.2'"))),
-              SOV_ERR_TAPER, 3, "finger", "taper_y", {"taper_y = 1.2 is outside (-1, 1)"});
+  expectScanError(
+      parseError(fingerWith(superovoid("a1='0.3' a2='0.3' a3='0.4' eps1='2.5' eps2='0.6'"))),
+      SOV_ERR_EXPONENT, 3, "finger", "eps1", {"invalid superovoid: eps1 = 2.5 is outside (0, 2)"});
+  expectScanError(
+      parseError(fingerWith(superovoid("a1='-0.3' a2='0.3' a3='0.4' eps1='1' eps2='0.6'"))),
+      SOV_ERR_SIZE, 3, "finger", "a1", {"a1 = -0.3 must be > 0"});
+  expectScanError(parseError(fingerWith(superovoid(std::string(kValid) + " taper_y='1.2'"))),
+                  SOV_ERR_TAPER, 3, "finger", "taper_y", {"taper_y = 1.2 is outside (-1, 1)"});
 }
 
 TEST(UrdfErrors, NonConvexShapeExplained) {
@@ -130,10 +132,10 @@ TEST(UrdfErrors, NonConvexShapeExplained) {
   ASSERT_EQ(sov_shape_init(&shape, params), SOV_ERR_NONCONVEX);
   char text[512];
   sov_shape_explain(text, sizeof text, params);
-  expectError(parseError(fingerWith(superovoid(
-                  "a1='0.3' a2='0.3' a3='0.4' eps1='1' eps2='1.9' taper_x='0.9' taper_y='0.9'"))),
-              SOV_ERR_NONCONVEX, 3, "finger", "taper_x taper_y",
-              {"non-convex superovoid: ", text});
+  expectScanError(
+      parseError(fingerWith(superovoid(
+          "a1='0.3' a2='0.3' a3='0.4' eps1='1' eps2='1.9' taper_x='0.9' taper_y='0.9'"))),
+      SOV_ERR_NONCONVEX, 3, "finger", "taper_x taper_y", {"non-convex superovoid: ", text});
 }
 
 TEST(UrdfErrors, SuperovoidInVisual) {
@@ -141,8 +143,8 @@ TEST(UrdfErrors, SuperovoidInVisual) {
       "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'>\n"
       "<link name='finger'><visual><geometry>\n" +
       superovoid(kValid) + "</geometry></visual></link></robot>";
-  expectError(parseError(xml), SOV_URDF_ERR_PLACEMENT, 3, "finger", "",
-              {"<sov:superovoid> is allowed in <collision> geometry only"});
+  expectScanError(parseError(xml), SOV_URDF_ERR_PLACEMENT, 3, "finger", "",
+                  {"<sov:superovoid> is allowed in <collision> geometry only"});
 }
 
 TEST(UrdfErrors, SuperovoidOutsideGeometry) {
@@ -150,24 +152,25 @@ TEST(UrdfErrors, SuperovoidOutsideGeometry) {
       "<robot name='r' xmlns:sov='urn:superovoid:urdf:1'>\n"
       "<link name='finger'><collision>\n<sov:superovoid " + std::string(kValid) +
       "/></collision></link></robot>";
-  expectError(parseError(xml), SOV_URDF_ERR_PLACEMENT, 3, "", "",
-              {"must be a child of <robot><link><collision><geometry>"});
+  expectScanError(parseError(xml), SOV_URDF_ERR_PLACEMENT, 3, "", "",
+                  {"must be a child of <robot><link><collision><geometry>"});
 }
 
 TEST(UrdfErrors, TwoSuperovoidsInOneGeometry) {
-  expectError(parseError(fingerWith(superovoid(kValid) + "<sov:superovoid " + kValid + "/>")),
-              SOV_URDF_ERR_PLACEMENT, 3, "finger", "", {"a second superovoid in one <geometry>"});
+  expectScanError(parseError(fingerWith(superovoid(kValid) + "<sov:superovoid " + kValid + "/>")),
+                  SOV_URDF_ERR_PLACEMENT, 3, "finger", "",
+                  {"a second superovoid in one <geometry>"});
 }
 
 TEST(UrdfErrors, UnknownElementOfTheNamespace) {
-  expectError(parseError(fingerWith("<box size='1 1 1'/><sov:capsule radius='1' length='2'/>")),
-              SOV_URDF_ERR_PLACEMENT, 3, "", "", {"unknown element <sov:capsule>"});
+  expectScanError(parseError(fingerWith("<box size='1 1 1'/><sov:capsule radius='1' length='2'/>")),
+                  SOV_URDF_ERR_PLACEMENT, 3, "", "", {"unknown element <sov:capsule>"});
 }
 
 TEST(UrdfErrors, MalformedXml) {
   // tinyxml2 names the line of the element left open.
-  expectError(parseError("<robot name='r'>\n<link name='a'>\n</robot>\n"), SOV_URDF_ERR_XML, 2, "",
-              "", {"not well-formed XML (XML_ERROR_MISMATCHED_ELEMENT"});
+  expectScanError(parseError("<robot name='r'>\n<link name='a'>\n</robot>\n"), SOV_URDF_ERR_XML, 2,
+                  "", "", {"not well-formed XML (XML_ERROR_MISMATCHED_ELEMENT"});
 }
 
 // urdfdom's TinyXML trusts a lead byte's sequence length; a document that
@@ -192,11 +195,12 @@ TEST(UrdfErrors, NotUtf8) {
     SCOPED_TRACE(c.text);
     const std::string xml = "<?xml version='1.0'?>\n<!-- " + c.bytes + " -->\n" +
                             fingerWith(superovoid(kValid));
-    expectError(parseError(xml), SOV_URDF_ERR_XML, 2, "", "", {"not a UTF-8 document: " + c.text});
+    expectScanError(parseError(xml), SOV_URDF_ERR_XML, 2, "", "",
+                    {"not a UTF-8 document: " + c.text});
   }
   // The same at the very end, where TinyXML would step over the terminator.
-  expectError(parseError(fingerWith(superovoid(kValid)) + "<!-- \xE2\x82"), SOV_URDF_ERR_XML, 6,
-              "", "", {"the bytes 0xE2 0x82 are not UTF-8"});
+  expectScanError(parseError(fingerWith(superovoid(kValid)) + "<!-- \xE2\x82"), SOV_URDF_ERR_XML, 6,
+                  "", "", {"the bytes 0xE2 0x82 are not UTF-8"});
 }
 
 TEST(UrdfErrors, Utf8NamesAndCommentsParse) {
@@ -230,13 +234,13 @@ TEST(UrdfErrors, CollisionDroppedByUrdfdom) {
       "<collision><geometry><capsule radius='1' length='2'/></geometry></collision>\n"
       "<collision><geometry>" + superovoid(kValid) + "</geometry></collision>\n"
       "</link></robot>";
-  expectError(parseError(xml), SOV_URDF_ERR_MODEL, 2, "finger", "",
-              {"urdfdom kept 0 of its 2 <collision> elements"});
+  expectScanError(parseError(xml), SOV_URDF_ERR_MODEL, 2, "finger", "",
+                  {"urdfdom kept 0 of its 2 <collision> elements"});
 }
 
 TEST(UrdfErrors, RobotWithoutName) {
-  expectError(parseError("<robot>\n<link name='a'/></robot>"), SOV_URDF_ERR_MODEL, 1, "", "",
-              {"urdfdom could not load the model (<robot> has no name)"});
+  expectScanError(parseError("<robot>\n<link name='a'/></robot>"), SOV_URDF_ERR_MODEL, 1, "", "",
+                  {"urdfdom could not load the model (<robot> has no name)"});
 }
 
 TEST(UrdfErrors, UnreadableFile) {

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sov_test {
@@ -19,6 +20,11 @@ namespace sov_test {
 // Path of a file under urdf/examples.
 inline std::string examplePath(const std::string& name) {
   return std::string(SOV_EXAMPLES_DIR) + "/" + name;
+}
+
+// Two link names, smaller first.
+inline std::pair<std::string, std::string> ordered(const std::string& a, const std::string& b) {
+  return a < b ? std::make_pair(a, b) : std::make_pair(b, a);
 }
 
 // The bytes of a file ("" when it cannot be read).

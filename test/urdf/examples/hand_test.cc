@@ -24,12 +24,8 @@
 
 namespace {
 
-// Two link names, smaller first.
-std::pair<std::string, std::string> ordered(const std::string& a, const std::string& b) {
-  return a < b ? std::make_pair(a, b) : std::make_pair(b, a);
-}
-
 using sov_test::examplePath;
+using sov_test::ordered;
 using sov_test::readText;
 
 // Binary STL stores float32 coordinates: ~6e-8 relative, on mm-sized links

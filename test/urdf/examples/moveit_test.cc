@@ -38,17 +38,13 @@
 
 namespace {
 
-// Two link names, smaller first.
-std::pair<std::string, std::string> ordered(const std::string& a, const std::string& b) {
-  return a < b ? std::make_pair(a, b) : std::make_pair(b, a);
-}
-
 using sov_test::examplePath;
+using sov_test::ordered;
 using sov_test::readText;
 
 // Same distance through two routes that call the same solver on poses
 // composed in a different order (rounding of the poses only).
-constexpr double kSameDistance = 1e-9;
+constexpr double kComposedPoseDistance = 1e-9;
 // FCL's GJK tolerance on the box pairs of plain MoveIt (FCL's default
 // distance_tolerance, 1e-6).
 constexpr double kGjk = 1e-6;
@@ -225,10 +221,10 @@ TEST(MoveItLoading, SwappedBodiesGiveTheSceneAndCoreDistances) {
     const sov::urdf::LinkPoses poses = sov::urdf::forwardKinematics(*table.urdf, q);
     const Closest moveit = minSelfDistance(bodies, poses, scene);
     const sov::urdf::PairDistance ours = scene.minSelfDistance();
-    EXPECT_NEAR(moveit.d, ours.distance, kSameDistance) << "t = " << t;
+    EXPECT_NEAR(moveit.d, ours.distance, kComposedPoseDistance) << "t = " << t;
     // The scene's pair is at the minimum over MoveIt's bodies too (ties allowed).
     ASSERT_TRUE(moveit.pairs.count(ordered(ours.link1, ours.link2)));
-    EXPECT_NEAR(moveit.pairs.at(ordered(ours.link1, ours.link2)), moveit.d, kSameDistance);
+    EXPECT_NEAR(moveit.pairs.at(ordered(ours.link1, ours.link2)), moveit.d, kComposedPoseDistance);
 
     // The nearest pair straight through the C API, poses from the table.
     const sov::urdf::Superovoid* a = table.find(ours.link1, ours.collision1);
@@ -248,7 +244,7 @@ TEST(MoveItLoading, SwappedBodiesGiveTheSceneAndCoreDistances) {
     const sov_pose xa = pose(*a), xb = pose(*b);
     sov_result r;
     ASSERT_EQ(sov_distance(&r, &a->shape, &xa, &b->shape, &xb, nullptr, nullptr), SOV_OK);
-    EXPECT_NEAR(r.d, ours.distance, kSameDistance) << "t = " << t;
+    EXPECT_NEAR(r.d, ours.distance, kComposedPoseDistance) << "t = " << t;
   }
 }
 

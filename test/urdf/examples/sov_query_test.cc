@@ -65,16 +65,16 @@ std::string join(const double* v, int n) {
 }
 
 // A random valid shape and pose (unit scale, convex: tapers kept small).
-struct Body {
+struct PosedParams {
   double params[7];
   double q[4];
   double p[3];
 };
 
-Body randomBody(std::mt19937& rng) {
+PosedParams randomPosedParams(std::mt19937& rng) {
   std::uniform_real_distribution<double> size(0.3, 1.2), eps(0.3, 1.6), taper(-0.2, 0.2),
       pos(-1.5, 1.5), normal(-1, 1);
-  Body b;
+  PosedParams b;
   const double t = taper(rng);
   const double params[7] = {size(rng), size(rng), size(rng), eps(rng), eps(rng), t, t};
   std::copy(params, params + 7, b.params);
@@ -93,7 +93,7 @@ TEST(SovQuery, DistanceIsTheCApisAnswer) {
   std::mt19937 rng(20261122);
   int answered = 0;
   for (int k = 0; k < 12; ++k) {
-    const Body a = randomBody(rng), b = randomBody(rng);
+    const PosedParams a = randomPosedParams(rng), b = randomPosedParams(rng);
     sov_shape A, B;
     sov_pose XA, XB;
     if (sov_shape_init(&A, a.params) || sov_shape_init(&B, b.params)) continue;

@@ -25,11 +25,9 @@
 namespace {
 
 using sov_test::dataPath;
+using sov_test::kDistTol;
 using sov_test::randomConfiguration;
 
-// Distances of the same pair by the scene and by brute force: the same call,
-// but FCL's EPA is not bit-reproducible (the brute-force tests' 1e-9).
-constexpr double kDistTol = 1e-9;
 // pB - pA = d n of the core's answers (SPEC).
 constexpr double kExactTol = 1e-9;
 // And of GJK's, to the coarser of its tolerances: EPA's, which never runs

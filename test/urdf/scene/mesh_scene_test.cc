@@ -24,10 +24,9 @@ namespace {
 using sov_test::Brute;
 using sov_test::bruteForce;
 using sov_test::dataPath;
+using sov_test::kDistTol;
+using sov_test::kPointTol;
 using MeshTree = fcl::BVHModel<fcl::OBBRSS<double>>;
-
-constexpr double kDistTol = 1e-9;
-constexpr double kPointTol = 1e-6;
 
 // The shared robot models; tests using them skip when they are absent.
 const char* const kRobots = SOV_SHARED_DATA_DIR "/robots";

@@ -8,7 +8,7 @@
 
 namespace {
 
-constexpr double kPoseTol = 1e-12;
+constexpr double kMimicPoseTol = 1e-12;
 
 // The joint from d to e for chain(): a fixed one.
 const char* const kFixedDe =
@@ -64,14 +64,14 @@ TEST(SceneMimic, ChainMatchesHandComputedPoses) {
   const double jf = 0.7, jg = -0.7;
   // c: 1 along b's x (b turned by q), turned by q + jf in all.
   const Eigen::Vector3d c(std::cos(q), std::sin(q), 0);
-  EXPECT_NEAR((poses.at("c").translation() - c).norm(), 0, kPoseTol);
+  EXPECT_NEAR((poses.at("c").translation() - c).norm(), 0, kMimicPoseTol);
   const Eigen::Matrix3d rc = Eigen::AngleAxisd(q + jf, Eigen::Vector3d::UnitZ()).matrix();
-  EXPECT_NEAR((poses.at("c").linear() - rc).norm(), 0, kPoseTol);
+  EXPECT_NEAR((poses.at("c").linear() - rc).norm(), 0, kMimicPoseTol);
   // d: 1 + jg along c's x.
   const Eigen::Vector3d d = c + (1 + jg) * rc.col(0);
-  EXPECT_NEAR((poses.at("d").translation() - d).norm(), 0, kPoseTol);
-  EXPECT_NEAR((poses.at("d").linear() - rc).norm(), 0, kPoseTol);
-  EXPECT_NEAR((poses.at("e").translation() - d).norm(), 0, kPoseTol);
+  EXPECT_NEAR((poses.at("d").translation() - d).norm(), 0, kMimicPoseTol);
+  EXPECT_NEAR((poses.at("d").linear() - rc).norm(), 0, kMimicPoseTol);
+  EXPECT_NEAR((poses.at("e").translation() - d).norm(), 0, kMimicPoseTol);
 }
 
 TEST(SceneMimic, AbsentMasterIsAtItsDefault) {
@@ -80,7 +80,7 @@ TEST(SceneMimic, AbsentMasterIsAtItsDefault) {
   // jm = 0, jf = 0.1, jg = -0.1.
   const Eigen::Matrix3d rc = Eigen::AngleAxisd(0.1, Eigen::Vector3d::UnitZ()).matrix();
   EXPECT_NEAR((poses.at("d").translation() - (Eigen::Vector3d(1, 0, 0) + 0.9 * rc.col(0))).norm(),
-              0, kPoseTol);
+              0, kMimicPoseTol);
 }
 
 TEST(SceneMimic, SceneMovesMimicJointsWithTheirMaster) {
@@ -91,7 +91,7 @@ TEST(SceneMimic, SceneMovesMimicJointsWithTheirMaster) {
   scene.setJointPositions({{"jm", -0.4}});
   const auto poses = sov::urdf::forwardKinematics(*model.urdf, {{"jm", -0.4}});
   for (const auto& link : scene.linkNames()) {
-    EXPECT_TRUE(scene.linkPose(link).isApprox(poses.at(link), kPoseTol)) << link;
+    EXPECT_TRUE(scene.linkPose(link).isApprox(poses.at(link), kMimicPoseTol)) << link;
   }
   EXPECT_THROW(scene.setJointPositions({{"jf", 0.1}}), sov::urdf::SceneError);
   EXPECT_DOUBLE_EQ(scene.jointPositions().at("jm"), -0.4);

@@ -26,15 +26,12 @@
 namespace {
 
 using sov_test::dataPath;
+using sov_test::kDistTol;
 using sov_test::randomConfiguration;
 
 // Both witness points of an answer lie this close to the distance they
 // span: FCL's GJK stops at its tolerance (1e-6, the scene's default).
 constexpr double kWitnessTol = 1e-6;
-// The scene and brute force answer each pair with the same call; FCL's EPA
-// (the box fingers' overlaps) is not bit-reproducible (its polytope is kept
-// in hash sets of pointers), hence the brute-force tests' 1e-9.
-constexpr double kDistTol = 1e-9;
 
 // Counts of one run over random configurations.
 struct Counts {

@@ -24,7 +24,7 @@ using sov_test::dataPath;
 
 // GJK tolerance of the scene and of the brute force: tight, so that the two
 // paths to the same leaf agree closely (see fcl_ext/README.md).
-constexpr double kGjkTol = 1e-12;
+constexpr double kTightGjkTol = 1e-12;
 // Agreement of a geometry's distance to the octree with its smallest
 // distance to the leaves as boxes. Mesh triangles and boxes are polytopes,
 // where GJK ends exactly. A superovoid is curved: GJK stops above the true
@@ -71,7 +71,7 @@ std::vector<std::unique_ptr<fcl::CollisionObject<double>>> leafBoxes(
 
 TEST(SceneOcTree, DistanceAndCollisionMatchTheOccupiedBoxes) {
   sov::urdf::SceneOptions options;
-  options.gjk_tolerance = kGjkTol;
+  options.gjk_tolerance = kTightGjkTol;
   sov::urdf::Scene scene(dataPath("mesh_arm.urdf"), options);
   const auto tree = obstacle();
   // The octree posed by a small rotation and a shift.
@@ -86,7 +86,7 @@ TEST(SceneOcTree, DistanceAndCollisionMatchTheOccupiedBoxes) {
   std::mt19937 rng(21);
   std::uniform_real_distribution<double> u(-2.8, 2.8);
   fcl::DistanceRequest<double> request(true, true);
-  request.distance_tolerance = kGjkTol;
+  request.distance_tolerance = kTightGjkTol;
   int apart = 0, touching = 0, mesh_nearest = 0, superovoid_nearest = 0;
   for (int trial = 0; trial < 60; ++trial) {
     scene.setJointPositions({{"shoulder", u(rng)}, {"elbow", u(rng)}, {"wrist", u(rng)}});
@@ -110,7 +110,7 @@ TEST(SceneOcTree, DistanceAndCollisionMatchTheOccupiedBoxes) {
       }
       if (touches) {
         EXPECT_LE(d, 0) << g.link << ", trial " << trial;
-        continue;  // no box distances: EPA on overlapping GJK pairs at kGjkTol
+        continue;  // no box distances: EPA on overlapping GJK pairs at kTightGjkTol
       }
       double nearest_leaf = std::numeric_limits<double>::infinity();
       for (const auto& box : boxes) {

@@ -22,12 +22,12 @@
 namespace {
 
 constexpr double kPoseTol = 1e-12;
-constexpr double kDistTol = 1e-9;
-constexpr double kPointTol = 1e-6;
 
 using sov_test::Brute;
 using sov_test::bruteForce;
 using sov_test::dataPath;
+using sov_test::kDistTol;
+using sov_test::kPointTol;
 
 // Random positions of the toy hand's joints within their limits.
 sov::urdf::JointPositions randomHand(std::mt19937& rng) {

@@ -15,6 +15,13 @@
 
 namespace sov_test {
 
+// A distance of the same pair by the scene and by brute force: the same
+// calls, but FCL's EPA is not bit-reproducible (it keeps its polytope in hash
+// sets of pointers).
+constexpr double kDistTol = 1e-9;
+// A witness point against the distance it spans, or found by two routes.
+constexpr double kPointTol = 1e-6;
+
 // Path of a fixture under test/urdf/data.
 inline std::string dataPath(const std::string& name) {
   return std::string(SOV_URDF_TEST_DATA_DIR) + "/" + name;
