@@ -49,9 +49,13 @@ constexpr double kGapAgreement = 1e-6;
 
 TEST(FitUnion, LShapedMeshSplitsTighterWithEveryTriangleInside) {
   const sov::urdf::TriangleMesh m = sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj");
+  // The union's fits with one refined start (twice as quick), the single
+  // fit with the default three: the union must beat the harder-tried fit.
+  sov::urdf::FitOptions o;
+  o.refined_starts = 1;
   SplitOptions s;
   s.max_bodies = 2;
-  const UnionFit u = sov::urdf::fitSuperovoidUnion(m, sov::urdf::FitOptions(), s);
+  const UnionFit u = sov::urdf::fitSuperovoidUnion(m, o, s);
   const SuperovoidFit one = sov::urdf::fitSuperovoid(m.vertices);
   ASSERT_EQ(u.bodies.size(), 2u);  // an L is two boxes: cutting it pays
   EXPECT_LT(u.volume, one.volume);
@@ -92,9 +96,15 @@ TEST(FitUnion, UShapedMeshLeavesItsNotchOut) {
   addBox(m, {-0.06, -0.01, -0.015}, {0.06, 0.01, 0.015});
   addBox(m, {-0.06, 0.0, -0.015}, {-0.04, 0.08, 0.015});
   addBox(m, {0.04, 0.0, -0.015}, {0.06, 0.08, 0.015});
+  // The cuts' choice is tested, not how hard each fit tries: one refined
+  // start, and one candidate cut per piece (the box-volume ranking's best;
+  // with four, the same union volume), about twice as quick.
+  sov::urdf::FitOptions o;
+  o.refined_starts = 1;
   SplitOptions s;
   s.max_bodies = 4;
-  const UnionFit u = sov::urdf::fitSuperovoidUnion(m, sov::urdf::FitOptions(), s);
+  s.cut_candidates = 1;
+  const UnionFit u = sov::urdf::fitSuperovoidUnion(m, o, s);
   for (const Point3& x : trianglePoints(m)) EXPECT_LE(unionImplicit(u.bodies, x), 0.0);
   for (const double x : {-0.025, 0.0, 0.025})
     for (const double y : {0.045, 0.06, 0.075})
@@ -175,6 +185,7 @@ TEST(FitUnionUrdf, SeveralCollisionsPerLinkHoldEveryVertex) {
   const std::string in = SOV_FIT_TEST_DATA_DIR "/two_link.urdf";
   sov::urdf::UrdfFitOptions o;
   o.fit.refined_starts = 1;  // the writing is tested, not how hard the fit tries
+  o.fit.max_iterations = 30;  // of each solve, half the default: about twice as quick
   o.links = {"base"};
   o.split.max_bodies = 2;
   std::vector<sov::urdf::CollisionFit> fits;
@@ -224,6 +235,7 @@ TEST(FitUnionUrdf, NamesAreFoundWhateverTheTagsLayout) {
   text.replace(text.find(tag), tag.size(), "<collision\n      name = 'base>mesh' >");
   sov::urdf::UrdfFitOptions o;
   o.fit.refined_starts = 1;
+  o.fit.max_iterations = 30;
   o.links = {"base"};
   o.split.max_bodies = 2;
   std::vector<sov::urdf::CollisionFit> fits;
@@ -262,6 +274,7 @@ TEST(FitUnionUrdf, SameVerticesOtherTrianglesAreFittedAgain) {
       "</robot>\n";
   sov::urdf::UrdfFitOptions o;
   o.fit.refined_starts = 1;
+  o.fit.max_iterations = 30;
   o.split.max_bodies = 2;
   std::vector<sov::urdf::CollisionFit> fits;
   const std::string out = sov::urdf::fitUrdf(text, "", o, &fits, "web.urdf");
