@@ -237,9 +237,6 @@ int threadCount(const py::object &threads) {
   return integer(threads, "threads", 0, std::numeric_limits<int>::max());
 }
 
-// The C options of an optional Options.
-const sov_options *optionsOf(const Options *o) { return o ? &o->options : nullptr; }
-
 // distance_batch.
 py::object distanceBatch(const py::handle &shapes, const py::handle &ia, const py::handle &ib,
                          const py::handle &pa, const py::handle &pb, const Options *options,

@@ -37,6 +37,11 @@ struct Options {
   sov_options options;
 };
 
+// The C options of an optional Options.
+inline const sov_options *optionsOf(const Options *o) {
+  return o ? &o->options : nullptr;
+}
+
 // A warm-start cache.
 struct Cache {
   sov_cache cache;

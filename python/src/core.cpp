@@ -124,9 +124,6 @@ Options makeOptions(const std::string &method, const std::string &seed, const py
   return o;
 }
 
-// The C options of an optional Options.
-const sov_options *optionsOf(const Options *o) { return o ? &o->options : nullptr; }
-
 // Signed distance of one pair.
 sov_result distance(const Shape &A, const Pose &XA, const Shape &B, const Pose &XB,
                     const Options *options, Cache *cache) {
