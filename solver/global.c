@@ -20,9 +20,8 @@
 #include "solver/support_gjk.h"
 
 enum {
-  kSamples = 14,    /* cube faces and corners */
-  kBudget = 400,    /* polytope expansions */
-  kMaxCaps = 64,    /* proved caps, polish starts */
+  kSamples = 14, /* cube faces and corners */
+  kMaxCaps = 64, /* proved caps, polish starts */
 };
 
 /* Faces this close (cosine, 1 degree) to the arc from a start to the
@@ -69,9 +68,11 @@ typedef struct search {
    * supports, summed in the other order), and its support point there, its
    * proofs and its optima are the negated ones. */
   int mirror;
-  /* Rounds of expansion: kBudget, or for a mirrored search as many as the
-   * polytope holds at two vertices a round (a round adds at most one of its
-   * own, and its mirror). */
+  /* Rounds of expansion: as many as the polytope holds, at one vertex a
+   * round, or two for a mirrored search (a round adds at most one of its
+   * own, and its mirror). Where no cap about the optimum can be proved (a
+   * box-like body's rounded corner), the polytope alone closes the bound,
+   * one vertex at a time, to the last. */
   int budget;
 } search;
 
@@ -627,7 +628,7 @@ static int search_in(void *work, sovc_result *best, int *have, const sovc_pair *
   S->ncaps = S->nstarted = S->nfailed = 0;
   S->proved = 0;
   S->mirror = !memcmp(P->A, P->B, sizeof *P->A) && !memcmp(P->XA, P->XB, sizeof *P->XA);
-  S->budget = S->mirror ? (SOVC_POLY_MAX_VERTS - kSamples) / 2 : kBudget;
+  S->budget = (SOVC_POLY_MAX_VERTS - kSamples) / (S->mirror ? 2 : 1);
   S->size = P->A->radius + P->B->radius;
   S->ub_lb = -INFINITY;
   if (*have) {

@@ -387,6 +387,44 @@ TEST(HardeningRegression, FlatDifferenceIsNoProofOfOverlap) {
   }
 }
 
+// FIXED (sov_bench_robots icub, unions of up to 8 bodies, configuration 4402;
+// solver/global.c): a box-like thumb piece (2.8 x 0.5 x 2.1 mm, eps 0.1) deep
+// inside a rounded middle-finger link (7.5 x 7.5 x 11 mm) was refused with
+// SOV_ERR_NO_CONVERGENCE. No cap about the optimum is proved there (B's
+// support turns at a rounded corner), so the overlap search closes its bound
+// on the polytope alone, about a digit in 45 expansions, and its 400 ran out
+// at 2.9e-11 of the pair's size against the 1e-11 bound. It now expands while
+// the polytope holds vertices (498). Expected: answered, d the objective
+// along n, no direction giving more, each witness on its body.
+TEST(HardeningRegression, BoxDeepInsideRoundedLinkIsAnswered) {
+  const double pa[7] = {0.007462234143834766, 0.00746263375029334, 0.01102464805534792,
+                        0.9999933791204728,   0.6936630390457291,  -0.07091023747464148,
+                        -0.07091023747464148};
+  const double RA[9] = {-0.4906268331899169,  0.5709518093603313,   -0.6582547697830985,
+                        0.8192881106044176,   0.045008837558730745, -0.571612802834103,
+                        -0.29673608202623364, -0.8197488858972476,  -0.4898565725739986};
+  const double PA[3] = {-0.12764010527224515, 0.2526900673460149, 0.051265145039658684};
+  const double pb[7] = {0.0027790795715519245, 0.0005289370592187702, 0.0021007808370782743,
+                        0.10000000000180001,   0.10000000000180001,   0.006460774017076893,
+                        0.006460774017076893};
+  const double RB[9] = {0.4014741319205965,   -0.8948801847267449, -0.19495634481091567,
+                        0.8853584846004856,   0.32471818331092217, 0.3327137736451399,
+                        -0.23443309310875624, -0.3061822274572502, 0.9226557150122576};
+  const double PB[3] = {-0.1276850290433548, 0.2536140329375338, 0.04784895090094577};
+  sov_hardening::Body A, B;
+  ASSERT_NO_FATAL_FAILURE(MakeBody(A, pa, RA, PA));
+  ASSERT_NO_FATAL_FAILURE(MakeBody(B, pb, RB, PB));
+  sov_result r{};
+  ASSERT_EQ(sov_distance(&r, &A.shape, &A.pose, &B.shape, &B.pose, nullptr, nullptr), SOV_OK);
+  const double tol = 1e-9 * sov_test::Info(A.shape).radius;
+  EXPECT_LT(r.d, 0);
+  const double at_n = sov_hardening::LowerBound(A, B, {r.n[0], r.n[1], r.n[2]});
+  EXPECT_NEAR(at_n, r.d, tol) << "d is not -(h_A(n) + h_B(-n))";
+  EXPECT_GE(r.d, sov_hardening::BruteForceD(A, B, 2000) - tol) << "a direction gives more than d";
+  EXPECT_LE(sov_test::SurfaceOffset(A.shape, A.pose, r.pA), tol + sov_test::DentAllowance(A.shape));
+  EXPECT_LE(sov_test::SurfaceOffset(B.shape, B.pose, r.pB), tol + sov_test::DentAllowance(B.shape));
+}
+
 }  // namespace
 
 namespace {
