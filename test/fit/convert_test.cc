@@ -21,17 +21,10 @@
 
 namespace {
 
+using sov_fit_test::quickOptions;
 using sov_fit_test::readText;
 
 const std::string kFixture = SOV_FIT_TEST_DATA_DIR "/two_link.urdf";
-
-// The conversion does not depend on how hard the fit tries (fit_test.cc
-// tests the fit): one refined start keeps these tests short.
-sov::urdf::UrdfFitOptions quickOptions() {
-  sov::urdf::UrdfFitOptions o;
-  o.fit.refined_starts = 1;
-  return o;
-}
 
 // text with every <collision> element that contains `marker` replaced by "@".
 std::string maskCollisions(std::string text, const std::string& marker) {

@@ -19,6 +19,15 @@
 
 namespace sov_fit_test {
 
+// Options of the tests of what is done with fits (conversion, writing),
+// which do not depend on how hard the fit tries (fit_test.cc tests the
+// fit): one refined start keeps them short.
+inline sov::urdf::UrdfFitOptions quickOptions() {
+  sov::urdf::UrdfFitOptions o;
+  o.fit.refined_starts = 1;
+  return o;
+}
+
 inline std::string readText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << path;

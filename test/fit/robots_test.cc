@@ -27,8 +27,7 @@ void convertAndCheck(const std::string& dir, const std::string& file,
                      const std::vector<std::string>& meshes) {
   const std::string path = dir + "/" + file;
   const std::string xml = sov_fit_test::readText(path);
-  sov::urdf::UrdfFitOptions o;
-  o.fit.refined_starts = 1;  // the conversion is tested, not how hard the fit tries
+  sov::urdf::UrdfFitOptions o = sov_fit_test::quickOptions();
   o.links = links;
   std::vector<sov::urdf::CollisionFit> fits;
   const std::string out = sov::urdf::fitUrdf(xml, dir, o, &fits, path);

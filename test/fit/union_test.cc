@@ -178,16 +178,23 @@ TEST(FitUnion, OutOfRangeSplitOptionsAreRefused) {
   EXPECT_THROW(sov::urdf::unionGap({}, m, 5), sov::urdf::Error);
 }
 
+// Options of the union-writing tests below: unions of up to 2 bodies, fitted
+// with one refined start and half the default iterations of each solve
+// (about twice as quick): the writing is tested, not how hard the fit tries.
+sov::urdf::UrdfFitOptions unionWritingOptions() {
+  sov::urdf::UrdfFitOptions o = sov_fit_test::quickOptions();
+  o.fit.max_iterations = 30;
+  o.split.max_bodies = 2;
+  return o;
+}
+
 // two_link.urdf's base has a named, turned mesh collision and a box after
 // it: the union's bodies become base_mesh, base_mesh_1, ... and the box
 // moves after them; every vertex is inside one body as parsed back.
 TEST(FitUnionUrdf, SeveralCollisionsPerLinkHoldEveryVertex) {
   const std::string in = SOV_FIT_TEST_DATA_DIR "/two_link.urdf";
-  sov::urdf::UrdfFitOptions o;
-  o.fit.refined_starts = 1;  // the writing is tested, not how hard the fit tries
-  o.fit.max_iterations = 30;  // of each solve, half the default: about twice as quick
+  sov::urdf::UrdfFitOptions o = unionWritingOptions();
   o.links = {"base"};
-  o.split.max_bodies = 2;
   std::vector<sov::urdf::CollisionFit> fits;
   const std::string out =
       sov::urdf::fitUrdf(sov_fit_test::readText(in), SOV_FIT_TEST_DATA_DIR, o, &fits, in);
@@ -233,11 +240,8 @@ TEST(FitUnionUrdf, NamesAreFoundWhateverTheTagsLayout) {
   const std::string tag = "<collision name=\"base_mesh\">";
   ASSERT_NE(text.find(tag), std::string::npos);
   text.replace(text.find(tag), tag.size(), "<collision\n      name = 'base>mesh' >");
-  sov::urdf::UrdfFitOptions o;
-  o.fit.refined_starts = 1;
-  o.fit.max_iterations = 30;
+  sov::urdf::UrdfFitOptions o = unionWritingOptions();
   o.links = {"base"};
-  o.split.max_bodies = 2;
   std::vector<sov::urdf::CollisionFit> fits;
   const std::string out = sov::urdf::fitUrdf(text, SOV_FIT_TEST_DATA_DIR, o, &fits, in);
   ASSERT_EQ(fits.size(), 1u);
@@ -272,10 +276,7 @@ TEST(FitUnionUrdf, SameVerticesOtherTrianglesAreFittedAgain) {
       "<joint name=\"ja\" type=\"fixed\"><parent link=\"base\"/><child link=\"a\"/></joint>\n"
       "<joint name=\"jb\" type=\"fixed\"><parent link=\"base\"/><child link=\"b\"/></joint>\n"
       "</robot>\n";
-  sov::urdf::UrdfFitOptions o;
-  o.fit.refined_starts = 1;
-  o.fit.max_iterations = 30;
-  o.split.max_bodies = 2;
+  sov::urdf::UrdfFitOptions o = unionWritingOptions();
   std::vector<sov::urdf::CollisionFit> fits;
   const std::string out = sov::urdf::fitUrdf(text, "", o, &fits, "web.urdf");
   ASSERT_EQ(fits.size(), 2u);
