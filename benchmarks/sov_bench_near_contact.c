@@ -9,8 +9,11 @@
  * gains t v.n <= t), so the moved pair's d is g. Counts the moved pairs
  * refused (SOV_ERR_NO_CONVERGENCE) and those answered off g by more than
  * 1e-9 of the pair's size (the sum of the bodies' bounding radii). Usage:
- *   sov_bench_near_contact FITTED.urdf [--pairs N] [--seed S]
- * Exit status 1 if any answer is off, 2 on bad arguments or input. */
+ *   sov_bench_near_contact FITTED.urdf [--pairs N] [--seed S] [--refused PREFIX]
+ * --refused writes the refused moved pairs as a battery, PREFIX.csv (SPEC's
+ * rows, ids from 1) and PREFIX.ref.csv (d = g; n and the witnesses of the
+ * placement's answer, B's moved with it). Exit status 1 if any answer is
+ * off, 2 on bad arguments or input. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@ enum { kMaxBodies = 4096 };
 
 typedef struct body {
   sov_shape shape;
+  double params[7];
   double radius;
 } body;
 
@@ -65,15 +69,15 @@ static int read_bodies(const char *path, body *b) {
       fprintf(stderr, "%s: a <sov:superovoid> element the library refuses\n", path);
       return free(text), -1;
     }
+    memcpy(b[n].params, p, sizeof p);
     b[n++].radius = info.radius;
   }
   free(text);
   return n;
 }
 
-/* A uniformly random rotation at position p. */
-static void random_pose(sov_pose *X, const double p[3]) {
-  double q[4];
+/* A uniformly random rotation q at position p. */
+static void random_pose(sov_pose *X, double q[4], const double p[3]) {
   bench_random_quat(&rng_state, q);
   sov_pose_from_quat(X, q, p);
 }
@@ -81,15 +85,41 @@ static void random_pose(sov_pose *X, const double p[3]) {
 typedef struct tally {
   long queries, refused, off, first_refused;
   double max_err;
+  FILE *rows, *refs; /* --refused: the battery of refused pairs, or NULL */
 } tally;
+
+/* One body's battery columns: parameters, quaternion, position. */
+static void write_body(FILE *f, const body *b, const double q[4], const double p[3]) {
+  for (int i = 0; i < 7; ++i) fprintf(f, ",%.17g", b->params[i]);
+  for (int i = 0; i < 4; ++i) fprintf(f, ",%.17g", q[i]);
+  for (int i = 0; i < 3; ++i) fprintf(f, ",%.17g", p[i]);
+}
+
+/* A refused moved pair as a battery row and its reference: d = g, the
+ * placement's normal and witnesses (B's moved by t along n). */
+static void write_refused(const tally *t, const body *a, const body *b, const double qA[4],
+                          const double qB[4], const sov_pose *XA, const sov_pose *XB,
+                          const sov_result *placed, double g, double move) {
+  if (!t->rows) return;
+  fprintf(t->rows, "%ld", t->refused);
+  write_body(t->rows, a, qA, XA->p);
+  write_body(t->rows, b, qB, XB->p);
+  fprintf(t->rows, "\n");
+  fprintf(t->refs, "%ld,%.17g", t->refused, g);
+  for (int i = 0; i < 3; ++i) fprintf(t->refs, ",%.17g", placed->n[i]);
+  for (int i = 0; i < 3; ++i) fprintf(t->refs, ",%.17g", placed->pA[i]);
+  for (int i = 0; i < 3; ++i) fprintf(t->refs, ",%.17g", placed->pB[i] + move * placed->n[i]);
+  fprintf(t->refs, "\n");
+}
 
 /* One pair: turned about one centre, solved, moved out to gap g, solved
  * again and checked. */
 static void one_pair(tally *t, const body *a, const body *b) {
   const double size = a->radius + b->radius, zero[3] = {0, 0, 0};
   sov_pose XA, XB;
-  random_pose(&XA, zero);
-  random_pose(&XB, zero);
+  double qA[4], qB[4];
+  random_pose(&XA, qA, zero);
+  random_pose(&XB, qB, zero);
   sov_result r;
   if (sov_distance(&r, &a->shape, &XA, &b->shape, &XB, NULL, NULL) != SOV_OK) {
     ++t->first_refused;
@@ -101,11 +131,14 @@ static void one_pair(tally *t, const body *a, const body *b) {
     ++t->first_refused;
     return;
   }
-  for (int i = 0; i < 3; ++i) XB.p[i] += (g - r.d) * r.n[i];
+  const sov_result placed = r;
+  const double move = g - r.d;
+  for (int i = 0; i < 3; ++i) XB.p[i] += move * r.n[i];
   ++t->queries;
   const int st = sov_distance(&r, &a->shape, &XA, &b->shape, &XB, NULL, NULL);
   if (st == SOV_ERR_NO_CONVERGENCE) {
     ++t->refused;
+    write_refused(t, a, b, qA, qB, &XA, &XB, &placed, g, move);
     return;
   }
   const double err = st == SOV_OK ? fabs(r.d - g) / size : INFINITY;
@@ -113,11 +146,33 @@ static void one_pair(tally *t, const body *a, const body *b) {
   t->off += !(err <= 1e-9);
 }
 
+/* Opens PREFIX.csv and PREFIX.ref.csv with their header lines; 0 on error. */
+static int open_refused(tally *t, const char *prefix) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s.csv", prefix);
+  t->rows = fopen(path, "w");
+  snprintf(path, sizeof path, "%s.ref.csv", prefix);
+  t->refs = fopen(path, "w");
+  if (!t->rows || !t->refs) return 0;
+  fprintf(t->rows, "id");
+  for (int b = 1; b <= 2; ++b)
+    fprintf(t->rows,
+            ",a1_%d,a2_%d,a3_%d,eps1_%d,eps2_%d,taper_x_%d,taper_y_%d,qw_%d,qx_%d,qy_%d,qz_%d,"
+            "px_%d,py_%d,pz_%d",
+            b, b, b, b, b, b, b, b, b, b, b, b, b, b);
+  fprintf(t->rows, "\n");
+  fprintf(t->refs, "id,d,nx,ny,nz,pAx,pAy,pAz,pBx,pBy,pBz\n");
+  return 1;
+}
+
+static const char kUsage[] = "usage: %s FITTED.urdf [--pairs N] [--seed S] [--refused PREFIX]\n";
+
 int main(int argc, char **argv) {
   long pairs = 40000;
+  const char *refused = NULL;
   rng_state = 20261128ULL;
   if (argc < 2) {
-    fprintf(stderr, "usage: %s FITTED.urdf [--pairs N] [--seed S]\n", argv[0]);
+    fprintf(stderr, kUsage, argv[0]);
     return 2;
   }
   for (int i = 2; i < argc; ++i) {
@@ -125,8 +180,10 @@ int main(int argc, char **argv) {
       pairs = atol(argv[++i]);
     } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
       rng_state = strtoull(argv[++i], NULL, 10);
+    } else if (!strcmp(argv[i], "--refused") && i + 1 < argc) {
+      refused = argv[++i];
     } else {
-      fprintf(stderr, "usage: %s FITTED.urdf [--pairs N] [--seed S]\n", argv[0]);
+      fprintf(stderr, kUsage, argv[0]);
       return 2;
     }
   }
@@ -137,10 +194,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   tally t = {0};
+  if (refused && !open_refused(&t, refused)) {
+    fprintf(stderr, "%s: cannot write %s.csv and %s.ref.csv\n", argv[0], refused, refused);
+    return 2;
+  }
   for (long k = 0; k < pairs; ++k) {
     const int i = (int)uniform(0, n), j = (int)uniform(0, n);
     one_pair(&t, &bodies[i < n ? i : n - 1], &bodies[j < n ? j : n - 1]);
   }
+  if (t.rows) fclose(t.rows);
+  if (t.refs) fclose(t.refs);
   printf("%d bodies, %ld near-contact queries: refused %ld, off by more than 1e-9 of the size %ld "
          "(largest error %.2g of the size); placements refused or not overlapping %ld\n",
          n, t.queries, t.refused, t.off, t.max_err, t.first_refused);
