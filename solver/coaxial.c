@@ -246,8 +246,8 @@ static int edge_witnesses(sovc_result *r, const meridian *M, double t, double to
     pb[j] = M->pb[i][j] + lam * (M->pb[i + 1][j] - M->pb[i][j]);
     mn[j] = -r->n[j];
   }
-  sovc_exit_point(r->pA, M->P->A, M->P->XA, pa, r->n);
-  sovc_exit_point(r->pB, M->P->B, M->P->XB, pb, mn);
+  sovc_exit_point(r->pA, M->P->A, M->P->XA, pa, r->n, INFINITY);
+  sovc_exit_point(r->pB, M->P->B, M->P->XB, pb, mn, INFINITY);
   r->d = sovc_dot(r->n, r->pB) - sovc_dot(r->n, r->pA);
   sovc_support_eval a, b;
   double w[2];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "solver/coaxial.h"
+#include "solver/golden.h"
 #include "solver/inner_ball.h"
 #include "solver/pair.h"
 #include "solver/polytope.h"
@@ -324,8 +325,8 @@ static void surface_witnesses(const search *S, sovc_result *r, const double hA[3
                               const double hB[3], const double n[3]) {
   double mn[3];
   for (int i = 0; i < 3; ++i) r->n[i] = n[i], mn[i] = -n[i];
-  sovc_exit_point(r->pA, S->pair->A, S->pair->XA, hA, r->n);
-  sovc_exit_point(r->pB, S->pair->B, S->pair->XB, hB, mn);
+  sovc_exit_point(r->pA, S->pair->A, S->pair->XA, hA, r->n, INFINITY);
+  sovc_exit_point(r->pB, S->pair->B, S->pair->XB, hB, mn, INFINITY);
   r->d = 0;
   for (int i = 0; i < 3; ++i) r->d += (r->pB[i] - r->pA[i]) * r->n[i];
 }
@@ -412,6 +413,145 @@ static int keep_points(search *S, const double hA[3], const double hB[3], const 
    * body). */
   double pa[3], pb[3];
   if (!(evaluate(S, pa, pb, r.n, r.pA, r.pB) >= r.d - sovc_value_tolerance(&r))) return 0;
+  return keep_on_surfaces(S, &r);
+}
+
+/* Where the line q + t n (unit n) leaves the posed body along n, into p:
+ * bracketed first by points of the line at distances from q growing
+ * fourfold from 1e-12 of size (above q if q is inside, else below), so
+ * that the bisection starts within the last step; 0 if none is inside
+ * (the line misses the body or only grazes it). */
+static int line_top(double p[3], const sovc_shape *B, const sovc_pose *X, const double q[3],
+                    const double n[3], double size) {
+  const int q_inside = sovc_posed_inside(B, X, q);
+  const double sign = q_inside ? 1 : -1;
+  double y[3], near = 0;
+  for (double t = 1e-12 * size; t < 4 * size; near = t, t *= 4) {
+    for (int i = 0; i < 3; ++i) y[i] = q[i] + sign * t * n[i];
+    if (sovc_posed_inside(B, X, y) == q_inside) continue;
+    /* The exit lies between the points at near and t. */
+    if (q_inside)
+      for (int i = 0; i < 3; ++i) y[i] = q[i] + near * n[i];
+    sovc_exit_point(p, B, X, y, n, t - near);
+    return 1;
+  }
+  return 0;
+}
+
+/* The offset n . (pB - pA) of the points where the line through q along
+ * unit n leaves A along n and B along -n; INFINITY if it misses either. */
+static double line_offset(const search *S, double pA[3], double pB[3], const double q[3],
+                          const double n[3]) {
+  const double mn[3] = {-n[0], -n[1], -n[2]};
+  if (!line_top(pA, S->pair->A, S->pair->XA, q, n, S->size) ||
+      !line_top(pB, S->pair->B, S->pair->XB, q, mn, S->size))
+    return INFINITY;
+  return sovc_dot(n, pB) - sovc_dot(n, pA);
+}
+
+/* Lines along n through q + s e, searched over s (line_cb) for the least
+ * offset. */
+typedef struct line_search {
+  const search *S;
+  const double *n;
+  double q[3], e[3];
+  double best_s, best_d;
+} line_search;
+
+/* Minus the offset of the line at s, for sovc_golden_max; remembers the
+ * least offset and its s. */
+static double line_cb(const void *ctx, double s) {
+  line_search *L = (line_search *)ctx; /* const for golden.h; the record is ours */
+  double q[3], pA[3], pB[3];
+  for (int i = 0; i < 3; ++i) q[i] = L->q[i] + s * L->e[i];
+  const double d = line_offset(L->S, pA, pB, q, L->n);
+  if (d < L->best_d) L->best_d = d, L->best_s = s;
+  return -d;
+}
+
+/* The tangent direction (normal to unit n) in which the posed body's
+ * surface at p curves least: along a straight edge or across a flat face. */
+static void flat_direction(double e[3], const sovc_shape *B, const sovc_pose *X, const double p[3],
+                           const double n[3]) {
+  sovc_implicit_eval ev;
+  sovc_posed_implicit(&ev, B, X, p, 1, SOVC_WORLD_HESSIAN);
+  sovc_frame fr;
+  sovc_frame_make(&fr, n);
+  double Ht[3], Hb[3];
+  sovc_rotate(Ht, ev.H, fr.t);
+  sovc_rotate(Hb, ev.H, fr.b);
+  const double m00 = sovc_dot(fr.t, Ht), m01 = sovc_dot(fr.t, Hb), m11 = sovc_dot(fr.b, Hb);
+  /* The eigenvector (m01, lmin - m00) of the smaller eigenvalue. */
+  const double half = 0.5 * (m11 - m00);
+  double c0 = m01, c1 = half - sqrt(half * half + m01 * m01);
+  if (!(fabs(c0) + fabs(c1) > 0)) c0 = m00 <= m11, c1 = m00 > m11;
+  const double len = sqrt(c0 * c0 + c1 * c1);
+  for (int i = 0; i < 3; ++i) e[i] = (c0 * fr.t[i] + c1 * fr.b[i]) / len;
+}
+
+/* Golden-section steps of each line search, and its half-width relative
+ * to the bodies' size. */
+enum { kLineSteps = 40 };
+static const double kLineSpan = 1e-2;
+
+/* Where the line along unit n through a + alpha eA meets b + beta eB
+ * (a, b: the support points; eA, eB: their flat directions), into q; the
+ * midpoint of a and b where the directions are nearly parallel. */
+static void ridge_crossing(double q[3], const double n[3], const double a[3], const double b[3],
+                           const double eA[3], const double eB[3]) {
+  double delta[3], c[3], dB[3];
+  for (int i = 0; i < 3; ++i) delta[i] = b[i] - a[i];
+  sovc_cross(c, eA, eB);
+  sovc_cross(dB, delta, eB);
+  const double det = sovc_dot(c, n);
+  const double alpha = fabs(det) > 1e-3 ? sovc_dot(dB, n) / det : 0.5 * sovc_dot(delta, eA);
+  for (int i = 0; i < 3; ++i) q[i] = a[i] + alpha * eA[i];
+}
+
+/* Witnesses across box-like features: the best direction's support points
+ * can lie far apart on faces or straight edges flat to within the bound,
+ * or at the two ends of a dent's bridge, where neither the evaluated points
+ * nor the polytope's hull points form a pair (keep_points). A line along n
+ * that crosses both bodies leaves A (along n) and B (along -n) at surface
+ * points whose offset along n is at least lb (A's lies at most at h_A(n),
+ * B's at least at -h_B(-n)) and, for separated bodies, at least d (two
+ * body points). The offset is convex in the line's place (A's upper
+ * surface is concave, B's lower convex) and within the bound of lb on a
+ * line through both flat parts, near where A's flattest direction from its
+ * support point crosses B's: lines there are searched along each. closed:
+ * the search's bracket closed, so d is lb within the bound, and the
+ * offset's excess over lb may go into the witness of the body with the
+ * larger dent allowance (onto the hull's bridge across its dent); else the
+ * offset, an upper bound of d, must close the bracket. Returns 1 if kept. */
+static int keep_line_witnesses(search *S, double bound, int closed) {
+  const double *n = S->ub_v, mn[3] = {-n[0], -n[1], -n[2]};
+  double eA[3], eB[3];
+  flat_direction(eA, S->pair->A, S->pair->XA, S->ub_pA, n);
+  flat_direction(eB, S->pair->B, S->pair->XB, S->ub_pB, mn);
+  line_search L = {.S = S, .n = n};
+  ridge_crossing(L.q, n, S->ub_pA, S->ub_pB, eA, eB);
+  const double w = kLineSpan * S->size;
+  for (int pass = 0; pass < 2; ++pass) {
+    memcpy(L.e, pass ? eB : eA, sizeof L.e);
+    L.best_s = 0;
+    L.best_d = -line_cb(&L, 0);
+    sovc_golden_max(line_cb, &L, -w, w, kLineSteps);
+    for (int i = 0; i < 3; ++i) L.q[i] += L.best_s * L.e[i];
+  }
+  sovc_result r = *S->best;
+  if (!(line_offset(S, r.pA, r.pB, L.q, n) - S->ub_lb <= (closed ? INFINITY : bound))) return 0;
+  r.d = S->ub_lb;
+  const int move_A = S->pair->A->dent * S->pair->A->radius >= S->pair->B->dent * S->pair->B->radius;
+  for (int i = 0; i < 3; ++i) {
+    if (move_A)
+      r.pA[i] = r.pB[i] - r.d * n[i];
+    else
+      r.pB[i] = r.pA[i] + r.d * n[i];
+  }
+  memcpy(r.n, n, sizeof r.n);
+  r.residual = 0;
+  r.iterations = 0;
+  r.method = SOVC_METHOD_AUTO;
   return keep_on_surfaces(S, &r);
 }
 
@@ -507,8 +647,8 @@ static int separated(search *S) {
     if (!(nx > 0) || !isfinite(nx)) return SOV_ERR_NO_CONVERGENCE;
     if (nx - S->ub_lb <= kBound * S->size) {
       const double bound = kBound * S->size;
-      const int kept =
-          keep_evaluated(S) || keep_hull_point(S, fx, lam, u, bound) || gjk_finish(S, bound);
+      const int kept = keep_evaluated(S) || keep_hull_point(S, fx, lam, u, bound) ||
+                       gjk_finish(S, bound) || keep_line_witnesses(S, bound, 1);
       return kept ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
     }
     const double lb = evaluate(S, pA, pB, u, NULL, NULL);
@@ -528,7 +668,8 @@ static int separated(search *S) {
    * bracket [lb, d of the closest point's witnesses] still holds; within
    * the caller's tolerance it is an answer. */
   if (fx >= 0 && keep_hull_point(S, fx, lam, u, S->cfg->tolerance)) return SOV_OK;
-  return gjk_finish(S, kBound * S->size) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+  const int kept = gjk_finish(S, kBound * S->size) || keep_line_witnesses(S, kBound * S->size, 0);
+  return kept ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* End of the overlap search: every face bound lies above the best
@@ -551,7 +692,10 @@ static int finish_overlap(search *S) {
   double lam[3], ub_v[3];
   memcpy(ub_v, S->ub_v, sizeof ub_v);
   const int f = sovc_polytope_ray_face(lam, &S->P, ub_v);
-  if (f >= 0) return keep_hull_point(S, f, lam, ub_v, tol) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+  if (f >= 0)
+    return keep_hull_point(S, f, lam, ub_v, tol) || keep_line_witnesses(S, tol, 1)
+               ? SOV_OK
+               : SOV_ERR_NO_CONVERGENCE;
   /* No ray leaves it: the origin lies just outside the polytope (touching
    * bodies, d within the bound tolerance of 0), where the faces in front of
    * it bound nothing. The separated search brackets d between lb and the

@@ -1,6 +1,7 @@
 /* Posed-shape evaluation shared by the Newton formulations. */
 #include "solver/posed.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -192,27 +193,47 @@ void sovc_frame_dvec(double out[3], const sovc_frame *F, const double n[3],
   out[a] -= be * vw;
 }
 
-/* See posed.h. The body is convex up to its dent, so the line leaves it
- * once: bisection on the sign of the implicit function. */
-void sovc_exit_point(double out[3], const sovc_shape *S, const sovc_pose *X, const double p[3],
-                     const double dir[3]) {
+/* G at p + s dir. */
+static double line_value(const sovc_shape *S, const sovc_pose *X, const double p[3],
+                         const double dir[3], double s) {
   double x[3], y[3], G;
+  for (int i = 0; i < 3; ++i) y[i] = p[i] + s * dir[i];
+  sovc_to_local(x, X, y);
+  sovc_implicit_norm(&G, NULL, NULL, S, x);
+  return G;
+}
+
+/* See posed.h. The body is convex up to its dent, so the line leaves it
+ * once: bisection on the sign of the implicit function, or within a short
+ * reach, where G is smooth across the bracket, regula falsi (Illinois:
+ * an end kept twice has its value halved) to the coordinates' rounding. */
+void sovc_exit_point(double out[3], const sovc_shape *S, const sovc_pose *X, const double p[3],
+                     const double dir[3], double reach) {
+  double x[3];
   sovc_to_local(x, X, p);
   memcpy(out, p, 3 * sizeof(double));
-  sovc_implicit_norm(&G, NULL, NULL, S, x);
-  if (!(G < 0)) return;
+  double Glo = line_value(S, X, p, dir, 0);
+  if (!(Glo < 0)) return;
   /* Beyond |x| + 2 radius the line is outside the bounding sphere. */
-  double lo = 0, hi = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) + 2 * S->radius;
-  for (;;) {
-    const double mid = 0.5 * (lo + hi);
-    if (!(mid > lo && mid < hi)) break;
-    for (int i = 0; i < 3; ++i) y[i] = p[i] + mid * dir[i];
-    sovc_to_local(x, X, y);
-    sovc_implicit_norm(&G, NULL, NULL, S, x);
-    if (G < 0)
-      lo = mid;
-    else
-      hi = mid;
+  const double span = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) + 2 * S->radius;
+  double lo = 0, hi = span, Ghi = reach < span ? line_value(S, X, p, dir, reach) : -1;
+  /* A reach that does not bracket the exit (rounding) is dropped. */
+  const int falsi = Ghi >= 0;
+  if (falsi) hi = reach;
+  const double resolution = falsi ? DBL_EPSILON * span : 0;
+  for (int side = 0;;) {
+    const double mid = falsi ? (lo * Ghi - hi * Glo) / (Ghi - Glo) : 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi) || hi - lo <= resolution) break;
+    const double G = line_value(S, X, p, dir, mid);
+    if (G < 0) {
+      lo = mid, Glo = G;
+      if (side == -1) Ghi *= 0.5;
+      side = -1;
+    } else {
+      hi = mid, Ghi = G;
+      if (side == 1) Glo *= 0.5;
+      side = 1;
+    }
   }
   for (int i = 0; i < 3; ++i) out[i] = p[i] + lo * dir[i];
 }

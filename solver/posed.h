@@ -44,9 +44,11 @@ void sovc_posed_hessian(sovc_implicit_eval *e, const sovc_pose *X);
 double sovc_off_surface(const sovc_shape *S, const sovc_pose *X, const double p[3]);
 
 /* Where the line p + s dir (s >= 0, unit dir) leaves the posed body;
- * p itself if p is not inside. */
+ * p itself if p is not inside. reach: the exit is known to lie at s <=
+ * reach (INFINITY: not known; the bisection then goes to the last bit of
+ * s, else to the coordinates' rounding). */
 void sovc_exit_point(double out[3], const sovc_shape *S, const sovc_pose *X, const double p[3],
-                     const double dir[3]);
+                     const double dir[3], double reach);
 
 /* 1 if world point p is strictly inside the posed body (F < 0). */
 int sovc_posed_inside(const sovc_shape *S, const sovc_pose *X, const double p[3]);

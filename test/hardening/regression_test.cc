@@ -425,6 +425,41 @@ TEST(HardeningRegression, BoxDeepInsideRoundedLinkIsAnswered) {
   EXPECT_LE(sov_test::SurfaceOffset(B.shape, B.pose, r.pB), tol + sov_test::DentAllowance(B.shape));
 }
 
+// FIXED (sov_bench_near_contact on the fitted Panda unions and iCub hands,
+// solver/global.c keep_line_witnesses): box-like fitted bodies (eps 0.1)
+// within 1e-8 of their size of touching, edge across edge or face on face,
+// were refused with SOV_ERR_NO_CONVERGENCE, distance and sometimes collide.
+// The search closed its bound on d, but the best direction's support points
+// lay far apart along straight edges and flat faces (and at the two ends of
+// a dent's bridge), so no witness pair was formed. Rows: the sweep's queries
+// (B moved out along the placement's normal to gap g, the reference d by
+// construction), 10 of the 13 refused in seeds 20261128, 1 and 2. Expected:
+// answered, d within 1e-9 of the pairs' size of g, the SPEC's checks, d the
+// objective along n, no direction giving more, and the collide's verdict.
+TEST(HardeningRegression, FittedBoxLikePairsNearContactAreAnswered) {
+  const sov_test::Battery battery =
+      sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + "/near_contact_fitted.csv");
+  ASSERT_TRUE(battery.error.empty()) << battery.error;
+  for (size_t i = 0; i < battery.pairs.size(); ++i) {
+    SCOPED_TRACE("row id " + std::to_string(battery.pairs[i].id));
+    sov_test::PosedPair pp;
+    ASSERT_EQ(sov_test::MakePosedPair(&pp, battery.pairs[i]), SOV_OK);
+    const sov_hardening::Body A{pp.A, pp.XA}, B{pp.B, pp.XB};
+    const double g = battery.refs[i].d;
+    const double tol = 1e-9 * (sov_test::Info(pp.A).radius + sov_test::Info(pp.B).radius);
+    sov_result r{};
+    ASSERT_EQ(sov_distance(&r, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, nullptr), SOV_OK);
+    EXPECT_EQ(sov_test::CheckAnswer(r, pp, g), "");
+    EXPECT_NEAR(r.d, g, tol);
+    EXPECT_NEAR(sov_hardening::LowerBound(A, B, {r.n[0], r.n[1], r.n[2]}), r.d, tol)
+        << "d is not -(h_A(n) + h_B(-n))";
+    EXPECT_GE(r.d, sov_hardening::BruteForceD(A, B, 2000) - tol) << "a direction gives more than d";
+    int colliding = -1;
+    ASSERT_EQ(sov_collide(&colliding, &pp.A, &pp.XA, &pp.B, &pp.XB, nullptr, nullptr), SOV_OK);
+    EXPECT_EQ(colliding, g <= 0);
+  }
+}
+
 }  // namespace
 
 namespace {
