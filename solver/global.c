@@ -699,8 +699,9 @@ static int finish_overlap(search *S) {
   /* No ray leaves it: the origin lies just outside the polytope (touching
    * bodies, d within the bound tolerance of 0), where the faces in front of
    * it bound nothing. The separated search brackets d between lb and the
-   * distance of the polytope's point nearest the origin. */
-  return separated(S);
+   * distance of the polytope's point nearest the origin; where it stalls,
+   * the bound closed above still holds for lines across flat features. */
+  return separated(S) == SOV_OK || keep_line_witnesses(S, tol, 1) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* Largest d known: the best polished answer or the best evaluated value. */
