@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "solver/falsi.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/result.h"
@@ -180,34 +181,25 @@ static double offset(const double W[2], double t) { return -sin(t) * W[0] + cos(
  * more than a rounding-sized slide; the poles have no offset. */
 static double polish(const meridian *M, int k, double tol) {
   if (k == 0 || k == M->n - 1) return M->t[k];
-  double lo = M->t[k - 1], hi = M->t[k + 1];
-  double flo = offset(M->w[k - 1], lo), fhi = offset(M->w[k + 1], hi);
+  sovc_falsi br = {M->t[k - 1], M->t[k + 1], offset(M->w[k - 1], M->t[k - 1]),
+                   offset(M->w[k + 1], M->t[k + 1]), 0};
   const double fk = offset(M->w[k], M->t[k]);
   if (fk < 0)
-    lo = M->t[k], flo = fk;
+    br.lo = M->t[k], br.flo = fk;
   else
-    hi = M->t[k], fhi = fk;
-  if (!(flo < 0 && fhi > 0)) return M->t[k];
+    br.hi = M->t[k], br.fhi = fk;
+  if (!(br.flo < 0 && br.fhi > 0)) return M->t[k];
   double t = M->t[k];
-  int side = 0;
   for (int it = 0; it < kPolishSteps; ++it) {
-    const double next = (lo * fhi - hi * flo) / (fhi - flo);
-    if (!(next > lo && next < hi)) break;
+    const double next = sovc_falsi_point(&br);
+    if (!(next > br.lo && next < br.hi)) break;
     t = next;
     sovc_support_eval a, b;
     double w[2];
     evaluate(&a, &b, w, M, t);
     const double f = offset(w, t);
     if (fabs(f) <= tol) break;
-    if (f < 0) {
-      lo = t, flo = f;
-      if (side == -1) fhi *= 0.5;
-      side = -1;
-    } else {
-      hi = t, fhi = f;
-      if (side == 1) flo *= 0.5;
-      side = 1;
-    }
+    sovc_falsi_move(&br, f < 0, t, f);
   }
   return t;
 }

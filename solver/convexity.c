@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "solver/falsi.h"
 #include "solver/golden.h"
 #include "solver/types.h"
 
@@ -384,43 +385,37 @@ double sovc_max_taper_scale(const double params[7]) {
   double zone[2];
   const double d1 = sovc_shape_dent(zone, params);
   if (dent_accepted(d1)) return 1.0;
-  double p[7], lo = 0, hi = 1;
-  /* log(dent / kDentTol) at the ends: nearer linear in the scale than the
-   * dent, which grows by orders of magnitude across the bracket (NaN: not
-   * usable, bisect). */
-  double glo = -INFINITY, ghi = log(d1 / kDentTol);
-  double widths[3] = {2, 2, 2};                /* the bracket's last widths */
-  int last_side = 0;                           /* last end moved: -1 lo, +1 hi */
-  int lo_dented = 0;                           /* dent > 0 at lo */
+  double p[7];
+  /* The scale's bracket, with log(dent / kDentTol) at its ends: nearer
+   * linear in the scale than the dent, which grows by orders of magnitude
+   * across the bracket (NaN: not usable, bisect). */
+  sovc_falsi b = {0, 1, -INFINITY, log(d1 / kDentTol), 0};
+  double widths[3] = {2, 2, 2}; /* the bracket's last widths */
+  int lo_dented = 0;            /* dent > 0 at lo */
   for (int i = 0; i < 7; ++i) p[i] = params[i];
-  for (int it = 0; it < kScaleSteps && hi - lo > kScaleRelTol * hi; ++it) {
-    const double width = hi - lo;
-    double mid = 0.5 * (lo + hi);
+  for (int it = 0; it < kScaleSteps && b.hi - b.lo > kScaleRelTol * b.hi; ++it) {
+    const double width = b.hi - b.lo;
+    double mid = 0.5 * (b.lo + b.hi);
     /* The secant only once lo is dented too (below, the dent is exactly 0)
      * and while the bracket halves at least every three steps. Kept a
      * little inside the bracket, so that one step past a root it has
      * nearly hit closes it. */
-    if (lo_dented && isfinite(ghi) && ghi > glo && width <= 0.5 * widths[it % 3]) {
-      const double margin = 0.4 * kScaleRelTol * hi;
-      const double x = lo + width * (-glo / (ghi - glo));
-      mid = fmin(fmax(x, lo + margin), hi - margin);
-      if (!(mid > lo && mid < hi)) mid = 0.5 * (lo + hi);
+    if (lo_dented && isfinite(b.fhi) && b.fhi > b.flo && width <= 0.5 * widths[it % 3]) {
+      const double margin = 0.4 * kScaleRelTol * b.hi;
+      const double x = b.lo + width * (-b.flo / (b.fhi - b.flo));
+      mid = fmin(fmax(x, b.lo + margin), b.hi - margin);
+      if (!(mid > b.lo && mid < b.hi)) mid = 0.5 * (b.lo + b.hi);
     }
     widths[it % 3] = width;
     p[5] = params[5] * mid;
     p[6] = params[6] * mid;
     const double d = sovc_shape_dent(zone, p);
-    if (dent_accepted(d)) {
-      lo = mid, lo_dented = d > 0, glo = lo_dented ? log(d / kDentTol) : -INFINITY;
-      if (last_side == -1) ghi *= 0.5; /* Illinois: hi stayed twice */
-      last_side = -1;
-    } else {
-      hi = mid, ghi = log(d / kDentTol);
-      if (last_side == 1) glo *= 0.5;
-      last_side = 1;
-    }
+    const int accepted = dent_accepted(d);
+    if (accepted) lo_dented = d > 0;
+    sovc_falsi_move(&b, accepted, mid,
+                    accepted ? (lo_dented ? log(d / kDentTol) : -INFINITY) : log(d / kDentTol));
   }
-  return lo;
+  return b.lo;
 }
 
 /* Write "<name> = <value> <text>" into buf (if any) and return status. */

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "solver/falsi.h"
 #include "solver/pose.h"
 #include "solver/shape.h"
 #include "solver/support.h"
@@ -212,28 +213,20 @@ void sovc_exit_point(double out[3], const sovc_shape *S, const sovc_pose *X, con
   double x[3];
   sovc_to_local(x, X, p);
   memcpy(out, p, 3 * sizeof(double));
-  double Glo = line_value(S, X, p, dir, 0);
-  if (!(Glo < 0)) return;
+  const double G = line_value(S, X, p, dir, 0);
+  if (!(G < 0)) return;
   /* Beyond |x| + 2 radius the line is outside the bounding sphere. */
   const double span = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) + 2 * S->radius;
-  double lo = 0, hi = span, Ghi = reach < span ? line_value(S, X, p, dir, reach) : -1;
+  sovc_falsi b = {0, span, G, reach < span ? line_value(S, X, p, dir, reach) : -1, 0};
   /* A reach that does not bracket the exit (rounding) is dropped. */
-  const int falsi = Ghi >= 0;
-  if (falsi) hi = reach;
+  const int falsi = b.fhi >= 0;
+  if (falsi) b.hi = reach;
   const double resolution = falsi ? DBL_EPSILON * span : 0;
-  for (int side = 0;;) {
-    const double mid = falsi ? (lo * Ghi - hi * Glo) / (Ghi - Glo) : 0.5 * (lo + hi);
-    if (!(mid > lo && mid < hi) || hi - lo <= resolution) break;
-    const double G = line_value(S, X, p, dir, mid);
-    if (G < 0) {
-      lo = mid, Glo = G;
-      if (side == -1) Ghi *= 0.5;
-      side = -1;
-    } else {
-      hi = mid, Ghi = G;
-      if (side == 1) Glo *= 0.5;
-      side = 1;
-    }
+  for (;;) {
+    const double mid = falsi ? sovc_falsi_point(&b) : 0.5 * (b.lo + b.hi);
+    if (!(mid > b.lo && mid < b.hi) || b.hi - b.lo <= resolution) break;
+    const double Gm = line_value(S, X, p, dir, mid);
+    sovc_falsi_move(&b, Gm < 0, mid, Gm);
   }
-  for (int i = 0; i < 3; ++i) out[i] = p[i] + lo * dir[i];
+  for (int i = 0; i < 3; ++i) out[i] = p[i] + b.lo * dir[i];
 }
