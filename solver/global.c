@@ -508,22 +508,21 @@ static void ridge_crossing(double q[3], const double n[3], const double a[3], co
   for (int i = 0; i < 3; ++i) q[i] = a[i] + alpha * eA[i];
 }
 
-/* Witnesses across box-like features: the best direction's support points
- * can lie far apart on faces or straight edges flat to within the bound,
- * or at the two ends of a dent's bridge, where neither the evaluated points
- * nor the polytope's hull points form a pair (keep_points). A line along n
- * that crosses both bodies leaves A (along n) and B (along -n) at surface
- * points whose offset along n is at least lb (A's lies at most at h_A(n),
- * B's at least at -h_B(-n)) and, for separated bodies, at least d (two
- * body points). The offset is convex in the line's place (A's upper
+/* Witnesses across box-like features, once the overlap search's bound has
+ * closed (d is lb within it): the best direction's support points can lie
+ * far apart on faces or straight edges flat to within the bound, or at the
+ * two ends of a dent's bridge, where neither the evaluated points nor the
+ * polytope's hull points form a pair (keep_points). A line along n that
+ * crosses both bodies leaves A (along n) and B (along -n) at surface points
+ * whose offset along n is at least lb (A's lies at most at h_A(n), B's at
+ * least at -h_B(-n)). The offset is convex in the line's place (A's upper
  * surface is concave, B's lower convex) and within the bound of lb on a
  * line through both flat parts, near where A's flattest direction from its
- * support point crosses B's: lines there are searched along each. closed:
- * the search's bracket closed, so d is lb within the bound, and the
- * offset's excess over lb may go into the witness of the body with the
- * larger dent allowance (onto the hull's bridge across its dent); else the
- * offset, an upper bound of d, must close the bracket. Returns 1 if kept. */
-static int keep_line_witnesses(search *S, double bound, int closed) {
+ * support point crosses B's: lines there are searched along each. The
+ * offset's excess over lb goes into the witness of the body with the
+ * larger dent allowance (onto the hull's bridge across its dent), which
+ * must stay within its allowance. Returns 1 if kept. */
+static int keep_line_witnesses(search *S) {
   const double *n = S->ub_v, mn[3] = {-n[0], -n[1], -n[2]};
   double eA[3], eB[3];
   flat_direction(eA, S->pair->A, S->pair->XA, S->ub_pA, n);
@@ -539,7 +538,7 @@ static int keep_line_witnesses(search *S, double bound, int closed) {
     for (int i = 0; i < 3; ++i) L.q[i] += L.best_s * L.e[i];
   }
   sovc_result r = *S->best;
-  if (!(line_offset(S, r.pA, r.pB, L.q, n) - S->ub_lb <= (closed ? INFINITY : bound))) return 0;
+  if (!isfinite(line_offset(S, r.pA, r.pB, L.q, n))) return 0;
   r.d = S->ub_lb;
   const int move_A = S->pair->A->dent * S->pair->A->radius >= S->pair->B->dent * S->pair->B->radius;
   for (int i = 0; i < 3; ++i) {
@@ -647,8 +646,8 @@ static int separated(search *S) {
     if (!(nx > 0) || !isfinite(nx)) return SOV_ERR_NO_CONVERGENCE;
     if (nx - S->ub_lb <= kBound * S->size) {
       const double bound = kBound * S->size;
-      const int kept = keep_evaluated(S) || keep_hull_point(S, fx, lam, u, bound) ||
-                       gjk_finish(S, bound) || keep_line_witnesses(S, bound, 1);
+      const int kept =
+          keep_evaluated(S) || keep_hull_point(S, fx, lam, u, bound) || gjk_finish(S, bound);
       return kept ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
     }
     const double lb = evaluate(S, pA, pB, u, NULL, NULL);
@@ -668,8 +667,7 @@ static int separated(search *S) {
    * bracket [lb, d of the closest point's witnesses] still holds; within
    * the caller's tolerance it is an answer. */
   if (fx >= 0 && keep_hull_point(S, fx, lam, u, S->cfg->tolerance)) return SOV_OK;
-  const int kept = gjk_finish(S, kBound * S->size) || keep_line_witnesses(S, kBound * S->size, 0);
-  return kept ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+  return gjk_finish(S, kBound * S->size) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* End of the overlap search: every face bound lies above the best
@@ -693,15 +691,14 @@ static int finish_overlap(search *S) {
   memcpy(ub_v, S->ub_v, sizeof ub_v);
   const int f = sovc_polytope_ray_face(lam, &S->P, ub_v);
   if (f >= 0)
-    return keep_hull_point(S, f, lam, ub_v, tol) || keep_line_witnesses(S, tol, 1)
-               ? SOV_OK
-               : SOV_ERR_NO_CONVERGENCE;
+    return keep_hull_point(S, f, lam, ub_v, tol) || keep_line_witnesses(S) ? SOV_OK
+                                                                           : SOV_ERR_NO_CONVERGENCE;
   /* No ray leaves it: the origin lies just outside the polytope (touching
    * bodies, d within the bound tolerance of 0), where the faces in front of
    * it bound nothing. The separated search brackets d between lb and the
    * distance of the polytope's point nearest the origin; where it stalls,
    * the bound closed above still holds for lines across flat features. */
-  return separated(S) == SOV_OK || keep_line_witnesses(S, tol, 1) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+  return separated(S) == SOV_OK || keep_line_witnesses(S) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* Largest d known: the best polished answer or the best evaluated value. */
