@@ -419,7 +419,7 @@ static int keep_points(search *S, const double hA[3], const double hB[3], const 
 /* Where the line q + t n (unit n) leaves the posed body along n, into p:
  * bracketed first by points of the line at distances from q growing
  * fourfold from 1e-12 of size (above q if q is inside, else below), so
- * that the bisection starts within the last step; 0 if none is inside
+ * that the exit's search starts within the last step; 0 if none is inside
  * (the line misses the body or only grazes it). */
 static int line_top(double p[3], const sovc_shape *B, const sovc_pose *X, const double q[3],
                     const double n[3], double size) {
@@ -485,8 +485,9 @@ static void flat_direction(double e[3], const sovc_shape *B, const sovc_pose *X,
   const double half = 0.5 * (m11 - m00);
   double c0 = m01, c1 = half - sqrt(half * half + m01 * m01);
   if (!(fabs(c0) + fabs(c1) > 0)) c0 = m00 <= m11, c1 = m00 > m11;
-  const double len = sqrt(c0 * c0 + c1 * c1);
+  const double len = hypot(c0, c1);
   for (int i = 0; i < 3; ++i) e[i] = (c0 * fr.t[i] + c1 * fr.b[i]) / len;
+  if (!sovc_all_finite(e, 3)) memcpy(e, fr.t, 3 * sizeof(double)); /* no usable Hessian */
 }
 
 /* Golden-section steps of each line search, and its half-width relative
@@ -495,8 +496,9 @@ enum { kLineSteps = 40 };
 static const double kLineSpan = 1e-2;
 
 /* Where the line along unit n through a + alpha eA meets b + beta eB
- * (a, b: the support points; eA, eB: their flat directions), into q; the
- * midpoint of a and b where the directions are nearly parallel. */
+ * (a, b: the support points; eA, eB: their flat directions), into q;
+ * where the directions are nearly parallel, the point of a's line level
+ * with the midpoint of a and b. */
 static void ridge_crossing(double q[3], const double n[3], const double a[3], const double b[3],
                            const double eA[3], const double eB[3]) {
   double delta[3], c[3], dB[3];
@@ -508,21 +510,22 @@ static void ridge_crossing(double q[3], const double n[3], const double a[3], co
   for (int i = 0; i < 3; ++i) q[i] = a[i] + alpha * eA[i];
 }
 
-/* Witnesses across box-like features, once the overlap search's bound has
- * closed (d is lb within it): the best direction's support points can lie
- * far apart on faces or straight edges flat to within the bound, or at the
- * two ends of a dent's bridge, where neither the evaluated points nor the
- * polytope's hull points form a pair (keep_points). A line along n that
- * crosses both bodies leaves A (along n) and B (along -n) at surface points
- * whose offset along n is at least lb (A's lies at most at h_A(n), B's at
- * least at -h_B(-n)). The offset is convex in the line's place (A's upper
- * surface is concave, B's lower convex) and within the bound of lb on a
- * line through both flat parts, near where A's flattest direction from its
- * support point crosses B's: lines there are searched along each. The
- * offset's excess over lb goes into the witness of the body with the
- * larger dent allowance (onto the hull's bridge across its dent), which
- * must stay within its allowance. Returns 1 if kept. */
-static int keep_line_witnesses(search *S) {
+/* Witnesses across box-like features: the best direction's support points
+ * can lie far apart on faces or straight edges flat to within the bound,
+ * or at the two ends of a dent's bridge, where neither the evaluated points
+ * nor the polytope's hull points form a pair (keep_points). A line along n
+ * that crosses both bodies leaves A (along n) and B (along -n) at surface
+ * points whose offset along n is at least lb (A's lies at most at h_A(n),
+ * B's at least at -h_B(-n)). The offset is convex in the line's place (A's
+ * upper surface is concave, B's lower convex) and within the bound of lb on
+ * a line through both flat parts, near where A's flattest direction from
+ * its support point crosses B's: lines there are searched along each.
+ * closed: the overlap search's bound has closed (d is lb within it), and
+ * the offset's excess over lb may go into the witness of the body with the
+ * larger dent allowance, within which it must stay; else the two points,
+ * |offset| apart, must close the bracket themselves (d is at most their
+ * distance, or 0 for overlapping bodies). Returns 1 if kept. */
+static int keep_line_witnesses(search *S, int closed) {
   const double *n = S->ub_v, mn[3] = {-n[0], -n[1], -n[2]};
   double eA[3], eB[3];
   flat_direction(eA, S->pair->A, S->pair->XA, S->ub_pA, n);
@@ -538,7 +541,10 @@ static int keep_line_witnesses(search *S) {
     for (int i = 0; i < 3; ++i) L.q[i] += L.best_s * L.e[i];
   }
   sovc_result r = *S->best;
-  if (!isfinite(line_offset(S, r.pA, r.pB, L.q, n))) return 0;
+  const double offset = line_offset(S, r.pA, r.pB, L.q, n), bound = kBound * S->size;
+  /* An offset below lb: a support search stopped short, lb is not sound. */
+  if (!isfinite(offset) || offset < S->ub_lb - bound) return 0;
+  if (!closed && !(fabs(offset) - S->ub_lb <= bound)) return 0;
   r.d = S->ub_lb;
   const int move_A = S->pair->A->dent * S->pair->A->radius >= S->pair->B->dent * S->pair->B->radius;
   for (int i = 0; i < 3; ++i) {
@@ -691,14 +697,15 @@ static int finish_overlap(search *S) {
   memcpy(ub_v, S->ub_v, sizeof ub_v);
   const int f = sovc_polytope_ray_face(lam, &S->P, ub_v);
   if (f >= 0)
-    return keep_hull_point(S, f, lam, ub_v, tol) || keep_line_witnesses(S) ? SOV_OK
-                                                                           : SOV_ERR_NO_CONVERGENCE;
+    return keep_hull_point(S, f, lam, ub_v, tol) || keep_line_witnesses(S, 1)
+               ? SOV_OK
+               : SOV_ERR_NO_CONVERGENCE;
   /* No ray leaves it: the origin lies just outside the polytope (touching
    * bodies, d within the bound tolerance of 0), where the faces in front of
    * it bound nothing. The separated search brackets d between lb and the
    * distance of the polytope's point nearest the origin; where it stalls,
-   * the bound closed above still holds for lines across flat features. */
-  return separated(S) == SOV_OK || keep_line_witnesses(S) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
+   * two surface points on a line across flat features may close it. */
+  return separated(S) == SOV_OK || keep_line_witnesses(S, 0) ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
 }
 
 /* Largest d known: the best polished answer or the best evaluated value. */

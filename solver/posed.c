@@ -213,7 +213,8 @@ void sovc_exit_point(double out[3], const sovc_shape *S, const sovc_pose *X, con
   double x[3];
   sovc_to_local(x, X, p);
   memcpy(out, p, 3 * sizeof(double));
-  const double G = line_value(S, X, p, dir, 0);
+  double G;
+  sovc_implicit_norm(&G, NULL, NULL, S, x);
   if (!(G < 0)) return;
   /* Beyond |x| + 2 radius the line is outside the bounding sphere. */
   const double span = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) + 2 * S->radius;
@@ -223,9 +224,15 @@ void sovc_exit_point(double out[3], const sovc_shape *S, const sovc_pose *X, con
   if (falsi) b.hi = reach;
   const double resolution = falsi ? DBL_EPSILON * span : 0;
   for (;;) {
-    const double mid = falsi ? sovc_falsi_point(&b) : 0.5 * (b.lo + b.hi);
+    double mid = falsi ? sovc_falsi_point(&b) : 0.5 * (b.lo + b.hi);
+    /* A false position on an end (its value 0, or not finite) bisects. */
+    if (falsi && !(mid > b.lo && mid < b.hi)) mid = 0.5 * (b.lo + b.hi);
     if (!(mid > b.lo && mid < b.hi) || b.hi - b.lo <= resolution) break;
     const double Gm = line_value(S, X, p, dir, mid);
+    if (falsi && Gm == 0) {
+      b.lo = mid; /* on the surface */
+      break;
+    }
     sovc_falsi_move(&b, Gm < 0, mid, Gm);
   }
   for (int i = 0; i < 3; ++i) out[i] = p[i] + b.lo * dir[i];
