@@ -149,11 +149,16 @@ static void one_pair(tally *t, const body *a, const body *b) {
 /* Opens PREFIX.csv and PREFIX.ref.csv with their header lines; 0 on error. */
 static int open_refused(tally *t, const char *prefix) {
   char path[4096];
+  if (snprintf(path, sizeof path, "%s.ref.csv", prefix) >= (int)sizeof path) return 0;
+  t->refs = fopen(path, "w");
   snprintf(path, sizeof path, "%s.csv", prefix);
   t->rows = fopen(path, "w");
-  snprintf(path, sizeof path, "%s.ref.csv", prefix);
-  t->refs = fopen(path, "w");
-  if (!t->rows || !t->refs) return 0;
+  if (!t->rows || !t->refs) {
+    if (t->rows) fclose(t->rows);
+    if (t->refs) fclose(t->refs);
+    t->rows = t->refs = NULL;
+    return 0;
+  }
   fprintf(t->rows, "id");
   for (int b = 1; b <= 2; ++b)
     fprintf(t->rows,
@@ -202,8 +207,13 @@ int main(int argc, char **argv) {
     const int i = (int)uniform(0, n), j = (int)uniform(0, n);
     one_pair(&t, &bodies[i < n ? i : n - 1], &bodies[j < n ? j : n - 1]);
   }
-  if (t.rows) fclose(t.rows);
-  if (t.refs) fclose(t.refs);
+  /* A battery cut short by a failed write must not pass for a whole one. */
+  const int written =
+      !t.rows || (!ferror(t.rows) && !ferror(t.refs) && !fclose(t.rows) && !fclose(t.refs));
+  if (!written) {
+    fprintf(stderr, "%s: writing %s.csv or %s.ref.csv failed\n", argv[0], refused, refused);
+    return 2;
+  }
   printf("%d bodies, %ld near-contact queries: refused %ld, off by more than 1e-9 of the size %ld "
          "(largest error %.2g of the size); placements refused or not overlapping %ld\n",
          n, t.queries, t.refused, t.off, t.max_err, t.first_refused);
