@@ -450,22 +450,26 @@ static double line_offset(const search *S, double pA[3], double pB[3], const dou
 }
 
 /* Lines along n through q + s e, searched over s (line_cb) for the least
- * offset. */
+ * offset, with that line's points. */
 typedef struct line_search {
   const search *S;
   const double *n;
   double q[3], e[3];
-  double best_s, best_d;
+  double best_s, best_d, pA[3], pB[3];
 } line_search;
 
 /* Minus the offset of the line at s, for sovc_golden_max; remembers the
- * least offset and its s. */
+ * least offset, its s and its points. */
 static double line_cb(const void *ctx, double s) {
   line_search *L = (line_search *)ctx; /* const for golden.h; the record is ours */
   double q[3], pA[3], pB[3];
   for (int i = 0; i < 3; ++i) q[i] = L->q[i] + s * L->e[i];
   const double d = line_offset(L->S, pA, pB, q, L->n);
-  if (d < L->best_d) L->best_d = d, L->best_s = s;
+  if (d < L->best_d) {
+    L->best_d = d, L->best_s = s;
+    memcpy(L->pA, pA, sizeof pA);
+    memcpy(L->pB, pB, sizeof pB);
+  }
   return -d;
 }
 
@@ -530,18 +534,22 @@ static int keep_line_witnesses(search *S, int closed) {
   double eA[3], eB[3];
   flat_direction(eA, S->pair->A, S->pair->XA, S->ub_pA, n);
   flat_direction(eB, S->pair->B, S->pair->XB, S->ub_pB, mn);
-  line_search L = {.S = S, .n = n};
+  line_search L = {.S = S, .n = n, .best_d = INFINITY};
   ridge_crossing(L.q, n, S->ub_pA, S->ub_pB, eA, eB);
   const double w = kLineSpan * S->size;
+  /* The first pass starts from the crossing's line, the second from the
+   * first's best, already evaluated. */
+  line_cb(&L, 0);
   for (int pass = 0; pass < 2; ++pass) {
     memcpy(L.e, pass ? eB : eA, sizeof L.e);
     L.best_s = 0;
-    L.best_d = -line_cb(&L, 0);
     sovc_golden_max(line_cb, &L, -w, w, kLineSteps);
     for (int i = 0; i < 3; ++i) L.q[i] += L.best_s * L.e[i];
   }
   sovc_result r = *S->best;
-  const double offset = line_offset(S, r.pA, r.pB, L.q, n), bound = kBound * S->size;
+  memcpy(r.pA, L.pA, sizeof r.pA);
+  memcpy(r.pB, L.pB, sizeof r.pB);
+  const double offset = L.best_d, bound = kBound * S->size;
   /* An offset below lb: a support search stopped short, lb is not sound. */
   if (!isfinite(offset) || offset < S->ub_lb - bound) return 0;
   if (!closed && !(fabs(offset) - S->ub_lb <= bound)) return 0;
