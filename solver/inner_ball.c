@@ -663,8 +663,12 @@ static int cap_covered(const cap_witnesses *w, const sovc_shape *A, const sovc_s
  * rA + rB = depth, h_D(v) >= depth - |pA - pB - depth n| minus those
  * distances. */
 int sovc_proved_cap(double *cos_cap, const sovc_result *r, const sovc_pair *P, double tol) {
-  /* Cap angles tried, largest first (radians). */
-  static const double kAngles[] = {0.5, 0.15, 0.05, 0.015, 0.005};
+  /* Cap angles tried, largest first (radians). The smallest serve a least
+   * width beside a pointy plane (eps > 1: the Hessian is unbounded across
+   * it), where only a box that stays off that plane bounds the curvature:
+   * without a cap the polytope alone must close the bound about the
+   * optimum, to 1e-11, and seldom does in its budget. */
+  static const double kAngles[] = {0.5, 0.15, 0.05, 0.015, 0.005, 0.0015, 0.0005, 0.00015};
   enum { kLevels = sizeof kAngles / sizeof kAngles[0] };
   const double depth = -r->d;
   if (!(depth > 0)) return 0;

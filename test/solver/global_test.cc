@@ -749,4 +749,43 @@ TEST(GlobalSearch, Issue29IdenticalBodiesAtOnePose) {
   std::printf("[ identical] %d answered, %d refused\n", answered, refused);
 }
 
+// Two identical pairs at one pose from sov_bench_degenerate, once refused.
+// A thin pinched plate (a3 0.015, eps2 1.88): every sample's support lies on
+// its rim, so the search's first polytope was flat. A tapered body whose
+// least width lies next to a pointy plane of its slice (eps1 1.13): no cap
+// about the optimum was proved at 0.005 rad or more, and the polytope alone
+// did not close the bound about a smooth optimum.
+TEST(GlobalSearch, Issue29IdenticalPinchedPlateAndBodyNearAPointyPlane) {
+  struct Case {
+    double params[7], R[9], p[3];
+  };
+  const Case cases[2] = {
+      {{0.39125133671597134, 0.29061839312618848, 0.014725189631360748, 0.2755190310257507,
+        1.8831507181826144, 0.11272768041874619, 0.013927452016538427},
+       {-0.47186288690155798, -0.61391715985323081, 0.63281208648592524, -0.8650837695908119,
+        0.46095340185371425, -0.19786872645781944, -0.17022187742907371, -0.64080237371379245,
+        -0.74859657378810551},
+       {0.35188029989772507, 0.64133459151451211, 0.97893210856359092}},
+      {{0.13237061088167948, 0.11657542546984963, 0.063013113988971622, 1.1302877233376745,
+        1.2167025925997785, 0.54341723156135247, 0.45879771395395397},
+       {-0.65704041164444149, -0.50111491157809973, 0.56318890512880027, -0.60041794980012742,
+        0.79961063840386704, 0.011005112865028865, -0.45584666613228081, -0.3309179238805805,
+        -0.82625489083614623},
+       {-0.0091430932293734557, 0.26586657832047189, 0.46612102122613797}}};
+  for (int k = 0; k < 2; ++k) {
+    const Case &c = cases[k];
+    Body a;
+    ASSERT_EQ(sov_shape_init(&a.shape, c.params), SOV_OK);
+    std::copy(c.R, c.R + 9, a.pose.R);
+    std::copy(c.p, c.p + 3, a.pose.p);
+    sov_result r;
+    const std::string what = "body " + std::to_string(k);
+    ASSERT_EQ(sov_distance(&r, &a.shape, &a.pose, &a.shape, &a.pose, nullptr, nullptr), SOV_OK)
+        << what;
+    EXPECT_GE(r.d, BruteForce(a, a, 30, 50) - kNotWorse) << what;
+    EXPECT_NEAR(LowerBound(a, a, r.n), r.d, 1e-9) << what;
+    ExpectSoundWitnesses(a, a, r, what.c_str(), 1e-9);
+  }
+}
+
 }  // namespace
