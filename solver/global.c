@@ -21,8 +21,9 @@
 #include "solver/support_gjk.h"
 
 enum {
-  kSamples = 14, /* cube faces and corners */
-  kMaxCaps = 64, /* proved caps, polish starts */
+  kSamples = 14,    /* cube faces and corners */
+  kMaxCaps = 64,    /* proved caps, polish starts */
+  kMaxVerts = 1024, /* the polytope's (see search.budget) */
 };
 
 /* Faces this close (cosine, 1 degree) to the arc from a start to the
@@ -57,6 +58,7 @@ typedef struct search {
   sovc_result *best; /* the best answer so far, if *have */
   int *have;
   sovc_polytope P;
+  double polytope_storage[SOVC_POLYTOPE_WORDS(kMaxVerts)];
   cap caps[kMaxCaps];
   path started[kMaxCaps];
   double failed[kMaxCaps][3];
@@ -823,7 +825,8 @@ static int search_in(void *work, sovc_result *best, int *have, const sovc_pair *
   S->ncaps = S->nstarted = S->nfailed = 0;
   S->proved = 0;
   S->mirror = !memcmp(P->A, P->B, sizeof *P->A) && !memcmp(P->XA, P->XB, sizeof *P->XA);
-  S->budget = (SOVC_POLY_MAX_VERTS - kSamples) / (S->mirror ? 2 : 1);
+  sovc_polytope_attach(&S->P, S->polytope_storage, kMaxVerts);
+  S->budget = (kMaxVerts - kSamples) / (S->mirror ? 2 : 1);
   S->size = P->A->radius + P->B->radius;
   S->ub_lb = -INFINITY;
   if (*have) {

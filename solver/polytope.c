@@ -19,7 +19,7 @@ static int add_face(sovc_polytope *P, int i, int j, int k) {
   int f = P->free_hint;
   while (f < P->nf && P->alive[f]) ++f;
   if (f >= P->nf) { /* >=: a hint past the end must not index past it */
-    if (P->nf == SOVC_POLY_MAX_FACES) return 0;
+    if (P->nf == P->max_faces) return 0;
     f = P->nf++;
   }
   P->free_hint = f + 1;
@@ -63,12 +63,30 @@ static int farthest(const double (*pts)[3], int n, const int *chosen, int nc) {
   return best;
 }
 
+/* See polytope.h: the doubles first, then the ints, then the bytes. */
+void sovc_polytope_attach(sovc_polytope *P, double *storage, int max_verts) {
+  const int nf = 2 * max_verts;
+  P->nv = P->nf = P->free_hint = 0;
+  P->max_verts = max_verts;
+  P->max_faces = nf;
+  P->v = (double(*)[3])storage;
+  P->aux = P->v + max_verts;
+  P->normal = P->aux + max_verts;
+  P->dist = (double *)(P->normal + nf);
+  int *ints = (int *)(P->dist + nf);
+  P->face = (int(*)[3])ints;
+  P->vis = ints + 3 * nf;
+  P->horizon = (int(*)[2])(P->vis + nf);
+  P->up = (int *)(P->horizon + nf);
+  P->alive = (unsigned char *)(P->up + nf);
+}
+
 /* Tetrahedron of well-spread points, then every other point added. */
 int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
                        const double (*aux)[3], int n, double eps) {
   int ch[4] = {0, 0, 0, 0};
   P->nv = P->nf = P->free_hint = 0;
-  if (n < 4 || n > SOVC_POLY_MAX_VERTS) return 0;
+  if (n < 4 || n > P->max_verts) return 0;
   /* farthest() finds none when every measure is NaN (overflowed points):
    * no tetrahedron then, rather than an index of -1. */
   for (int k = 1; k < 4; ++k) {
@@ -128,7 +146,7 @@ static int rim(const sovc_polytope *P, const int *vis, int n, int (*horizon)[2],
         up[root(up, a)] = root(up, shared);
         continue;
       }
-      if (nh == SOVC_POLY_MAX_FACES) return -1;
+      if (nh == P->max_faces) return -1;
       horizon[nh][0] = i, horizon[nh][1] = j, ++nh;
     }
   return nh;
@@ -137,7 +155,7 @@ static int rim(const sovc_polytope *P, const int *vis, int n, int (*horizon)[2],
 /* Beneath-beyond insertion of w. */
 int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
                       double eps) {
-  int vis[SOVC_POLY_MAX_FACES], nvis = 0, most = 0;
+  int *vis = P->vis, nvis = 0, most = 0;
   double above = 0;
   for (int f = 0; f < P->nf; ++f) {
     if (!P->alive[f]) continue;
@@ -157,8 +175,8 @@ int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
       if (fabs(w[0] - v[0]) <= eps && fabs(w[1] - v[1]) <= eps && fabs(w[2] - v[2]) <= eps)
         return 0;
     }
-  if (P->nv == SOVC_POLY_MAX_VERTS) return -1;
-  int horizon[SOVC_POLY_MAX_FACES][2], up[SOVC_POLY_MAX_FACES];
+  if (P->nv == P->max_verts) return -1;
+  int(*horizon)[2] = P->horizon, *up = P->up;
   int nh = rim(P, vis, nvis, horizon, up);
   if (nh < 0) return -1;
   /* The faces that see w form one patch in exact arithmetic, but rounding

@@ -4,24 +4,37 @@
 #ifndef SOLVER_POLYTOPE_H
 #define SOLVER_POLYTOPE_H
 
-enum { SOVC_POLY_MAX_VERTS = 512, SOVC_POLY_MAX_FACES = 2 * SOVC_POLY_MAX_VERTS };
+#include <stddef.h>
 
 /* Triangulated convex polytope; faces are counter-clockwise seen from
  * outside, with outward unit normal and plane offset dist = normal . vertex
- * (the signed distance of the plane from the origin). */
+ * (the signed distance of the plane from the origin). Its arrays lie in
+ * storage its owner gives (sovc_polytope_attach), sized for max_verts
+ * vertices and twice as many faces. */
 typedef struct sovc_polytope {
   int nv, nf;
-  double v[SOVC_POLY_MAX_VERTS][3];
-  double aux[SOVC_POLY_MAX_VERTS][3]; /* caller's point per vertex */
-  int face[SOVC_POLY_MAX_FACES][3];
-  double normal[SOVC_POLY_MAX_FACES][3];
-  double dist[SOVC_POLY_MAX_FACES];
-  unsigned char alive[SOVC_POLY_MAX_FACES];
-  int free_hint; /* no dead face slot below this index */
+  int max_verts, max_faces;
+  double (*v)[3];
+  double (*aux)[3]; /* caller's point per vertex */
+  int (*face)[3];
+  double (*normal)[3];
+  double *dist;
+  unsigned char *alive;
+  int *vis, (*horizon)[2], *up; /* an insertion's scratch, one per face */
+  int free_hint;                /* no dead face slot below this index */
 } sovc_polytope;
 
+/* Doubles of storage for a polytope of max_verts vertices: per vertex 6
+ * doubles, per face (two per vertex) 7 doubles, 7 ints and a byte. */
+#define SOVC_POLYTOPE_WORDS(max_verts) (21 * (size_t)(max_verts) + ((size_t)(max_verts) + 3) / 4)
+
+/* Lays P's arrays over storage (SOVC_POLYTOPE_WORDS(max_verts) doubles);
+ * P is empty until sovc_polytope_init. */
+void sovc_polytope_attach(sovc_polytope *P, double *storage, int max_verts);
+
 /* Hull of n points pts with their aux points (n >= 4, not all coplanar
- * within eps). Returns 1, or 0 if degenerate or over capacity. */
+ * within eps), in P's storage. Returns 1, or 0 if degenerate or over
+ * capacity. */
 int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
                        const double (*aux)[3], int n, double eps);
 

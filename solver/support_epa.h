@@ -20,6 +20,10 @@ typedef struct sovc_support_body {
 int sovc_support_difference(double w[3], double a[3], const sovc_support_body *A,
                             const sovc_support_body *B, const double n[3]);
 
+/* Vertices of the polytope sovc_support_penetration grows (its capacity
+ * decides where a curved pair's bracket ends: fcl_ext/README.md). */
+enum { SOVC_EPA_MAX_VERTS = 512 };
+
 /* The answer: overlapping = 1 with depth (within gap of the true depth:
  * the nearest face of the inner polytope lies below it, a support value
  * along that face's normal gap above it), n from A towards B and witness
@@ -37,7 +41,7 @@ typedef struct sovc_support_epa {
  * the polytope full or out of room to rounding before the tolerance (the
  * answer then holds the bracket reached, gap above the tolerance, if it is
  * within 1e-6 of the difference's size; gap INFINITY otherwise). P is work
- * memory. */
+ * memory, attached to storage for SOVC_EPA_MAX_VERTS vertices. */
 int sovc_support_penetration(sovc_support_epa *out, const sovc_support_body *A,
                              const sovc_support_body *B, double tolerance, sovc_polytope *P);
 

@@ -340,22 +340,32 @@ TEST(SuperovoidToc, OverlapAtTheStartIsContactAtZero) {
 }
 
 TEST(SuperovoidToc, IdenticalBodiesAtOnePoseAreContactAtZero) {
-  // Each body contains its local origin, so two copies at one pose overlap;
-  // sov_distance fails on these (its degenerate case), sov_collide proves it.
-  const Params bodies[3] = {
+  // Each body contains its local origin, so two copies at one pose overlap.
+  // Where sov_distance answers (the first three), contact at 0 carries its
+  // answer; where it fails (the last, its degenerate case), sov_collide
+  // proves the overlap and no depth is known.
+  const Params bodies[4] = {
       {1.224896739103996, 0.91383137048726071, 0.90225101762486215, 1.4315860997675613,
        0.97483562569839022, -0.18624064711783539, 0.41543060924627218},
       {1.279687514635095, 1.3378335118633475, 0.35638918470130682, 1.0378353230997226,
        1.3044568926085727, -0.4974095153279805, -0.4974095153279805},
       {0.20622068624602688, 0.27559330362327672, 1.2913420181320943, 1.049761815514991,
-       1.7713793644939018, 0.17414031282774922, 0.17414031282774922}};
-  for (const Params& p : bodies) {
-    const sov_shape S = Shape(p);
+       1.7713793644939018, 0.17414031282774922, 0.17414031282774922},
+      {0.32265471826596065, 0.29505920820390347, 0.23076361942460441, 1.8101481260182182,
+       1.2465789987950153, 0.27678750664670315, -0.3957921228767291}};
+  for (int k = 0; k < 4; ++k) {
+    const sov_shape S = Shape(bodies[k]);
     const sov_motion still = {At(0, 0, 0), At(0, 0, 0)};
+    sov_result d;
+    const int st = sov_distance(&d, &S, &still.from, &S, &still.from, nullptr, nullptr);
+    ASSERT_EQ(st, k < 3 ? SOV_OK : SOV_ERR_NO_CONVERGENCE) << "body " << k;
     const sov_toc_result r = Toc(S, still, S, still);
-    EXPECT_EQ(r.contact, 1);
-    EXPECT_EQ(r.t, 0);
-    EXPECT_TRUE(std::isnan(r.d));  // no depth known
+    EXPECT_EQ(r.contact, 1) << "body " << k;
+    EXPECT_EQ(r.t, 0) << "body " << k;
+    if (st == SOV_OK)
+      EXPECT_EQ(r.d, d.d) << "body " << k;
+    else
+      EXPECT_TRUE(std::isnan(r.d)) << "body " << k;  // no depth known
   }
 }
 

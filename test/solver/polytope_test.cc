@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 #include <utility>
+#include <vector>
 
 extern "C" {
 #include "solver/polytope.h"
@@ -13,6 +14,15 @@ extern "C" {
 namespace {
 
 constexpr double kHullTolerance = 1e-12;
+
+// A polytope with storage of its own, of the global search's capacity.
+struct Hull {
+  explicit Hull(int max_verts = 1024) : storage(SOVC_POLYTOPE_WORDS(max_verts)) {
+    sovc_polytope_attach(&P, storage.data(), max_verts);
+  }
+  std::vector<double> storage;
+  sovc_polytope P;
+};
 
 // A closed, consistently oriented surface of a sphere's topology: every
 // directed edge once, with its reverse; Euler characteristic 2.
@@ -40,7 +50,8 @@ TEST(Polytope, HullOfRandomPointsIsClosedConvexAndContainsAll) {
     double pts[100][3], aux[100][3];
     for (int i = 0; i < 100; ++i)
       for (int c = 0; c < 3; ++c) aux[i][c] = pts[i][c] = n(rng) * (c + 1);
-    sovc_polytope P;
+    Hull hull;
+    sovc_polytope &P = hull.P;
     ASSERT_EQ(sovc_polytope_init(&P, pts, aux, 100, 1e-13), 1);
     ExpectClosedSurface(P);
     // Every input point lies beneath every face plane.
@@ -81,14 +92,16 @@ TEST(Polytope, HullOfNearDuplicatePointsStaysASphere) {
                              {-0.24888876164160478, 0.38001914323523467, -1.3094219518606769},
                              {0.81679391576383342, 0.081970031341018545, -1.6775077542883672},
                              {-0.22264413989381576, -0.61498025890979036, -1.4057931589733732}};
-  sovc_polytope P;
+  Hull hull;
+  sovc_polytope &P = hull.P;
   ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 14, 1e-13), 1);
   ExpectClosedSurface(P);
 }
 
 TEST(Polytope, RejectsCoplanarPoints) {
   double pts[6][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 3, 0}, {-1, 2, 0}};
-  sovc_polytope P;
+  Hull hull;
+  sovc_polytope &P = hull.P;
   EXPECT_EQ(sovc_polytope_init(&P, pts, pts, 6, 1e-13), 0);
 }
 
@@ -97,7 +110,8 @@ TEST(Polytope, RejectsCoplanarPoints) {
 TEST(Polytope, RejectsNanPoints) {
   const double nan = std::nan("");
   double pts[5][3] = {{0, 0, 0}, {nan, 0, 0}, {0, nan, 0}, {0, 0, nan}, {nan, nan, nan}};
-  sovc_polytope P;
+  Hull hull;
+  sovc_polytope &P = hull.P;
   EXPECT_EQ(sovc_polytope_init(&P, pts, pts, 5, 1e-13), 0);
 }
 
@@ -108,20 +122,23 @@ TEST(Polytope, RejectsNanPoints) {
 // planes are moved below the point by hand, as rounding moved them.
 TEST(Polytope, APointEveryFaceSeesLeavesThePolytopeAlone) {
   double pts[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  sovc_polytope P;
+  Hull hull;
+  sovc_polytope &P = hull.P;
   ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 4, 1e-13), 1);
   for (int f = 0; f < P.nf; ++f) P.dist[f] = -10;
-  const sovc_polytope before = P;
+  const int nv_before = P.nv, nf_before = P.nf;
+  const std::vector<unsigned char> alive_before(P.alive, P.alive + P.nf);
   const double w[3] = {0.2, 0.2, 0.2};
   EXPECT_EQ(sovc_polytope_add(&P, w, w, 1e-13), -1);
-  EXPECT_EQ(P.nv, before.nv);
-  ASSERT_EQ(P.nf, before.nf);
-  for (int f = 0; f < P.nf; ++f) EXPECT_EQ(P.alive[f], before.alive[f]) << "face " << f;
+  EXPECT_EQ(P.nv, nv_before);
+  ASSERT_EQ(P.nf, nf_before);
+  for (int f = 0; f < P.nf; ++f) EXPECT_EQ(P.alive[f], alive_before[f]) << "face " << f;
 }
 
 TEST(Polytope, ClosestPointOfTriangleToOrigin) {
   double pts[4][3] = {{1, -1, -1}, {1, 2, -1}, {1, -1, 2}, {3, 0, 0}};
-  sovc_polytope P;
+  Hull hull;
+  sovc_polytope &P = hull.P;
   ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 4, 1e-13), 1);
   for (int f = 0; f < P.nf; ++f) {
     if (!P.alive[f] || P.normal[f][0] > -0.99) continue;  // the x = 1 face
@@ -144,7 +161,8 @@ TEST(Polytope, RefusesAPointWithinEpsOfAVertex) {
   for (auto &p : pts)
     for (double &c : p) c = n(rng);
   const double eps = 1e-13;
-  sovc_polytope P;
+  Hull hull;
+  sovc_polytope &P = hull.P;
   ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 30, eps), 1);
   const int nv = P.nv;
   int seen = 0;
@@ -167,7 +185,8 @@ TEST(Polytope, RayLeavesThroughTheFaceHoldingTheHitPoint) {
   double pts[8][3];
   for (int k = 0; k < 8; ++k)
     for (int c = 0; c < 3; ++c) pts[k][c] = (k >> c) & 1 ? 1.0 : -1.0;
-  sovc_polytope P;
+  Hull hull;
+  sovc_polytope &P = hull.P;
   ASSERT_EQ(sovc_polytope_init(&P, pts, pts, 8, 1e-13), 1);
   std::mt19937_64 rng(7);
   std::normal_distribution<double> n(0, 1);

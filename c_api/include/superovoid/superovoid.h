@@ -242,7 +242,7 @@ SOV_API int sov_pose_from_matrix(sov_pose *pose, const double R[9],
 SOV_API void sov_options_default(sov_options *options);
 
 /* Bytes of work memory the global search uses (sov_options.work): about
- * 78 KB, the same on every call. */
+ * 182 KB, the same on every call. */
 SOV_API size_t sov_work_size(void);
 
 /* Forget a warm-start cache. */
@@ -259,9 +259,9 @@ SOV_API int sov_cache_set(sov_cache *cache, const sov_pose *XA,
 /* Signed distance between posed shapes A and B (SPEC). options may be NULL
  * (defaults); cache may be NULL (cold). With a cache the query starts from
  * the cached answer and stores the new one. No heap use. Stack: at most
- * 32 KB with options->work given (23.5 KB measured over the test subsets),
- * and about 78 KB more without it for a query that reaches the global
- * search (at most 112 KB in all; test HardeningStack.*): mind threads
+ * 32 KB with options->work given (16.5 KB measured over the test subsets),
+ * and about 182 KB more without it for a query that reaches the global
+ * search (at most 208 KB in all; test HardeningStack.*): mind threads
  * created with small stacks. */
 SOV_API int sov_distance(sov_result *result, const sov_shape *A,
                          const sov_pose *XA, const sov_shape *B,
@@ -300,7 +300,7 @@ typedef void (*sov_support_fn)(const void *body, const double dir[3], double x[3
 /* Penetration of two convex bodies given by support functions, for pairs
  * that are not two superovoids (the FCL layer's superovoid against a box,
  * cylinder, cone, capsule or convex polytope): EPA on A - B from 14 support
- * directions, in fixed memory (about 71 KB of stack), at most about 500
+ * directions, in fixed memory (about 85 KB of stack), at most about 500
  * supports. *overlapping = 1: result->d = -depth with depth within
  * result->residual (at most tolerance, a length raised to 64 ulps of the
  * bodies' size) of the true penetration depth, never deeper, n from A
