@@ -219,31 +219,41 @@ static int direction_stalled(void *vc, const sovc_newton_iterate *t,
   return x->err < c->tol * x->L ? SOVC_NEWTON_DONE : SOVC_NEWTON_STOP;
 }
 
-/* Newton with Armijo backtracking on f. A tangent step longer than
- * kMaxTangentStep only turns v further towards the step's own direction;
- * where the curvature nearly vanishes (edges, corners) Newton's step is 1e6
- * or more, and halving it down from there cost 20 to 30 support pairs per
- * iteration. */
-int sovc_solve_direction(sovc_result *res, const sovc_pair *P, const double v0[3], double tol,
-                         int max_iterations, const sovc_verdict *verdict) {
-  direction_iterate its[2];
-  direction_chart c = {P, tol, INFINITY, kMaxTangentStep, 0, 0, 0, verdict, 0};
+/* This chart's Newton run from v0, evaluated there: the driver with
+ * Armijo backtracking on f, inlined with the chart a constant in each
+ * caller (as the driver needs, to inline the hooks). */
+static inline SOVC_HOOK int direction_run(sovc_newton_iterate **out, int *iterations,
+                                          direction_chart *c, direction_iterate its[2],
+                                          const double v0[3], int max_iterations, int halvings,
+                                          int finite_merit) {
   const sovc_newton_chart chart = {.n = 3,
                                    .max_iterations = max_iterations,
-                                   .halvings = 40,
+                                   .halvings = halvings,
                                    .max_step = INFINITY,
-                                   .finite_merit = 0,
+                                   .finite_merit = finite_merit,
                                    .final_test = 0,
                                    .evaluate = direction_evaluate,
                                    .test = direction_test,
                                    .step = direction_step,
                                    .accept = direction_accept,
                                    .stalled = direction_stalled};
-  for (int i = 0; i < 3; ++i) its[0].head.x[i] = v0[i] + 0.0; /* a zero step's retraction */
+  for (int i = 0; i < 3; ++i) its[0].head.x[i] = v0[i];
   its[0].head.alpha = 0;
-  its[0].head.merit = direction_evaluate(&c, &its[0].head, NULL);
+  its[0].head.merit = direction_evaluate(c, &its[0].head, NULL);
+  return sovc_newton_run(out, iterations, &chart, c, &its[0].head, &its[1].head);
+}
+
+/* A tangent step longer than kMaxTangentStep only turns v further towards
+ * the step's own direction; where the curvature nearly vanishes (edges,
+ * corners) Newton's step is 1e6 or more, and halving it down from there
+ * cost 20 to 30 support pairs per iteration. */
+int sovc_solve_direction(sovc_result *res, const sovc_pair *P, const double v0[3], double tol,
+                         int max_iterations, const sovc_verdict *verdict) {
+  direction_iterate its[2];
+  direction_chart c = {P, tol, INFINITY, kMaxTangentStep, 0, 0, 0, verdict, 0};
+  const double start[3] = {v0[0] + 0.0, v0[1] + 0.0, v0[2] + 0.0}; /* a zero step's retraction */
   sovc_newton_iterate *out;
-  const int st = sovc_newton_run(&out, &res->iterations, &chart, &c, &its[0].head, &its[1].head);
+  const int st = direction_run(&out, &res->iterations, &c, its, start, max_iterations, 40, 0);
   if (c.said) return SOVC_DECIDED;
   if (st != SOV_OK) return SOV_ERR_NO_CONVERGENCE;
   const direction_iterate *x = (const direction_iterate *)out;
@@ -270,25 +280,11 @@ int sovc_direction_verdict(double v[3], const sovc_pair *P, int max_iterations,
 static int refine(double v[3], const sovc_pair *P, int max_iterations,
                   const sovc_verdict *verdict) {
   direction_iterate its[2];
-  direction_chart c = {P,       kRefineTolerance, INFINITY, kMaxTangentStep, 0, 1,
-                       verdict ? 0 : kRefineAngle, verdict, 0};
-  const sovc_newton_chart chart = {.n = 3,
-                                   .max_iterations = max_iterations,
-                                   .halvings = kRefineHalvings,
-                                   .max_step = INFINITY,
-                                   .finite_merit = 1,
-                                   .final_test = 0,
-                                   .evaluate = direction_evaluate,
-                                   .test = direction_test,
-                                   .step = direction_step,
-                                   .accept = direction_accept,
-                                   .stalled = direction_stalled};
-  for (int i = 0; i < 3; ++i) its[0].head.x[i] = v[i];
-  its[0].head.alpha = 0;
-  its[0].head.merit = direction_evaluate(&c, &its[0].head, NULL);
+  direction_chart c = {
+      P, kRefineTolerance, INFINITY, kMaxTangentStep, 0, 1, verdict ? 0 : kRefineAngle, verdict, 0};
   sovc_newton_iterate *out;
   int iterations;
-  sovc_newton_run(&out, &iterations, &chart, &c, &its[0].head, &its[1].head);
+  direction_run(&out, &iterations, &c, its, v, max_iterations, kRefineHalvings, 1);
   if (sovc_all_finite(out->x, 3)) memcpy(v, out->x, 3 * sizeof(double));
   return c.said;
 }
