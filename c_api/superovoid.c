@@ -487,9 +487,9 @@ int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn
   const int checked = check_support_query(result, overlapping, support_a, support_b, tolerance);
   if (checked != SOV_OK) return checked;
   const sovc_support_body A = {support_a, a}, B = {support_b, b};
+  SOVC_POLYTOPE_STORAGE(SOVC_EPA_MAX_VERTS) storage;
   sovc_polytope P;
-  double storage[SOVC_POLYTOPE_WORDS(SOVC_EPA_MAX_VERTS)];
-  sovc_polytope_attach(&P, storage, SOVC_EPA_MAX_VERTS);
+  SOVC_POLYTOPE_ATTACH(&P, &storage);
   sovc_support_epa out;
   const int st = sovc_support_penetration(&out, &A, &B, tolerance, &P);
   /* A run that stopped short of the tolerance still gives its bracket. */

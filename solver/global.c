@@ -58,7 +58,7 @@ typedef struct search {
   sovc_result *best; /* the best answer so far, if *have */
   int *have;
   sovc_polytope P;
-  double polytope_storage[SOVC_POLYTOPE_WORDS(kMaxVerts)];
+  SOVC_POLYTOPE_STORAGE(kMaxVerts) polytope_storage;
   cap caps[kMaxCaps];
   path started[kMaxCaps];
   double failed[kMaxCaps][3];
@@ -825,7 +825,7 @@ static int search_in(void *work, sovc_result *best, int *have, const sovc_pair *
   S->ncaps = S->nstarted = S->nfailed = 0;
   S->proved = 0;
   S->mirror = !memcmp(P->A, P->B, sizeof *P->A) && !memcmp(P->XA, P->XB, sizeof *P->XA);
-  sovc_polytope_attach(&S->P, S->polytope_storage, kMaxVerts);
+  SOVC_POLYTOPE_ATTACH(&S->P, &S->polytope_storage);
   S->budget = (kMaxVerts - kSamples) / (S->mirror ? 2 : 1);
   S->size = P->A->radius + P->B->radius;
   S->ub_lb = -INFINITY;

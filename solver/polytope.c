@@ -63,22 +63,11 @@ static int farthest(const double (*pts)[3], int n, const int *chosen, int nc) {
   return best;
 }
 
-/* See polytope.h: the doubles first, then the ints, then the bytes. */
-void sovc_polytope_attach(sovc_polytope *P, double *storage, int max_verts) {
-  const int nf = 2 * max_verts;
+/* See polytope.h. */
+void sovc_polytope_empty(sovc_polytope *P, int max_verts) {
   P->nv = P->nf = P->free_hint = 0;
   P->max_verts = max_verts;
-  P->max_faces = nf;
-  P->v = (double(*)[3])storage;
-  P->aux = P->v + max_verts;
-  P->normal = P->aux + max_verts;
-  P->dist = (double *)(P->normal + nf);
-  int *ints = (int *)(P->dist + nf);
-  P->face = (int(*)[3])ints;
-  P->vis = ints + 3 * nf;
-  P->horizon = (int(*)[2])(P->vis + nf);
-  P->up = (int *)(P->horizon + nf);
-  P->alive = (unsigned char *)(P->up + nf);
+  P->max_faces = 2 * max_verts;
 }
 
 /* Tetrahedron of well-spread points, then every other point added. */

@@ -4,16 +4,14 @@
 #ifndef SOLVER_POLYTOPE_H
 #define SOLVER_POLYTOPE_H
 
-#include <stddef.h>
-
 /* Triangulated convex polytope; faces are counter-clockwise seen from
  * outside, with outward unit normal and plane offset dist = normal . vertex
  * (the signed distance of the plane from the origin). Its arrays lie in
- * storage its owner gives (sovc_polytope_attach), sized for max_verts
- * vertices and twice as many faces. */
+ * storage its owner declares (SOVC_POLYTOPE_STORAGE) and attaches
+ * (SOVC_POLYTOPE_ATTACH): a copy of this struct shares them. */
 typedef struct sovc_polytope {
   int nv, nf;
-  int max_verts, max_faces;
+  int max_verts, max_faces; /* the storage's: two faces per vertex */
   double (*v)[3];
   double (*aux)[3]; /* caller's point per vertex */
   int (*face)[3];
@@ -24,13 +22,24 @@ typedef struct sovc_polytope {
   int free_hint;                /* no dead face slot below this index */
 } sovc_polytope;
 
-/* Doubles of storage for a polytope of max_verts vertices: per vertex 6
- * doubles, per face (two per vertex) 7 doubles, 7 ints and a byte. */
-#define SOVC_POLYTOPE_WORDS(max_verts) (21 * (size_t)(max_verts) + ((size_t)(max_verts) + 3) / 4)
+/* Storage of a polytope of N vertices, a type per capacity (each array of
+ * its own type: nothing is read through another). */
+#define SOVC_POLYTOPE_STORAGE(N)                                          \
+  struct {                                                                \
+    double v[N][3], aux[N][3], normal[2 * (N)][3], dist[2 * (N)];         \
+    int face[2 * (N)][3], vis[2 * (N)], horizon[2 * (N)][2], up[2 * (N)]; \
+    unsigned char alive[2 * (N)];                                         \
+  }
 
-/* Lays P's arrays over storage (SOVC_POLYTOPE_WORDS(max_verts) doubles);
- * P is empty until sovc_polytope_init. */
-void sovc_polytope_attach(sovc_polytope *P, double *storage, int max_verts);
+/* Points P's arrays at storage s (a SOVC_POLYTOPE_STORAGE) and empties P
+ * until sovc_polytope_init. */
+#define SOVC_POLYTOPE_ATTACH(P, s)                                                             \
+  ((P)->v = (s)->v, (P)->aux = (s)->aux, (P)->normal = (s)->normal, (P)->dist = (s)->dist,     \
+   (P)->face = (s)->face, (P)->vis = (s)->vis, (P)->horizon = (s)->horizon, (P)->up = (s)->up, \
+   (P)->alive = (s)->alive, sovc_polytope_empty((P), (int)(sizeof((s)->v) / sizeof((s)->v[0]))))
+
+/* No vertex or face yet, in storage for max_verts vertices. */
+void sovc_polytope_empty(sovc_polytope *P, int max_verts);
 
 /* Hull of n points pts with their aux points (n >= 4, not all coplanar
  * within eps), in P's storage. Returns 1, or 0 if degenerate or over

@@ -15,12 +15,13 @@ namespace {
 
 constexpr double kHullTolerance = 1e-12;
 
-// A polytope with storage of its own, of the global search's capacity.
+// A polytope with storage of its own, of the global search's capacity
+// (not copied: a copy would share the storage).
 struct Hull {
-  explicit Hull(int max_verts = 1024) : storage(SOVC_POLYTOPE_WORDS(max_verts)) {
-    sovc_polytope_attach(&P, storage.data(), max_verts);
-  }
-  std::vector<double> storage;
+  Hull() { SOVC_POLYTOPE_ATTACH(&P, &storage); }
+  Hull(const Hull &) = delete;
+  Hull &operator=(const Hull &) = delete;
+  SOVC_POLYTOPE_STORAGE(1024) storage;
   sovc_polytope P;
 };
 

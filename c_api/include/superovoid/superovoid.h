@@ -242,7 +242,7 @@ SOV_API int sov_pose_from_matrix(sov_pose *pose, const double R[9],
 SOV_API void sov_options_default(sov_options *options);
 
 /* Bytes of work memory the global search uses (sov_options.work): about
- * 182 KB, the same on every call. */
+ * 177 KB, the same on every call. */
 SOV_API size_t sov_work_size(void);
 
 /* Forget a warm-start cache. */
@@ -259,8 +259,8 @@ SOV_API int sov_cache_set(sov_cache *cache, const sov_pose *XA,
 /* Signed distance between posed shapes A and B (SPEC). options may be NULL
  * (defaults); cache may be NULL (cold). With a cache the query starts from
  * the cached answer and stores the new one. No heap use. Stack: at most
- * 32 KB with options->work given (16.5 KB measured over the test subsets),
- * and about 182 KB more without it for a query that reaches the global
+ * 32 KB with options->work given (16.2 KB measured over the test subsets),
+ * and about 177 KB more without it for a query that reaches the global
  * search (at most 208 KB in all; test HardeningStack.*): mind threads
  * created with small stacks. */
 SOV_API int sov_distance(sov_result *result, const sov_shape *A,
