@@ -594,32 +594,6 @@ static double nearest_face(const search *S, int *f, double lam[3], double u[3]) 
   return nx;
 }
 
-/* Unit normal n of the plane through points w[0..m): w[0], the point
- * farthest from it and the one farthest from their line; 0 if they are
- * collinear. */
-static int plane_normal(double n[3], const double (*w)[3], int m) {
-  int a = 0, b = 0;
-  double e[3], best = 0;
-  for (int k = 1; k < m; ++k) {
-    const double d[3] = {w[k][0] - w[0][0], w[k][1] - w[0][1], w[k][2] - w[0][2]};
-    const double dd = sovc_dot(d, d);
-    if (dd > best) best = dd, a = k;
-  }
-  for (int i = 0; i < 3; ++i) e[i] = w[a][i] - w[0][i];
-  best = 0;
-  for (int k = 1; k < m; ++k) {
-    const double d[3] = {w[k][0] - w[0][0], w[k][1] - w[0][1], w[k][2] - w[0][2]};
-    double c[3];
-    sovc_cross(c, e, d);
-    const double cc = sovc_dot(c, c);
-    if (cc > best) best = cc, b = k, memcpy(n, c, sizeof c);
-  }
-  if (!(best > 0) || !isfinite(best)) return 0;
-  const double len = sqrt(best);
-  for (int i = 0; i < 3; ++i) n[i] /= len;
-  return b > 0;
-}
-
 /* Initial polytope from the samples; returns 1 if the hull is solid. Its
  * vertices need only be points of D = A - B for the face bound to hold, so
  * they come from the cheap near-support surface points (exact for untapered
@@ -639,7 +613,7 @@ static int start(search *S) {
    * normal). The exact supports along the samples' plane normal add its
    * thickness. */
   double n[3];
-  if (!plane_normal(n, (const double(*)[3])w, kSamples)) return 0;
+  if (!sovc_polytope_plane(n, (const double(*)[3])w, kSamples)) return 0;
   for (int k = kSamples; k < kSamples + 2; ++k) {
     evaluate(S, pa[k], pb, n, NULL, NULL);
     for (int i = 0; i < 3; ++i) w[k][i] = pa[k][i] - pb[i], n[i] = -n[i];

@@ -63,6 +63,21 @@ static int farthest(const double (*pts)[3], int n, const int *chosen, int nc) {
   return best;
 }
 
+/* See polytope.h: the first face sovc_polytope_init would pick. */
+int sovc_polytope_plane(double n[3], const double (*pts)[3], int count) {
+  int ch[3] = {0, 0, 0};
+  for (int k = 1; k < 3; ++k)
+    if ((ch[k] = farthest(pts, count, ch, k)) < 0) return 0;
+  double e[3], f[3];
+  sub(e, pts[ch[1]], pts[ch[0]]);
+  sub(f, pts[ch[2]], pts[ch[0]]);
+  sovc_cross(n, e, f);
+  const double len = sqrt(sovc_dot(n, n));
+  if (!(len > 0) || !isfinite(len)) return 0;
+  for (int i = 0; i < 3; ++i) n[i] /= len;
+  return 1;
+}
+
 /* See polytope.h. */
 void sovc_polytope_empty(sovc_polytope *P, int max_verts) {
   P->nv = P->nf = P->free_hint = 0;

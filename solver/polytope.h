@@ -54,6 +54,12 @@ int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
 int sovc_polytope_add(sovc_polytope *P, const double w[3], const double aux[3],
                       double eps);
 
+/* Unit normal n of the plane through the first of count points, the one
+ * farthest from it and the one farthest from their line (the first face
+ * sovc_polytope_init picks): where init finds the points flat, the
+ * direction their hull lacks. 0 if they are collinear or not finite. */
+int sovc_polytope_plane(double n[3], const double (*pts)[3], int count);
+
 /* Closest point x of alive face f's triangle to the origin and its
  * barycentric weights lam over the face's vertices (lam may be NULL). */
 void sovc_polytope_closest(double x[3], double lam[3], const sovc_polytope *P, int f);
