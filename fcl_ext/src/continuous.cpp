@@ -190,8 +190,9 @@ Separation coreSeparation(const Geometry& g1, const Transform& tf1, const Geomet
                           const Transform& tf2, sov_cache* cache) {
   const sov_shape A = coreOf(g1), B = coreOf(g2);
   const sov_pose XA = toPose(tf1), XB = toPose(tf2);
+  const sov_options options = withThreadWork(nullptr);
   sov_result r;
-  throwIfError(sov_distance(&r, &A, &XA, &B, &XB, nullptr, cache), "sov_distance");
+  throwIfError(sov_distance(&r, &A, &XA, &B, &XB, &options, cache), "sov_distance");
   Separation s;
   s.distance = r.d;
   s.normal = Eigen::Map<const Vector>(r.n);
@@ -528,6 +529,7 @@ double coreContinuous(const Geometry& o1, const sov_motion& MA, const Geometry& 
   const sov_shape A = coreOf(o1), B = coreOf(o2);
   sov_toc_options o;
   sov_toc_options_default(&o);
+  o.distance = withThreadWork(&o.distance);
   o.distance_tolerance = kContinuousDistanceTolerance;
   o.time_tolerance = request.toc_err;
   o.max_steps = static_cast<int>(std::min<std::size_t>(stepCap(request), 1 << 30));

@@ -12,6 +12,7 @@
 
 #include "solver.h"
 #include "superovoid/error.h"
+#include "superovoid/work.h"
 #include "voxel_cache.h"
 
 namespace sov {
@@ -110,7 +111,7 @@ OctreeSeedResult octreeSeededDistance(const Superovoid& a, const fcl::Transform3
   fcl::DistanceResult<double> closest;
   OctreeSeedResult out;
   out.octree_distance = fcl::distance(&ta, tfa, &tb, tfb, request, closest);
-  sov_options core = options.core;
+  sov_options core = withThreadWork(&options.core);
   core.method = SOV_METHOD_IMPLICIT;
   core.seed = SOV_SEED_CACHE;
   if (out.octree_distance < 0) {

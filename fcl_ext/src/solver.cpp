@@ -61,8 +61,9 @@ sov_shape coreShape(const fcl::Ellipsoid<double>& s) {
 Witness coreDistance(const sov_shape& A, const Transform& tfA, const sov_shape& B,
                      const Transform& tfB) {
   const sov_pose XA = toPose(tfA), XB = toPose(tfB);
+  const sov_options options = withThreadWork(nullptr);
   sov_result r;
-  throwIfError(sov_distance(&r, &A, &XA, &B, &XB, nullptr, nullptr), "sov_distance");
+  throwIfError(sov_distance(&r, &A, &XA, &B, &XB, &options, nullptr), "sov_distance");
   return Witness{r.d, Eigen::Map<const Vector>(r.n), Eigen::Map<const Vector>(r.pA),
                  Eigen::Map<const Vector>(r.pB)};
 }
@@ -70,8 +71,9 @@ Witness coreDistance(const sov_shape& A, const Transform& tfA, const sov_shape& 
 bool coreCollide(const sov_shape& A, const Transform& tfA, const sov_shape& B,
                  const Transform& tfB) {
   const sov_pose XA = toPose(tfA), XB = toPose(tfB);
+  const sov_options options = withThreadWork(nullptr);
   int colliding = 0;
-  throwIfError(sov_collide(&colliding, &A, &XA, &B, &XB, nullptr, nullptr), "sov_collide");
+  throwIfError(sov_collide(&colliding, &A, &XA, &B, &XB, &options, nullptr), "sov_collide");
   return colliding != 0;
 }
 

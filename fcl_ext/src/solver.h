@@ -30,6 +30,7 @@
 #include "superovoid/error.h"
 #include "superovoid/fcl/gjk_libccd.h"
 #include "superovoid/fcl/superovoid.h"
+#include "superovoid/work.h"
 
 namespace sov {
 namespace detail {

@@ -31,8 +31,8 @@ struct Pose {
   sov_pose pose;
 };
 
-// Query options (sov_options without work memory: each call supplies its
-// own where it needs it).
+// Query options (sov_options without work memory: each call attaches its
+// thread's, superovoid/work.h).
 struct Options {
   sov_options options;
 };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common.h"
+#include "superovoid/work.h"
 
 namespace sovpy {
 
@@ -127,18 +128,20 @@ Options makeOptions(const std::string &method, const std::string &seed, const py
 // Signed distance of one pair.
 sov_result distance(const Shape &A, const Pose &XA, const Shape &B, const Pose &XB,
                     const Options *options, Cache *cache) {
+  const sov_options o = sov::withThreadWork(optionsOf(options));
   sov_result r{};
-  check(sov_distance(&r, &A.shape, &XA.pose, &B.shape, &XB.pose, optionsOf(options),
-                     cache ? &cache->cache : nullptr),
-        "distance");
+  check(
+      sov_distance(&r, &A.shape, &XA.pose, &B.shape, &XB.pose, &o, cache ? &cache->cache : nullptr),
+      "distance");
   return r;
 }
 
 // Overlap test of one pair.
 bool collide(const Shape &A, const Pose &XA, const Shape &B, const Pose &XB,
              const Options *options, Cache *cache) {
+  const sov_options o = sov::withThreadWork(optionsOf(options));
   int colliding = 0;
-  check(sov_collide(&colliding, &A.shape, &XA.pose, &B.shape, &XB.pose, optionsOf(options),
+  check(sov_collide(&colliding, &A.shape, &XA.pose, &B.shape, &XB.pose, &o,
                     cache ? &cache->cache : nullptr),
         "collide");
   return colliding != 0;

@@ -3,21 +3,15 @@
 // subsets (their overlaps include pairs the global search decides), with
 // and without the caller's work memory.
 #include <gtest/gtest.h>
-#include <pthread.h>
-
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "../battery_check.h"
+#include "painted_stack.h"
 #include "superovoid/superovoid.h"
 
 namespace {
-
-// The thread's stack, painted with kPaint.
-constexpr size_t kStackBytes = 512 * 1024;
-constexpr unsigned char kPaint = 0xa5;
 
 // Bounds superovoid.h states for the stack of one query (measured in a
 // Release build: 16.2 KB with work memory, 190 KB without, where the global
@@ -88,35 +82,6 @@ void* RunTocQueries(void* arg) {
   return nullptr;
 }
 
-// Bytes of the painted stack the job's thread touched running run.
-size_t StackUsed(Job* job, void* (*run)(void*) = RunQueries) {
-  std::vector<unsigned char> stack(kStackBytes + 4096);
-  unsigned char* base = stack.data() + (4096 - reinterpret_cast<uintptr_t>(stack.data()) % 4096);
-  std::memset(base, kPaint, kStackBytes);
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  EXPECT_EQ(pthread_attr_setstack(&attr, base, kStackBytes), 0);
-  pthread_t thread;
-  EXPECT_EQ(pthread_create(&thread, &attr, run, job), 0);
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-  size_t untouched = 0;
-  while (untouched < kStackBytes && base[untouched] == kPaint) ++untouched;
-  return kStackBytes - untouched;
-}
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;  // instrumented frames are several times larger
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 TEST(HardeningStack, QueriesStayWithinTheDocumentedStack) {
   Job with_work, without_work;
   with_work.pairs = without_work.pairs = SubsetPairs();
@@ -126,7 +91,8 @@ TEST(HardeningStack, QueriesStayWithinTheDocumentedStack) {
   std::vector<unsigned char> work(sov_work_size());
   with_work.options.work = work.data();
   with_work.options.work_size = work.size();
-  const size_t used_with = StackUsed(&with_work), used_without = StackUsed(&without_work);
+  const size_t used_with = sov_test::PaintedStackUsed(RunQueries, &with_work);
+  const size_t used_without = sov_test::PaintedStackUsed(RunQueries, &without_work);
   std::printf(
       "[ stack    ] %zu pairs: %zu bytes of stack with work memory, %zu without "
       "(sov_work_size %zu)\n",
@@ -135,7 +101,7 @@ TEST(HardeningStack, QueriesStayWithinTheDocumentedStack) {
   EXPECT_EQ(without_work.failures, 0);
   // The global search ran: without work memory its bytes are on the stack.
   EXPECT_GT(used_without, used_with + sov_work_size() / 2);
-  if (kSanitized) GTEST_SKIP() << "sanitized build: frames are not the release build's";
+  if (sov_test::kSanitized) GTEST_SKIP() << "sanitized build: frames are not the release build's";
   EXPECT_LE(used_with, kStackWithWork);
   EXPECT_LE(used_without, kStackWithoutWork);
 }
@@ -148,11 +114,11 @@ TEST(HardeningStack, TimeOfContactStaysWithinTheDocumentedStack) {
   std::vector<unsigned char> work(sov_work_size());
   job.options.work = work.data();
   job.options.work_size = work.size();
-  const size_t used = StackUsed(&job, RunTocQueries);
+  const size_t used = sov_test::PaintedStackUsed(RunTocQueries, &job);
   std::printf("[ stack    ] %zu motions: %zu bytes of stack with work memory\n", job.pairs.size(),
               used);
   EXPECT_EQ(job.failures, 0);
-  if (kSanitized) GTEST_SKIP() << "sanitized build: frames are not the release build's";
+  if (sov_test::kSanitized) GTEST_SKIP() << "sanitized build: frames are not the release build's";
   EXPECT_LE(used, kStackWithWork + kTocExtra);
 }
 

@@ -262,7 +262,8 @@ SOV_API int sov_cache_set(sov_cache *cache, const sov_pose *XA,
  * 32 KB with options->work given (16.2 KB measured over the test subsets),
  * and about 177 KB more without it for a query that reaches the global
  * search (at most 208 KB in all; test HardeningStack.*): mind threads
- * created with small stacks. */
+ * created with small stacks. The C++ layers and the Python module pass
+ * each thread's own work memory (cxx/include/superovoid/work.h). */
 SOV_API int sov_distance(sov_result *result, const sov_shape *A,
                          const sov_pose *XA, const sov_shape *B,
                          const sov_pose *XB, const sov_options *options,

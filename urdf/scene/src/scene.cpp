@@ -8,6 +8,7 @@
 #include <fcl/geometry/shape/cylinder.h>
 #include <fcl/geometry/shape/sphere.h>
 #include <superovoid/fcl.h>
+#include <superovoid/work.h>
 
 #include <algorithm>
 #include <array>
@@ -96,8 +97,9 @@ struct SceneAccess {
                            sov_cache* cache, What what) {
     const sov_pose xa = toPose(a->getTransform());
     const sov_pose xb = toPose(b->getTransform());
+    const sov_options options = withThreadWork(nullptr);
     sov_result r;
-    const int status = sov_distance(&r, &A.shape(), &xa, &B.shape(), &xb, nullptr, cache);
+    const int status = sov_distance(&r, &A.shape(), &xa, &B.shape(), &xb, &options, cache);
     if (status != SOV_OK) throwIfError(status, what());
     return {r.d, Eigen::Vector3d(r.pA[0], r.pA[1], r.pA[2]),
             Eigen::Vector3d(r.pB[0], r.pB[1], r.pB[2]), Eigen::Vector3d(r.n[0], r.n[1], r.n[2])};
@@ -147,9 +149,10 @@ struct SceneAccess {
     if (!e) return objectCollide(a.object.get(), env);
     const sov_pose xa = toPose(a.object->getTransform());
     const sov_pose xe = toPose(env->getTransform());
+    const sov_options options = withThreadWork(nullptr);
     int colliding = 0;
     const int status = sov_collide(&colliding, &a.superovoid->shape(), &xa, &e->shape(), &xe,
-                                   nullptr, envCache(s, a, env));
+                                   &options, envCache(s, a, env));
     if (status != SOV_OK) throwIfError(status, envWhat(s, a));
     return colliding != 0;
   }
@@ -219,9 +222,10 @@ struct SceneAccess {
     if (a.superovoid && b.superovoid) {
       const sov_pose xa = toPose(a.object->getTransform());
       const sov_pose xb = toPose(b.object->getTransform());
+      const sov_options options = withThreadWork(nullptr);
       int colliding = 0;
       const int status = sov_collide(&colliding, &a.superovoid->shape(), &xa,
-                                     &b.superovoid->shape(), &xb, nullptr, cache(s, a, b));
+                                     &b.superovoid->shape(), &xb, &options, cache(s, a, b));
       if (status != SOV_OK) throwIfError(status, pairWhat(s, a, b));
       return colliding != 0;
     }
