@@ -594,6 +594,13 @@ static double nearest_face(const search *S, int *f, double lam[3], double u[3]) 
   return nx;
 }
 
+/* The polytope of points w (A's points pa); the rounds after it add one
+ * vertex each (two mirrored), up to what the polytope holds. */
+static int init_polytope(search *S, double (*w)[3], double (*pa)[3], int n) {
+  S->budget = (kMaxVerts - n) / (S->mirror ? 2 : 1);
+  return sovc_polytope_init(&S->P, (const double(*)[3])w, (const double(*)[3])pa, n, 1e-13);
+}
+
 /* Initial polytope from the samples; returns 1 if the hull is solid. Its
  * vertices need only be points of D = A - B for the face bound to hold, so
  * they come from the cheap near-support surface points (exact for untapered
@@ -606,8 +613,7 @@ static int start(search *S) {
     sovc_support_seeds(pa[k], pb, S->pair, v);
     for (int i = 0; i < 3; ++i) w[k][i] = pa[k][i] - pb[i];
   }
-  if (sovc_polytope_init(&S->P, (const double(*)[3])w, (const double(*)[3])pa, kSamples, 1e-13))
-    return 1;
+  if (init_polytope(S, w, pa, kSamples)) return 1;
   /* Flat: every sample's support lies on the rim of a thin pinched plate
    * (a plate's pole is the support only within a narrow cone about its
    * normal). The exact supports along the samples' plane normal add its
@@ -618,8 +624,7 @@ static int start(search *S) {
     evaluate(S, pa[k], pb, n, NULL, NULL);
     for (int i = 0; i < 3; ++i) w[k][i] = pa[k][i] - pb[i], n[i] = -n[i];
   }
-  return sovc_polytope_init(&S->P, (const double(*)[3])w, (const double(*)[3])pa, kSamples + 2,
-                            1e-13);
+  return init_polytope(S, w, pa, kSamples + 2);
 }
 
 /* A body of the pair for sovc_support_distance. */
@@ -800,7 +805,6 @@ static int search_in(void *work, sovc_result *best, int *have, const sovc_pair *
   S->proved = 0;
   S->mirror = !memcmp(P->A, P->B, sizeof *P->A) && !memcmp(P->XA, P->XB, sizeof *P->XA);
   SOVC_POLYTOPE_ATTACH(&S->P, &S->polytope_storage);
-  S->budget = (kMaxVerts - kSamples) / (S->mirror ? 2 : 1);
   S->size = P->A->radius + P->B->radius;
   S->ub_lb = -INFINITY;
   if (*have) {

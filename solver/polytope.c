@@ -89,7 +89,7 @@ void sovc_polytope_empty(sovc_polytope *P, int max_verts) {
 int sovc_polytope_init(sovc_polytope *P, const double (*pts)[3],
                        const double (*aux)[3], int n, double eps) {
   int ch[4] = {0, 0, 0, 0};
-  P->nv = P->nf = P->free_hint = 0;
+  sovc_polytope_empty(P, P->max_verts);
   if (n < 4 || n > P->max_verts) return 0;
   /* farthest() finds none when every measure is NaN (overflowed points):
    * no tetrahedron then, rather than an index of -1. */
