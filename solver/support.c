@@ -574,13 +574,26 @@ static void zone_state(taper_state *t, const taper_problem *P, const double *edg
     taper_eval_s(t, P, edge[k]);
 }
 
-/* Cells of a dent zone waiting to be halved: their ends (heights) and
- * bounds. At most the scan's cells and two per halving. */
+/* Cells of a dent zone waiting to be halved: their ends (heights), bounds
+ * and, where an end is a scanned edge, its index in the scan's states (-1
+ * for a halving's midpoint). At most the scan's cells and two per halving. */
 typedef struct zone_cells {
   double lo[kZoneScan + 1 + 2 * kZoneSplits], hi[kZoneScan + 1 + 2 * kZoneSplits];
   double bound[kZoneScan + 1 + 2 * kZoneSplits];
+  int scan_lo[kZoneScan + 1 + 2 * kZoneSplits], scan_hi[kZoneScan + 1 + 2 * kZoneSplits];
   int n;
 } zone_cells;
+
+/* The state at height s, an end of a cell: the scan's state e where there
+ * is one, else evaluated. A scanned state evaluated at its own height
+ * (the profile did not clamp it) is what evaluating at s again gives. */
+static void cell_end(taper_state *t, const taper_problem *P, const taper_state *scan, int e,
+                     double s) {
+  if (e >= 0 && scan[e].s == s)
+    *t = scan[e];
+  else
+    taper_eval_s(t, P, s);
+}
 
 /* Visit the cell between the evaluated states a and b and keep it to halve. */
 static double zone_visit(double x[3], double h, zone_cells *c, const taper_problem *P,
@@ -613,10 +626,15 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
   double edge[kZoneScan + 2];
   const int n = zone_edges(edge, P, zl, zh);
   zone_cells c = {.n = 0};
-  taper_state a = *lo, b, m;
-  for (int k = 0; k + 1 < n; ++k, a = b) {
-    zone_state(&b, P, edge, k + 1, n, lo, hi);
-    h = zone_visit(x, h, &c, P, shape, v, &a, &b);
+  /* Most halvings split a scanned cell: its ends' states are kept, not
+   * evaluated again. */
+  taper_state scan[kZoneScan + 2], a, b, m;
+  scan[0] = *lo;
+  for (int k = 0; k + 1 < n; ++k) {
+    zone_state(&scan[k + 1], P, edge, k + 1, n, lo, hi);
+    h = zone_visit(x, h, &c, P, shape, v, &scan[k], &scan[k + 1]);
+    c.scan_lo[c.n - 1] = scan[k].s == edge[k] ? k : -1;
+    c.scan_hi[c.n - 1] = scan[k + 1].s == edge[k + 1] ? k + 1 : -1;
   }
   for (int budget = kZoneSplits; budget > 0; --budget) {
     int best = 0;
@@ -626,12 +644,15 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
     if (!(c.bound[best] > h + kCellTol * fabs(c.bound[best])) ||
         !(s > c.lo[best] && s < c.hi[best]))
       break;
-    taper_eval_s(&a, P, c.lo[best]);
-    taper_eval_s(&b, P, c.hi[best]);
+    cell_end(&a, P, scan, c.scan_lo[best], c.lo[best]);
+    cell_end(&b, P, scan, c.scan_hi[best], c.hi[best]);
     taper_eval_s(&m, P, s);
     c.bound[best] = -INFINITY; /* replaced by its halves */
+    const int lo_end = c.scan_lo[best], hi_end = c.scan_hi[best];
     h = zone_visit(x, h, &c, P, shape, v, &a, &m);
+    c.scan_lo[c.n - 1] = lo_end, c.scan_hi[c.n - 1] = -1;
     h = zone_visit(x, h, &c, P, shape, v, &m, &b);
+    c.scan_lo[c.n - 1] = -1, c.scan_hi[c.n - 1] = hi_end;
   }
   return h;
 }
