@@ -594,8 +594,9 @@ static double nearest_face(const search *S, int *f, double lam[3], double u[3]) 
   return nx;
 }
 
-/* The polytope of points w (A's points pa); the rounds after it add one
- * vertex each (two mirrored), up to what the polytope holds. */
+/* The polytope of points w (A's points pa): returns 1 if solid (see
+ * sovc_polytope_init). The rounds after it add one vertex each (two
+ * mirrored), up to what the polytope holds. */
 static int init_polytope(search *S, double (*w)[3], double (*pa)[3], int n) {
   S->budget = (kMaxVerts - n) / (S->mirror ? 2 : 1);
   return sovc_polytope_init(&S->P, (const double(*)[3])w, (const double(*)[3])pa, n, 1e-13);

@@ -584,18 +584,17 @@ typedef struct zone_cells {
   int n;
 } zone_cells;
 
-/* The state at height s, an end of a cell: the scan's state e where there
- * is one, else evaluated. A scanned state evaluated at its own height
- * (the profile did not clamp it) is what evaluating at s again gives. */
-static void cell_end(taper_state *t, const taper_problem *P, const taper_state *scan, int e,
-                     double s) {
-  if (e >= 0 && scan[e].s == s)
-    *t = scan[e];
-  else
-    taper_eval_s(t, P, s);
+/* The state at height s, an end of a cell: the scan's state e, else (e < 0)
+ * evaluated into *t. */
+static const taper_state *cell_end(taper_state *t, const taper_problem *P, const taper_state *scan,
+                                   int e, double s) {
+  if (e >= 0) return &scan[e];
+  taper_eval_s(t, P, s);
+  return t;
 }
 
-/* Visit the cell between the evaluated states a and b and keep it to halve. */
+/* Visit the cell between the evaluated states a and b and append it, as
+ * cell c->n - 1, to those to halve (its scan indices are the caller's). */
 static double zone_visit(double x[3], double h, zone_cells *c, const taper_problem *P,
                          const sovc_shape *shape, const double v[3], const taper_state *a,
                          const taper_state *b) {
@@ -625,9 +624,11 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
   if (outer + 1e-14 * fabs(outer) < h) return h;
   double edge[kZoneScan + 2];
   const int n = zone_edges(edge, P, zl, zh);
-  zone_cells c = {.n = 0};
+  zone_cells c;
+  c.n = 0;
   /* Most halvings split a scanned cell: its ends' states are kept, not
-   * evaluated again. */
+   * evaluated again. Only those the profile did not clamp to another
+   * height: evaluating at their own height again gives the same state. */
   taper_state scan[kZoneScan + 2], a, b, m;
   scan[0] = *lo;
   for (int k = 0; k + 1 < n; ++k) {
@@ -644,14 +645,14 @@ static double zone_maxima(double x[3], double h, const taper_problem *P, const s
     if (!(c.bound[best] > h + kCellTol * fabs(c.bound[best])) ||
         !(s > c.lo[best] && s < c.hi[best]))
       break;
-    cell_end(&a, P, scan, c.scan_lo[best], c.lo[best]);
-    cell_end(&b, P, scan, c.scan_hi[best], c.hi[best]);
+    const int lo_end = c.scan_lo[best], hi_end = c.scan_hi[best];
+    const taper_state *pa = cell_end(&a, P, scan, lo_end, c.lo[best]);
+    const taper_state *pb = cell_end(&b, P, scan, hi_end, c.hi[best]);
     taper_eval_s(&m, P, s);
     c.bound[best] = -INFINITY; /* replaced by its halves */
-    const int lo_end = c.scan_lo[best], hi_end = c.scan_hi[best];
-    h = zone_visit(x, h, &c, P, shape, v, &a, &m);
+    h = zone_visit(x, h, &c, P, shape, v, pa, &m);
     c.scan_lo[c.n - 1] = lo_end, c.scan_hi[c.n - 1] = -1;
-    h = zone_visit(x, h, &c, P, shape, v, &m, &b);
+    h = zone_visit(x, h, &c, P, shape, v, &m, pb);
     c.scan_lo[c.n - 1] = -1, c.scan_hi[c.n - 1] = hi_end;
   }
   return h;

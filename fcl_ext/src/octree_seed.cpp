@@ -12,7 +12,6 @@
 
 #include "solver.h"
 #include "superovoid/error.h"
-#include "superovoid/work.h"
 #include "voxel_cache.h"
 
 namespace sov {

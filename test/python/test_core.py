@@ -183,3 +183,28 @@ def test_type_stubs_declare_every_public_name():
         if inspect.isclass(obj):
             have = {m for m in dir(obj) if not m.startswith("_")}
             assert have <= declared[name], f"{name}: {sorted(have - declared[name])} not in the stub"
+
+
+def test_queries_run_on_a_small_thread_stack():
+    # Identical bodies at one pose: only the core's global search settles the
+    # depth. Without work memory its polytope takes about 194 KB of stack;
+    # distance and collide pass the thread's own (superovoid/work.h), so a
+    # thread of 160 KB gets the main thread's answer.
+    import threading
+    s = sov.Shape(0.03, 0.05, 0.08, 0.7, 1.3)
+    expected = sov.distance(s, sov.Pose(), s, sov.Pose())
+    got = {}
+
+    def query():
+        got["d"] = sov.distance(s, sov.Pose(), s, sov.Pose()).d
+        got["collide"] = sov.collide(s, sov.Pose(), s, sov.Pose())
+
+    previous = threading.stack_size(160 * 1024)
+    try:
+        t = threading.Thread(target=query)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(previous)
+    assert got["d"] == expected.d and expected.d < 0
+    assert got["collide"]

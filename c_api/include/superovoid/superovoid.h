@@ -95,7 +95,9 @@ typedef struct sov_options {
                           the local stage leaves unproved may need (AUTO, or
                           a study method's certificate): at least
                           sov_work_size() bytes, any alignment, used by one
-                          query at a time. Default NULL: such a query takes
+                          query at a time (no query calls back into another:
+                          a thread may keep one for all its queries, as the
+                          C++ layers do). Default NULL: such a query takes
                           it from its own stack instead */
   size_t work_size;    /* bytes at work (SOV_ERR_BUFFER if work is given and
                           this is below sov_work_size()) */
@@ -259,7 +261,7 @@ SOV_API int sov_cache_set(sov_cache *cache, const sov_pose *XA,
 /* Signed distance between posed shapes A and B (SPEC). options may be NULL
  * (defaults); cache may be NULL (cold). With a cache the query starts from
  * the cached answer and stores the new one. No heap use. Stack: at most
- * 32 KB with options->work given (16.2 KB measured over the test subsets),
+ * 32 KB with options->work given (20.8 KB measured over the test subsets),
  * and about 177 KB more without it for a query that reaches the global
  * search (at most 208 KB in all; test HardeningStack.*): mind threads
  * created with small stacks. The C++ layers and the Python module pass

@@ -1,32 +1,47 @@
 // Work memory for the core's global search, one buffer per thread, shared by
 // the C++ layers (superovoid::fcl, ::scene) and the Python module. Without
 // work memory a query that reaches the global search keeps its polytope on
-// the stack, about 190 KB (superovoid.h, sov_options.work): more than a small
-// thread stack holds. With it a query takes about 16 KB of stack.
+// the stack, about 194 KB (superovoid.h, sov_distance): more than a small
+// thread stack holds. With it a query takes about 21 KB of stack.
 #ifndef SUPEROVOID_WORK_H
 #define SUPEROVOID_WORK_H
 
 #include <superovoid/error.h>  // SOV_ERROR_VISIBLE
 #include <superovoid/superovoid.h>
 
+#include <cstddef>
 #include <memory>
 #include <new>
 
 namespace sov {
 
+// A thread's work memory: its bytes and their number (0 if none).
+struct ThreadWork {
+  std::unique_ptr<unsigned char[]> bytes;
+  std::size_t size = 0;
+};
+
 // This thread's work memory, sov_work_size() bytes: allocated on the
-// thread's first call and freed when the thread ends; NULL if that one
+// thread's first call and freed when the thread ends; none if that one
 // allocation failed (queries then take the stack, as without). Default
-// visibility, so that the layers' libraries share one buffer per thread.
-SOV_ERROR_VISIBLE inline void* threadWork() noexcept {
-  thread_local const std::unique_ptr<unsigned char[]> work(
-      new (std::nothrow) unsigned char[sov_work_size()]);
-  return work.get();
+// visibility, so that on ELF platforms the layers' libraries share one
+// buffer per thread (each Windows DLL keeps its own). Its size travels with
+// it: a library built against another core version reads the size that was
+// allocated, not its own sov_work_size().
+SOV_ERROR_VISIBLE inline const ThreadWork& threadWork() noexcept {
+  thread_local const ThreadWork work = [] {
+    ThreadWork w;
+    w.bytes.reset(new (std::nothrow) unsigned char[sov_work_size()]);
+    w.size = w.bytes ? sov_work_size() : 0;
+    return w;
+  }();
+  return work;
 }
 
 // options (the defaults when NULL) with this thread's work memory attached,
 // unless they carry work memory of their own. One query at a time uses it:
-// no query of the core calls back into another.
+// no query of the core calls back into another (superovoid.h,
+// sov_options.work).
 inline sov_options withThreadWork(const sov_options* options) noexcept {
   sov_options o;
   if (options)
@@ -34,8 +49,9 @@ inline sov_options withThreadWork(const sov_options* options) noexcept {
   else
     sov_options_default(&o);
   if (!o.work) {
-    o.work = threadWork();
-    o.work_size = o.work ? sov_work_size() : 0;
+    const ThreadWork& w = threadWork();
+    o.work = w.bytes.get();
+    o.work_size = w.size;
   }
   return o;
 }

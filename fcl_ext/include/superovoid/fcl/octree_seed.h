@@ -27,7 +27,9 @@ struct SOV_FCL_API OctreeSeedOptions {
   // Superovoid::kMaxVoxelCells).
   double resolution = 0;
   // Core options; method and seed are overridden (SOV_METHOD_IMPLICIT,
-  // SOV_SEED_CACHE). Filled by sov_options_default in the constructor.
+  // SOV_SEED_CACHE), and work memory, where work is NULL, is the calling
+  // thread's (superovoid/work.h). Filled by sov_options_default in the
+  // constructor.
   sov_options core;
   OctreeSeedOptions();
 };
