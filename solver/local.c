@@ -39,6 +39,18 @@ enum { kPolishIterations = 3 };
  * in interleaved runs). */
 enum { kChartIterations = 12, kPositionChartIterations = 16 };
 
+/* The fallback charts a polish of the global search tries: the normal chart
+ * alone. A polish starts from a face of the polytope near an optimum, where
+ * the position or normal chart converges, or from one where no chart does:
+ * on 300 pairs of each of sov_bench_degenerate's families the mixed and
+ * angle charts rescued 675 of 14,142 polishes, while the 1,017 that failed
+ * spent 24 of their 46 iterations in them. Without them those families'
+ * queries over 1 ms fell by 10 to 17 % (one pose, 1e-12 apart) and the
+ * contact battery's slowest from 877 to 628 us, the answers as right; the
+ * position chart alone saved more there but cost the batteries' tails
+ * (benchmarks/RESULTS.md). */
+enum { kPolishCharts = 1 };
+
 /* Second-order test of an overlap answer: a local maximum of the objective
  * -(h_A(v) + h_B(-v)) on the sphere needs D_A + D_B + d I >= 0 on the
  * tangent plane (D: support-map derivatives, the bodies' radii of
@@ -241,7 +253,8 @@ int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sov
   }
   const int cap = cfg->max_iterations < kChartIterations ? cfg->max_iterations : kChartIterations;
   const chart_start s = {P, at, cfg->tolerance, cfg->max_iterations, cap, cfg};
-  for (int k = 0; !ok && k < kFallbackChartCount; ++k) {
+  const int charts = at->polish ? kPolishCharts : kFallbackChartCount;
+  for (int k = 0; !ok && k < charts; ++k) {
     st = kFallbackCharts[k](&r, &s);
     spent += r.iterations;
     if (st == SOVC_DECIDED) {
@@ -273,7 +286,7 @@ sovc_newton_config sovc_chart_config(const sovc_options *opt) {
 static int search_polish(const void *ctx, sovc_result *r, int *got, const double v[3],
                          const double pA[3], const double pB[3], double lb) {
   const sovc_local_polisher *p = ctx;
-  sovc_local_start at = {.lb = lb};
+  sovc_local_start at = {.lb = lb, .polish = 1};
   memcpy(at.v, v, sizeof at.v);
   memcpy(at.pA, pA, sizeof at.pA);
   memcpy(at.pB, pB, sizeof at.pB);
