@@ -28,14 +28,16 @@ typedef struct sovc_local_start {
 } sovc_local_start;
 
 /* One local solve from at: the position chart, then the normal chart, the
- * mixed charts and the angle chart (a polish: the normal chart alone), taking
- * the first that converges to d >= at->lb. Keeps the answer in best if it is the first or has a
- * larger d; adds iterations. SOV_ERR_SPURIOUS if every chart ended below at->lb. overlap_to_search:
- * the caller hands unfinished overlaps to the global search; then, when the position chart fails
- * and the centre line proves the bodies overlap, the solve stops there (SOV_ERR_NO_CONVERGENCE).
- * warm (NULL for none): the position chart starts from warm->start if set, and warm->have_last says
- * whether this solve's answer came from it. A verdict in cfg is asked at the position and normal
- * charts' iterates; SOVC_DECIDED where it decided. */
+ * mixed charts and the angle chart (a polish: the normal chart alone),
+ * taking the first that converges to d >= at->lb. Keeps the answer in best
+ * if it is the first or has a larger d; adds iterations. SOV_ERR_SPURIOUS
+ * if every chart ended below at->lb. overlap_to_search: the caller hands
+ * unfinished overlaps to the global search; then, when the position chart
+ * fails and the centre line proves the bodies overlap, the solve stops
+ * there (SOV_ERR_NO_CONVERGENCE). warm (NULL for none): the position chart
+ * starts from warm->start if set, and warm->have_last says whether this
+ * solve's answer came from it. A verdict in cfg is asked at the position
+ * and normal charts' iterates; SOVC_DECIDED where it decided. */
 int sovc_solve_local(sovc_result *best, int *have, const sovc_pair *P, const sovc_local_start *at,
                      const sovc_newton_config *cfg, int overlap_to_search, sovc_warm *warm);
 
