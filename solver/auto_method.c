@@ -96,7 +96,7 @@ static int overlap_proved(const sovc_result *r, const sovc_pair *P, sovc_warm *w
 
 /* After the first stage (see auto_method.h). */
 int sovc_solve_auto_finish(sovc_result *res, int have, const sovc_pair *P, const sovc_options *opt,
-                           sovc_warm *warm) {
+                           sovc_warm *warm, int *verdict) {
   const sovc_newton_config cfg = sovc_chart_config(opt);
   int st = SOV_OK;
   /* A non-negative answer is final; an overlap answer is final when inner
@@ -104,9 +104,11 @@ int sovc_solve_auto_finish(sovc_result *res, int have, const sovc_pair *P, const
   const int final = have && (res->d >= 0 || overlap_proved(res, P, warm));
   if (!final) {
     sovc_local_polisher polisher;
-    const sovc_search_config search = sovc_local_search_config(&polisher, P, &cfg, opt->work);
+    sovc_search_config search = sovc_local_search_config(&polisher, P, &cfg, opt->work);
+    search.verdict = verdict;
     st = sovc_global_search(res, &have, P, &search);
     if (warm) warm->have_last = 0;
+    if (st == SOVC_DECIDED) return st;
   }
   res->method = SOVC_METHOD_AUTO;
   return have && st == SOV_OK ? SOV_OK : SOV_ERR_NO_CONVERGENCE;
@@ -122,5 +124,5 @@ int sovc_solve_auto(sovc_result *res, const sovc_pair *P, const sovc_options *op
     return SOV_OK;
   }
   const int have = sovc_solve_auto_local(res, P, opt, cache, NULL, 1, NULL, warm) == SOV_OK;
-  return sovc_solve_auto_finish(res, have, P, opt, warm);
+  return sovc_solve_auto_finish(res, have, P, opt, warm, NULL);
 }

@@ -27,8 +27,11 @@ int sovc_solve_auto_local(sovc_result *result, const sovc_pair *P, const sovc_op
 
 /* The default method's stages after the first, from its result: an
  * answer with d >= 0 or proved by inner balls is final, anything else
- * (have = 0: no local answer) goes to the global search. */
+ * (have = 0: no local answer) goes to the global search. verdict: a
+ * collide's (NULL for a distance), where the search stops at its first
+ * proof: SOVC_DECIDED (result holds no answer), *verdict 1 overlapping, 0
+ * apart. */
 int sovc_solve_auto_finish(sovc_result *result, int have, const sovc_pair *P,
-                           const sovc_options *options, sovc_warm *warm);
+                           const sovc_options *options, sovc_warm *warm, int *verdict);
 
 #endif

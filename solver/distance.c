@@ -211,8 +211,11 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
       deliver(SOV_OK, &r, P, cache, warm); /* a finite answer only, as a distance's */
       return SOV_OK;
     }
-    /* The rest of the distance, not all of it again. */
-    st = deliver(sovc_solve_auto_finish(&r, have, P, opt, warm), &r, P, cache, warm);
+    /* The rest of the distance, not all of it again, to its first proof. */
+    int said = 0;
+    st = sovc_solve_auto_finish(&r, have, P, opt, warm, &said);
+    if (st == SOVC_DECIDED) return *colliding = said, SOV_OK;
+    st = deliver(st, &r, P, cache, warm);
   } else {
     st = sovc_distance(&r, caller, opt, cache);
   }

@@ -21,6 +21,9 @@ typedef struct sovc_search_config {
   double tolerance; /* the caller's, for the separated search's last resort */
   void *work;       /* sovc_search_work_size() bytes, double-aligned, or NULL: the
                        search then takes them from the stack */
+  int *verdict;     /* a collide's (NULL for a distance): the search stops at
+                       its first proof, SOVC_DECIDED with *verdict 1 for
+                       overlapping, 0 for apart */
 } sovc_search_config;
 
 /* Bytes of work memory the search uses (its polytope and bounds, or the

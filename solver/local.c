@@ -298,6 +298,6 @@ sovc_search_config sovc_local_search_config(sovc_local_polisher *polisher, const
                                             const sovc_newton_config *cfg, void *work) {
   polisher->P = P;
   polisher->cfg = cfg;
-  const sovc_search_config out = {search_polish, polisher, cfg->tolerance, work};
+  const sovc_search_config out = {search_polish, polisher, cfg->tolerance, work, NULL};
   return out;
 }
