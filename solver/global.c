@@ -742,18 +742,19 @@ static double current(const search *S, const sovc_result *best, int have) {
   return have ? fmax(best->d, S->ub_lb) : S->ub_lb;
 }
 
-/* A collide's proof (cfg->verdict): apart, an exact support value above 0
- * just found (d >= it); else overlapping where the origin lies inside the
- * polytope, whose vertices are points of D, so inside D, past rounding of
- * the points (kBound of the size from every face). SOVC_DECIDED with the
- * verdict, 0 where there is no proof or no collide. */
-static int decided(const search *S, int apart) {
-  int *verdict = S->cfg->verdict;
-  if (!verdict) return 0;
-  if (apart) return *verdict = 0, SOVC_DECIDED;
+/* 1 if the origin lies inside the polytope past rounding of its points
+ * (kBound of the size from every face): its vertices are points of D, so
+ * the origin lies in D and the bodies overlap. */
+static int origin_inside(const search *S) {
   for (int f = 0; f < S->P.nf; ++f)
     if (S->P.alive[f] && !(S->P.dist[f] > kBound * S->size)) return 0;
-  return *verdict = 1, SOVC_DECIDED;
+  return 1;
+}
+
+/* A collide's proved verdict into cfg->verdict (1 overlapping, 0 apart). */
+static int say(const search *S, int overlapping) {
+  *S->cfg->verdict = overlapping;
+  return SOVC_DECIDED;
 }
 
 /* Overlap: expand the face of lowest bound until every bound lies above
@@ -761,7 +762,8 @@ static int decided(const search *S, int apart) {
 static int overlap(search *S) {
   double pA[3], pB[3], n[3];
   for (int it = 0; it < S->budget; ++it) {
-    if (decided(S, 0)) return SOVC_DECIDED;
+    /* A collide stops at its first proof. */
+    if (S->cfg->verdict && origin_inside(S)) return say(S, 1);
     double bound;
     const int f = lowest_face(S, &bound);
     const double cur = current(S, S->best, *S->have);
@@ -779,8 +781,8 @@ static int overlap(search *S) {
       continue;
     }
     const double lb = evaluate(S, pA, pB, n, pA, pB);
-    if (lb > 0 && decided(S, 1)) return SOVC_DECIDED;
-    if (lb > 0) return separated(S);
+    /* d >= lb > 0: a collide's proof of apart. */
+    if (lb > 0) return S->cfg->verdict ? say(S, 0) : separated(S);
     if (-lb - dist <= kTight * S->size && !in_caps(S->failed[0], S->nfailed, n, kFailedCap) &&
         !near_paths(S->started, S->nstarted, n, kStartedCap)) {
       polish(S, n, pA, pB, lb);
