@@ -117,7 +117,11 @@ static int check_pose(const sov_pose *X) {
   return sovc_check_rotation(X->R);
 }
 
-/* Alignment of the search's work memory within the caller's bytes. */
+/* The support EPA's polytope storage (in work memory or on a stack
+ * frame). */
+typedef SOVC_POLYTOPE_STORAGE(SOVC_EPA_MAX_VERTS) epa_storage;
+
+/* Alignment of the work memory within the caller's bytes. */
 enum { kWorkAlign = 16 };
 
 /* The caller's work memory from its first kWorkAlign-aligned byte (NULL:
@@ -357,9 +361,11 @@ void sov_options_default(sov_options *options) {
   options->work_size = 0;
 }
 
-/* The search's bytes and room to align them. */
+/* The larger of the search's and the EPA's bytes, and room to align
+ * them. */
 size_t sov_work_size(void) {
-  return sovc_search_work_size() + kWorkAlign;
+  const size_t search = sovc_search_work_size();
+  return (search > sizeof(epa_storage) ? search : sizeof(epa_storage)) + kWorkAlign;
 }
 
 /* Forget the cached answer. */
@@ -480,18 +486,15 @@ static void support_answer(sov_result *result, double d, const double pA[3], con
   result->method = SOV_METHOD_AUTO;
 }
 
-/* EPA on two support functions. */
-int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn support_a,
-                            const void *a, sov_support_fn support_b, const void *b,
-                            double tolerance) {
-  const int checked = check_support_query(result, overlapping, support_a, support_b, tolerance);
-  if (checked != SOV_OK) return checked;
-  const sovc_support_body A = {support_a, a}, B = {support_b, b};
-  SOVC_POLYTOPE_STORAGE(SOVC_EPA_MAX_VERTS) storage;
+/* EPA on two support functions (arguments checked), its polytope in
+ * storage. */
+static int penetration_in(epa_storage *storage, sov_result *result, int *overlapping,
+                          const sovc_support_body *A, const sovc_support_body *B,
+                          double tolerance) {
   sovc_polytope P;
-  SOVC_POLYTOPE_ATTACH(&P, &storage);
+  SOVC_POLYTOPE_ATTACH(&P, storage);
   sovc_support_epa out;
-  const int st = sovc_support_penetration(&out, &A, &B, tolerance, &P);
+  const int st = sovc_support_penetration(&out, A, B, tolerance, &P);
   /* A run that stopped short of the tolerance still gives its bracket. */
   if (st != SOV_OK && !(st == SOV_ERR_NO_CONVERGENCE && isfinite(out.gap))) return st;
   *overlapping = out.overlapping;
@@ -499,6 +502,32 @@ int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn
   if (!out.overlapping) return SOV_OK;
   support_answer(result, -out.depth, out.pA, out.pB, out.steps, out.gap);
   return st;
+}
+
+/* EPA on two support functions, its polytope on this frame. */
+int sov_support_penetration(sov_result *result, int *overlapping, sov_support_fn support_a,
+                            const void *a, sov_support_fn support_b, const void *b,
+                            double tolerance) {
+  const int checked = check_support_query(result, overlapping, support_a, support_b, tolerance);
+  if (checked != SOV_OK) return checked;
+  const sovc_support_body A = {support_a, a}, B = {support_b, b};
+  epa_storage storage;
+  return penetration_in(&storage, result, overlapping, &A, &B, tolerance);
+}
+
+/* EPA on two support functions, its polytope in the caller's work memory
+ * (none: on sov_support_penetration's frame, so that this one stays
+ * small). */
+int sov_support_penetration_work(sov_result *result, int *overlapping, sov_support_fn support_a,
+                                 const void *a, sov_support_fn support_b, const void *b,
+                                 double tolerance, void *work, size_t work_size) {
+  if (!work)
+    return sov_support_penetration(result, overlapping, support_a, a, support_b, b, tolerance);
+  const int checked = check_support_query(result, overlapping, support_a, support_b, tolerance);
+  if (checked != SOV_OK) return checked;
+  if (work_size < sov_work_size()) return SOV_ERR_BUFFER;
+  const sovc_support_body A = {support_a, a}, B = {support_b, b};
+  return penetration_in(aligned_work(work), result, overlapping, &A, &B, tolerance);
 }
 
 /* GJK on two support functions. */

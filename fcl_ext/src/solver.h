@@ -441,7 +441,8 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
 
   // The penetration of a pair libccd answers that GJK found overlapping,
   // by the core's EPA on the two shapes' support functions
-  // (sov_support_penetration) at distance_tolerance: FCL's EPA fails its own
+  // (sov_support_penetration_work, its polytope in this thread's work memory)
+  // at distance_tolerance: FCL's EPA fails its own
   // assertion and aborts the process on some of them (a box-like superovoid
   // against a box, fcl_ext/README.md), or spins. A pair that a support value
   // proves apart or touching gets d = 0 at the first shape's support point.
@@ -455,8 +456,10 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
     sov_result r;
     int overlapping = 0;
-    const int status = sov_support_penetration(&r, &overlapping, &ccdBodySupport, &pair.b1,
-                                               &ccdBodySupport, &pair.b2, distance_tolerance);
+    const ThreadWork& work = threadWork();
+    const int status =
+        sov_support_penetration_work(&r, &overlapping, &ccdBodySupport, &pair.b1, &ccdBodySupport,
+                                     &pair.b2, distance_tolerance, work.bytes.get(), work.size);
     Witness w{0, Vector::UnitZ(), Vector::Zero(), Vector::Zero()};
     const bool bracket = status == SOV_ERR_NO_CONVERGENCE && overlapping == 1;
     if (status == SOV_OK || bracket) {

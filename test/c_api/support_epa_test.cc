@@ -1,12 +1,13 @@
-// sov_support_penetration, sov_support_distance and sov_support_collide: EPA
-// and GJK on support
-// functions, against the battery subsets' reference answers (posed
-// superovoids given by their supports) and closed forms, and their errors.
+// sov_support_penetration (and _work), sov_support_distance and
+// sov_support_collide: EPA and GJK on support functions, against the
+// battery subsets' reference answers (posed superovoids given by their
+// supports) and closed forms, and their errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "../battery_check.h"
 #include "superovoid/superovoid.h"
@@ -179,6 +180,49 @@ TEST(SovSupportPenetration, RefusesBadInput) {
             SOV_ERR_NONFINITE);
   // A body against itself at one pose: the depth is its least width, 0.4.
   ASSERT_EQ(sov_support_penetration(&r, &over, posedSupport, &A, posedSupport, &A, 1e-9), SOV_OK);
+  EXPECT_EQ(over, 1);
+  EXPECT_NEAR(r.d, -0.4, 1e-9);
+}
+
+// With work memory (at any alignment), the same bits as on the stack; work
+// memory too small is refused, none is the stack's.
+TEST(SovSupportPenetration, WorkMemoryGivesTheSameAnswers) {
+  constexpr double kTol = 1e-9;
+  std::vector<unsigned char> work(sov_work_size() + 1);
+  int overlapping = 0;
+  forEachReferencePair(
+      [&](const PosedBody& A, const PosedBody& B, double, const std::string& what) {
+        sov_result r, w;
+        int over = -1, over_w = -1;
+        const int st = sov_support_penetration(&r, &over, posedSupport, &A, posedSupport, &B, kTol);
+        const int st_w = sov_support_penetration_work(&w, &over_w, posedSupport, &A, posedSupport,
+                                                      &B, kTol, work.data() + 1, sov_work_size());
+        ASSERT_EQ(st_w, st) << what;
+        ASSERT_EQ(over_w, over) << what;
+        overlapping += over == 1;
+        for (int i = 0; i < 3; ++i) EXPECT_EQ(w.n[i], r.n[i]) << what;
+        if (over != 1) return;
+        EXPECT_EQ(w.d, r.d) << what;
+        EXPECT_EQ(w.residual, r.residual) << what;
+        EXPECT_EQ(w.iterations, r.iterations) << what;
+        for (int i = 0; i < 3; ++i) EXPECT_EQ(w.pA[i], r.pA[i]) << what;
+        for (int i = 0; i < 3; ++i) EXPECT_EQ(w.pB[i], r.pB[i]) << what;
+      });
+  EXPECT_GT(overlapping, 0);
+  EllipsoidAtOrigin e;
+  ASSERT_EQ(e.status, SOV_OK);
+  const PosedBody A{&e.S, &e.X};
+  sov_result r;
+  int over = 0;
+  EXPECT_EQ(sov_support_penetration_work(&r, &over, posedSupport, &A, posedSupport, &A, 1e-9,
+                                         work.data(), sov_work_size() - 1),
+            SOV_ERR_BUFFER);
+  EXPECT_EQ(sov_support_penetration_work(&r, &over, posedSupport, &A, posedSupport, &A, 0,
+                                         work.data(), sov_work_size()),
+            SOV_ERR_OPTION);
+  ASSERT_EQ(
+      sov_support_penetration_work(&r, &over, posedSupport, &A, posedSupport, &A, 1e-9, nullptr, 0),
+      SOV_OK);
   EXPECT_EQ(over, 1);
   EXPECT_NEAR(r.d, -0.4, 1e-9);
 }

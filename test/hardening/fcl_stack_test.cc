@@ -3,10 +3,14 @@
 // keeps its polytope off the stack. Measured as stack_test.cc measures the
 // core's, over the committed subsets (whose overlaps include pairs the
 // global search decides): sov::distance, sov::collide and
-// sov::continuousCollide on two sov::Superovoid objects, against the core's
-// own queries of the same pairs without work memory.
+// sov::continuousCollide on two sov::Superovoid objects, and the signed
+// distance of the first against a box in place of the second (whose
+// overlaps take the core's EPA), against the core's own queries of the same
+// pairs without work memory.
 #include <fcl/narrowphase/collision_object.h>
 #include <gtest/gtest.h>
+
+#include <fcl/geometry/shape/box.h>
 
 #include <cstdio>
 #include <memory>
@@ -34,13 +38,22 @@ std::shared_ptr<fcl::CollisionObject<double>> RowObject(const double* row) {
 
 // The FCL layer's stack bound: the core's with work memory (superovoid.h)
 // and a few KB for the layer's own frames (measured in a Release build:
-// 23 KB).
+// 24 KB).
 constexpr size_t kFclStackWithWork = 40 * 1024;
+
+// The box B's semi-axes span, at B's pose, as an FCL collision object.
+std::shared_ptr<fcl::CollisionObject<double>> RowBox(const double* row) {
+  auto box = std::make_shared<fcl::Box<double>>(2 * row[0], 2 * row[1], 2 * row[2]);
+  const std::shared_ptr<fcl::CollisionObject<double>> b = RowObject(row);
+  return std::make_shared<fcl::CollisionObject<double>>(box, b->getTransform());
+}
 
 // The FCL layer's queries on every pair of both committed subsets.
 struct FclJob {
   std::vector<std::shared_ptr<fcl::CollisionObject<double>>> objects;  // A, B, A, B, ...
+  std::vector<std::shared_ptr<fcl::CollisionObject<double>>> boxes;    // one per pair
   int overlaps = 0;
+  int box_overlaps = 0;
   int threw = 0;
 };
 
@@ -70,6 +83,11 @@ void* RunFclQueries(void* arg) {
       sov::continuousCollide(a.collisionGeometry().get(), MotionStart(a, b), a.getTransform(),
                              b.collisionGeometry().get(), b.getTransform(), b.getTransform(), treq,
                              tres);
+      fcl::DistanceRequest<double> sreq(true);
+      sreq.enable_signed_distance = true;
+      fcl::DistanceResult<double> sres;
+      sov::distance(&a, job->boxes[i / 2].get(), sreq, sres);
+      job->box_overlaps += sres.min_distance < 0;
     } catch (...) {
       ++job->threw;
     }
@@ -101,6 +119,7 @@ TEST(HardeningStack, FclLayerQueriesUseThreadWorkMemory) {
     for (const sov_test::Pair& p : b.pairs) {
       job.objects.push_back(RowObject(p.body[0]));
       job.objects.push_back(RowObject(p.body[1]));
+      job.boxes.push_back(RowBox(p.body[1]));
       sov_test::PosedPair pp;
       ASSERT_EQ(sov_test::MakePosedPair(&pp, p), SOV_OK);
       core.pairs.push_back(pp);
@@ -110,10 +129,11 @@ TEST(HardeningStack, FclLayerQueriesUseThreadWorkMemory) {
   const size_t used = sov_test::PaintedStackUsed(RunFclQueries, &job);
   const size_t used_core = sov_test::PaintedStackUsed(RunCoreQueries, &core);
   std::printf(
-      "[ stack    ] %zu pairs: %zu bytes of stack through the FCL layer, %d overlap; %zu by "
-      "the core without work memory\n",
-      job.objects.size() / 2, used, job.overlaps, used_core);
+      "[ stack    ] %zu pairs: %zu bytes of stack through the FCL layer, %d overlap, %d against "
+      "boxes; %zu by the core without work memory\n",
+      job.objects.size() / 2, used, job.overlaps, job.box_overlaps, used_core);
   EXPECT_EQ(job.threw, 0);
+  EXPECT_GT(job.box_overlaps, 0);  // the EPA ran
   EXPECT_EQ(core.failures, 0);
   // The global search ran: the core's own queries put its polytope on the
   // stack, the layer's did not.

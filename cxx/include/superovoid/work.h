@@ -1,8 +1,9 @@
-// Work memory for the core's global search, one buffer per thread, shared by
-// the C++ layers (superovoid::fcl, ::scene) and the Python module. Without
-// work memory a query that reaches the global search keeps its polytope on
-// the stack, about 194 KB (superovoid.h, sov_distance): more than a small
-// thread stack holds. With it a query takes about 21 KB of stack.
+// Work memory for the core's global search and its support EPA, one buffer
+// per thread, shared by the C++ layers (superovoid::fcl, ::scene) and the
+// Python module. Without work memory a query that reaches the global search
+// keeps its polytope on the stack, about 194 KB (superovoid.h,
+// sov_distance), the EPA its own, about 94 KB: more than a small thread
+// stack holds. With it a query takes about 21 KB of stack.
 #ifndef SUPEROVOID_WORK_H
 #define SUPEROVOID_WORK_H
 
