@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Two builds of the library, interleaved in one run (speed is a ratio):
-#   benchmarks/ab_battery.sh [--pairs] BASE_BUILD NEW_BUILD [ROUNDS] [DATA_DIR]
+#   benchmarks/ab_battery.sh [--pairs [--collide]] BASE_BUILD NEW_BUILD [ROUNDS] [DATA_DIR]
 # runs sov_battery --repeat 3 on the paper, stress, contact and ellipsoid batteries in
 # the cold, warm and collide modes, the two builds alternating ROUNDS times
 # (default 3), and prints per battery and mode the mean over rounds of each
@@ -10,19 +10,25 @@
 # whose answer (anything but the time) differs and the largest change of d, then over
 # each pair's fastest round the median, p99 and maximum time, the pairs over 1 ms, the
 # median per-pair ratio new / base, the iterations, and the three pairs that gained and
-# lost most. DATA_DIR defaults to ../shared/data.
+# lost most; with --collide the same of sov_collide (rows differ: status or verdict).
+# DATA_DIR defaults to ../shared/data.
 set -e
 pairs=0
+mode=""
 if [ "$1" = --pairs ]; then
   pairs=1
   shift
+  if [ "$1" = --collide ]; then
+    mode=--collide
+    shift
+  fi
 fi
 base=$1
 new=$2
 rounds=${3:-3}
 data=${4:-../shared/data}
 if [ -z "$base" ] || [ -z "$new" ]; then
-  echo "usage: $0 [--pairs] BASE_BUILD NEW_BUILD [ROUNDS] [DATA_DIR]" >&2
+  echo "usage: $0 [--pairs [--collide]] BASE_BUILD NEW_BUILD [ROUNDS] [DATA_DIR]" >&2
   exit 2
 fi
 if [ "$pairs" = 1 ]; then
@@ -34,7 +40,7 @@ if [ "$pairs" = 1 ]; then
         dir=$base
         [ "$b" = new ] && dir=$new
         "$dir/benchmarks/sov_battery" --in "$data/battery_$bat.csv" --out "$out/${bat}_${b}_$r.csv" \
-          --repeat 1 >/dev/null
+          --repeat 1 $mode >/dev/null
       done
     done
   done
@@ -52,7 +58,8 @@ for bat in ["paper", "stress", "contact", "ellipsoid"]:
     rn, tn = load(bat, "new")
     keys = [k for k in rb[0] if k != "time_ns"]
     differ = sum(1 for a, c in zip(rb, rn) if any(a[k] != c[k] for k in keys))
-    dd = max(abs(float(a["d"]) - float(c["d"])) for a, c in zip(rb, rn))
+    dd = max((abs(float(a["d"]) - float(c["d"])) for a, c in zip(rb, rn)
+              if a["d"] != "nan" and c["d"] != "nan"), default=0.0)
     it = lambda rows: sum(int(x["iterations"]) for x in rows)
     ratio = statistics.median(n / b for n, b in zip(tn, tb))
     print(f"{bat}: {differ} of {len(rb)} rows differ (largest |change of d| {dd:.2g})")
