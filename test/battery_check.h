@@ -160,6 +160,36 @@ inline int MakePosedPair(PosedPair* out, const Pair& pair) {
   return st;
 }
 
+// A pair of the committed paper and stress subsets: its row, its reference
+// and the row posed (status: MakePosedPair's), and where it comes from.
+struct SubsetPair {
+  Pair row;
+  Ref ref;
+  PosedPair posed;
+  int status = SOV_OK;
+  std::string where;  // "FILE row I"
+};
+
+// Every pair of paper_subset.csv and stress_subset.csv in dir, in file
+// order; *error names a file that could not be read ("" if none).
+inline std::vector<SubsetPair> LoadSubsetPairs(const std::string& dir, std::string* error) {
+  std::vector<SubsetPair> out;
+  error->clear();
+  for (const char* name : {"paper_subset.csv", "stress_subset.csv"}) {
+    const Battery b = LoadBattery(dir + "/" + name);
+    if (!b.error.empty()) *error = b.error;
+    for (size_t i = 0; i < b.pairs.size(); ++i) {
+      SubsetPair sp;
+      sp.row = b.pairs[i];
+      sp.ref = b.refs[i];
+      sp.status = MakePosedPair(&sp.posed, sp.row);
+      sp.where = std::string(name) + " row " + std::to_string(i);
+      out.push_back(sp);
+    }
+  }
+  return out;
+}
+
 // World point -> body frame: R^T (x - p).
 inline void ToLocal(double local[3], const sov_pose& X, const double world[3]) {
   const double v[3] = {world[0] - X.p[0], world[1] - X.p[1], world[2] - X.p[2]};

@@ -45,20 +45,17 @@ struct Pairs {
 
 Pairs LoadSubsets() {
   Pairs p;
-  for (const char *name : {"/paper_subset.csv", "/stress_subset.csv"}) {
-    const sov_test::Battery battery = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
-    EXPECT_TRUE(battery.error.empty()) << battery.error;
-    for (const auto &row : battery.pairs) {
-      sov_test::PosedPair pp;
-      EXPECT_EQ(sov_test::MakePosedPair(&pp, row), SOV_OK) << name << " id " << row.id;
-      p.ia.push_back(p.shapes.size());
-      p.shapes.push_back(pp.A);
-      p.ib.push_back(p.shapes.size());
-      p.shapes.push_back(pp.B);
-      p.XA.push_back(pp.XA);
-      p.XB.push_back(pp.XB);
-    }
+  std::string error;
+  for (const sov_test::SubsetPair &sp : sov_test::LoadSubsetPairs(SOV_TEST_DATA_DIR, &error)) {
+    EXPECT_EQ(sp.status, SOV_OK) << sp.where;
+    p.ia.push_back(p.shapes.size());
+    p.shapes.push_back(sp.posed.A);
+    p.ib.push_back(p.shapes.size());
+    p.shapes.push_back(sp.posed.B);
+    p.XA.push_back(sp.posed.XA);
+    p.XB.push_back(sp.posed.XB);
   }
+  EXPECT_TRUE(error.empty()) << error;
   return p;
 }
 

@@ -49,18 +49,14 @@ struct EllipsoidAtOrigin {
 // is not touching (|d_ref| below 1e-6: either answer), posed by its row.
 template <class F>
 void forEachReferencePair(F&& f) {
-  for (const char* name : {"/paper_subset.csv", "/stress_subset.csv"}) {
-    const sov_test::Battery b = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
-    ASSERT_TRUE(b.error.empty()) << b.error;
-    for (size_t i = 0; i < b.pairs.size(); ++i) {
-      sov_test::PosedPair pp;
-      ASSERT_EQ(sov_test::MakePosedPair(&pp, b.pairs[i]), SOV_OK);
-      const double d_ref = b.refs[i].d;
-      if (std::abs(d_ref) < 1e-6) continue;
-      f(PosedBody{&pp.A, &pp.XA}, PosedBody{&pp.B, &pp.XB}, d_ref,
-        std::string(name) + " row " + std::to_string(i));
-    }
+  std::string error;
+  for (const sov_test::SubsetPair& sp : sov_test::LoadSubsetPairs(SOV_TEST_DATA_DIR, &error)) {
+    ASSERT_EQ(sp.status, SOV_OK) << sp.where;
+    if (std::abs(sp.ref.d) < 1e-6) continue;
+    const sov_test::PosedPair& pp = sp.posed;
+    f(PosedBody{&pp.A, &pp.XA}, PosedBody{&pp.B, &pp.XB}, sp.ref.d, sp.where);
   }
+  ASSERT_TRUE(error.empty()) << error;
 }
 
 // Overlapping pairs: -depth within the tolerance of the reference d (the

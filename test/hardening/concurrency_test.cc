@@ -37,14 +37,13 @@ struct Record {
 
 std::vector<Item> LoadItems() {
   std::vector<Item> items;
-  for (const char *name : {"/paper_subset.csv", "/stress_subset.csv"}) {
-    const sov_test::Battery battery = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
-    EXPECT_TRUE(battery.error.empty()) << battery.error;
-    for (const auto &pair : battery.pairs) {
-      sov_test::PosedPair pp;
-      if (sov_test::MakePosedPair(&pp, pair) == SOV_OK) items.push_back({pp.A, pp.B, pp.XA, pp.XB});
-    }
+  std::string error;
+  for (const sov_test::SubsetPair &sp : sov_test::LoadSubsetPairs(SOV_TEST_DATA_DIR, &error)) {
+    EXPECT_EQ(sp.status, SOV_OK) << sp.where;
+    const sov_test::PosedPair &pp = sp.posed;
+    items.push_back({pp.A, pp.B, pp.XA, pp.XB});
   }
+  EXPECT_TRUE(error.empty()) << error;
   const auto cases = sov_hardening::ExtremeCases();
   for (size_t i = 0; i < cases.size(); i += kExtremeStride)
     items.push_back({cases[i].A.shape, cases[i].B.shape, cases[i].A.pose, cases[i].B.pose});

@@ -113,18 +113,15 @@ void* RunCoreQueries(void* arg) {
 TEST(HardeningStack, FclLayerQueriesUseThreadWorkMemory) {
   FclJob job;
   CoreJob core;
-  for (const char* name : {"/paper_subset.csv", "/stress_subset.csv"}) {
-    const sov_test::Battery b = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
-    ASSERT_TRUE(b.error.empty()) << b.error;
-    for (const sov_test::Pair& p : b.pairs) {
-      job.objects.push_back(RowObject(p.body[0]));
-      job.objects.push_back(RowObject(p.body[1]));
-      job.boxes.push_back(RowBox(p.body[1]));
-      sov_test::PosedPair pp;
-      ASSERT_EQ(sov_test::MakePosedPair(&pp, p), SOV_OK);
-      core.pairs.push_back(pp);
-    }
+  std::string error;
+  for (const sov_test::SubsetPair& sp : sov_test::LoadSubsetPairs(SOV_TEST_DATA_DIR, &error)) {
+    ASSERT_EQ(sp.status, SOV_OK) << sp.where;
+    job.objects.push_back(RowObject(sp.row.body[0]));
+    job.objects.push_back(RowObject(sp.row.body[1]));
+    job.boxes.push_back(RowBox(sp.row.body[1]));
+    core.pairs.push_back(sp.posed);
   }
+  ASSERT_TRUE(error.empty()) << error;
   ASSERT_FALSE(job.objects.empty());
   const size_t used = sov_test::PaintedStackUsed(RunFclQueries, &job);
   const size_t used_core = sov_test::PaintedStackUsed(RunCoreQueries, &core);

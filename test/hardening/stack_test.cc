@@ -43,15 +43,13 @@ void* RunQueries(void* arg) {
 
 // The pairs of both committed subsets.
 std::vector<sov_test::PosedPair> SubsetPairs() {
+  std::string error;
   std::vector<sov_test::PosedPair> out;
-  for (const char* name : {"/paper_subset.csv", "/stress_subset.csv"}) {
-    const sov_test::Battery b = sov_test::LoadBattery(std::string(SOV_TEST_DATA_DIR) + name);
-    EXPECT_TRUE(b.error.empty()) << b.error;
-    for (const sov_test::Pair& p : b.pairs) {
-      sov_test::PosedPair pp;
-      if (sov_test::MakePosedPair(&pp, p) == SOV_OK) out.push_back(pp);
-    }
+  for (const sov_test::SubsetPair& sp : sov_test::LoadSubsetPairs(SOV_TEST_DATA_DIR, &error)) {
+    EXPECT_EQ(sp.status, SOV_OK) << sp.where;
+    out.push_back(sp.posed);
   }
+  EXPECT_TRUE(error.empty()) << error;
   return out;
 }
 
