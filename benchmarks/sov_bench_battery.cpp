@@ -15,6 +15,7 @@
 // Internal C headers of the core (no extern "C" of their own).
 extern "C" {
 #include "c_api/storage.h"
+#include "solver/pose.h"
 #include "solver/quadtree.h"
 #include "solver/support.h"
 }
@@ -145,7 +146,9 @@ Outcome RunCore(const Method& m, const PairBodies& b, int repeat) {
   o.total_us = bench::MedianUs(
       repeat, [&] { st = sov_distance(&r, &b.A, &b.XA, &b.B, &b.XB, &opt, nullptr); });
   double sink[6];
-  const sovc_pose XA = sovc_pose_from_public(&b.XA), XB = sovc_pose_from_public(&b.XB);
+  sovc_pose XA, XB;  // as sov_distance takes the poses (checked there)
+  sovc_pose_from_raw(&XA, b.XA.R, b.XA.p);
+  sovc_pose_from_raw(&XB, b.XB.R, b.XB.p);
   const sovc_pair P = {sovc_shape_of(&b.A), &XA, sovc_shape_of(&b.B), &XB, 1};
   if (m.quadtree)
     o.guess_us = bench::MedianUs(repeat, [&] { sovc_quadtree_seed(sink, sink + 2, &P); });

@@ -22,40 +22,30 @@ void sov_toc_options_default(sov_toc_options *options) {
   sov_options_default(&options->distance);
 }
 
-/* A pose the solver can take: finite, a rotation within 1e-6. */
-static int check_pose(const sov_pose *X) {
-  if (!sovc_all_finite(X->R, 9) || !sovc_all_finite(X->p, 3)) return SOV_ERR_NONFINITE;
-  return sovc_check_rotation(X->R);
-}
-
-/* Both poses of a motion. */
-static int check_motion(const sov_motion *M) {
+/* A motion as the solver takes it: both poses checked and made rotations
+ * (sovc_pose_from_raw). */
+static int motion_in(sovc_motion *m, const sov_motion *M) {
   if (!M) return SOV_ERR_NULL;
-  int st = check_pose(&M->from);
-  if (st == SOV_OK) st = check_pose(&M->to);
+  sovc_pose X0, X1;
+  int st = sovc_pose_from_raw(&X0, M->from.R, M->from.p);
+  if (st == SOV_OK) st = sovc_pose_from_raw(&X1, M->to.R, M->to.p);
   if (st != SOV_OK) return st;
   /* Ends 2e308 apart: their difference, the motion's translation, overflows
    * (the pose at t = 0.5 came out infinite, with SOV_OK). */
   const double dp[3] = {M->to.p[0] - M->from.p[0], M->to.p[1] - M->from.p[1],
                         M->to.p[2] - M->from.p[2]};
-  return sovc_all_finite(dp, 3) ? SOV_OK : SOV_ERR_NONFINITE;
-}
-
-/* A motion as the solver's. */
-static sovc_motion motion_from_public(const sov_motion *M) {
-  const sovc_pose X0 = sovc_pose_from_public(&M->from), X1 = sovc_pose_from_public(&M->to);
-  sovc_motion m;
-  sovc_motion_init(&m, &X0, &X1);
-  return m;
+  if (!sovc_all_finite(dp, 3)) return SOV_ERR_NONFINITE;
+  sovc_motion_init(m, &X0, &X1);
+  return SOV_OK;
 }
 
 /* Pose at t. */
 int sov_motion_pose(sov_pose *pose, const sov_motion *motion, double t) {
   if (!pose) return SOV_ERR_NULL;
-  const int st = check_motion(motion);
+  sovc_motion m;
+  const int st = motion_in(&m, motion);
   if (st != SOV_OK) return st;
   if (!isfinite(t)) return SOV_ERR_NONFINITE;
-  const sovc_motion m = motion_from_public(motion);
   sovc_pose X;
   sovc_motion_pose(&X, &m, t);
   /* A t far outside [0, 1] can carry the pose past the double range. */
@@ -82,14 +72,16 @@ static sovc_toc_options toc_options_from_public(const sov_toc_options *o) {
   return out;
 }
 
-/* Shapes (sov_shape_get checks them), motions and options, in order. */
+/* Shapes (sov_shape_get checks them), motions (into mA, mB) and options,
+ * in order. */
 static int check_toc_query(const sov_shape *A, const sov_motion *MA, const sov_shape *B,
-                           const sov_motion *MB, const sov_toc_options *options) {
+                           const sov_motion *MB, const sov_toc_options *options, sovc_motion *mA,
+                           sovc_motion *mB) {
   sov_shape_info info;
   int st = sov_shape_get(&info, A);
-  if (st == SOV_OK) st = check_motion(MA);
+  if (st == SOV_OK) st = motion_in(mA, MA);
   if (st == SOV_OK) st = sov_shape_get(&info, B);
-  if (st == SOV_OK) st = check_motion(MB);
+  if (st == SOV_OK) st = motion_in(mB, MB);
   if (st == SOV_OK && options) st = check_toc_options(options);
   return st;
 }
@@ -115,12 +107,12 @@ int sov_time_of_contact(sov_toc_result *result, const sov_shape *A, const sov_mo
                         const sov_shape *B, const sov_motion *MB, const sov_toc_options *options,
                         sov_cache *cache) {
   if (!result) return SOV_ERR_NULL;
-  const int st = check_toc_query(A, MA, B, MB, options);
+  sovc_motion mA, mB;
+  const int st = check_toc_query(A, MA, B, MB, options, &mA, &mB);
   if (st != SOV_OK) return st;
   sov_toc_options defaults;
   sov_toc_options_default(&defaults);
   const sovc_toc_options opt = toc_options_from_public(options ? options : &defaults);
-  const sovc_motion mA = motion_from_public(MA), mB = motion_from_public(MB);
   sovc_toc_result r;
   const int status = sovc_time_of_contact(&r, sovc_shape_of(A), &mA, sovc_shape_of(B), &mB,
                                           &opt, cache ? sovc_cache_of(cache) : NULL);

@@ -34,14 +34,6 @@ static inline sovc_cache *sovc_cache_of(sov_cache *c) {
   return (sovc_cache *)(void *)c->opaque_;
 }
 
-/* A public pose as the solver's. */
-static inline sovc_pose sovc_pose_from_public(const sov_pose *X) {
-  sovc_pose out;
-  memcpy(out.R, X->R, sizeof out.R);
-  memcpy(out.p, X->p, sizeof out.p);
-  return out;
-}
-
 /* A solver pose as the public one. */
 static inline void sovc_pose_to_public(sov_pose *out, const sovc_pose *X) {
   memcpy(out->R, X->R, sizeof out->R);

@@ -110,11 +110,11 @@ static int check_shape(const sov_shape *shape) {
   return SOV_OK;
 }
 
-/* A pose as the solver receives it. */
-static int check_pose(const sov_pose *X) {
+/* A caller's pose as the solver takes it: checked, and made a rotation to
+ * rounding where it is not one (sovc_pose_from_raw). */
+static int pose_in(sovc_pose *out, const sov_pose *X) {
   if (!X) return SOV_ERR_NULL;
-  if (!sovc_all_finite(X->R, 9) || !sovc_all_finite(X->p, 3)) return SOV_ERR_NONFINITE;
-  return sovc_check_rotation(X->R);
+  return sovc_pose_from_raw(out, X->R, X->p);
 }
 
 /* The support EPA's polytope storage (in work memory or on a stack
@@ -377,11 +377,11 @@ void sov_cache_reset(sov_cache *cache) {
 int sov_cache_set(sov_cache *cache, const sov_pose *XA, const sov_pose *XB,
                   const double pA[3], const double pB[3]) {
   if (!cache || !pA || !pB) return SOV_ERR_NULL;
-  int st = check_pose(XA);
-  if (st == SOV_OK) st = check_pose(XB);
+  sovc_pose xa, xb;
+  int st = pose_in(&xa, XA);
+  if (st == SOV_OK) st = pose_in(&xb, XB);
   if (st != SOV_OK) return st;
   if (!sovc_all_finite(pA, 3) || !sovc_all_finite(pB, 3)) return SOV_ERR_NONFINITE;
-  const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
   sovc_cache_set(sovc_cache_of(cache), &xa, &xb, pA, pB);
   return SOV_OK;
 }
@@ -391,13 +391,15 @@ int sov_cache_valid(const sov_cache *cache) {
   return cache && sovc_cache_intact((const sovc_cache *)(const void *)cache->opaque_);
 }
 
-/* All query arguments, in order. */
+/* All query arguments, in order; the poses as the solver takes them into
+ * xa, xb. */
 static int check_query(const sov_shape *A, const sov_pose *XA, const sov_shape *B,
-                       const sov_pose *XB, const sov_options *options) {
+                       const sov_pose *XB, const sov_options *options, sovc_pose *xa,
+                       sovc_pose *xb) {
   int st = check_shape(A);
-  if (st == SOV_OK) st = check_pose(XA);
+  if (st == SOV_OK) st = pose_in(xa, XA);
   if (st == SOV_OK) st = check_shape(B);
-  if (st == SOV_OK) st = check_pose(XB);
+  if (st == SOV_OK) st = pose_in(xb, XB);
   if (st == SOV_OK && options) st = check_options(options);
   return st;
 }
@@ -407,14 +409,14 @@ int sov_distance(sov_result *result, const sov_shape *A, const sov_pose *XA,
                  const sov_shape *B, const sov_pose *XB,
                  const sov_options *options, sov_cache *cache) {
   if (!result) return SOV_ERR_NULL;
-  const int st = check_query(A, XA, B, XB, options);
+  sovc_pose xa, xb;
+  const int st = check_query(A, XA, B, XB, options, &xa, &xb);
   if (st != SOV_OK) return st;
   sovc_options opt;
   if (options)
     opt = options_from_public(options);
   else
     sovc_options_default(&opt);
-  const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
   sovc_result r = result_from_public(result);
   const sovc_pair P = {sovc_shape_of(A), &xa, sovc_shape_of(B), &xb, 1};
   const int status = sovc_distance(&r, &P, &opt, cache ? sovc_cache_of(cache) : NULL);
@@ -427,14 +429,14 @@ int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
                 const sov_shape *B, const sov_pose *XB,
                 const sov_options *options, sov_cache *cache) {
   if (!colliding) return SOV_ERR_NULL;
-  const int st = check_query(A, XA, B, XB, options);
+  sovc_pose xa, xb;
+  const int st = check_query(A, XA, B, XB, options, &xa, &xb);
   if (st != SOV_OK) return st;
   sovc_options opt;
   if (options)
     opt = options_from_public(options);
   else
     sovc_options_default(&opt);
-  const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
   const sovc_pair P = {sovc_shape_of(A), &xa, sovc_shape_of(B), &xb, 1};
   return sovc_collide(colliding, &P, &opt, cache ? sovc_cache_of(cache) : NULL);
 }
@@ -452,12 +454,12 @@ static int check_box(const double lo[3], const double hi[3]) {
 int sov_boxes_apart(int *apart, const double lo_a[3], const double hi_a[3], const sov_pose *XA,
                     const double lo_b[3], const double hi_b[3], const sov_pose *XB) {
   if (!apart) return SOV_ERR_NULL;
+  sovc_pose xa, xb;
   int st = check_box(lo_a, hi_a);
-  if (st == SOV_OK) st = check_pose(XA);
+  if (st == SOV_OK) st = pose_in(&xa, XA);
   if (st == SOV_OK) st = check_box(lo_b, hi_b);
-  if (st == SOV_OK) st = check_pose(XB);
+  if (st == SOV_OK) st = pose_in(&xb, XB);
   if (st != SOV_OK) return st;
-  const sovc_pose xa = sovc_pose_from_public(XA), xb = sovc_pose_from_public(XB);
   *apart = sovc_boxes_apart(lo_a, hi_a, &xa, lo_b, hi_b, &xb);
   return SOV_OK;
 }

@@ -52,16 +52,23 @@ void sovc_to_world(double world[3], const sovc_pose *X, const double local[3]) {
   world[2] += X->p[2];
 }
 
-/* Orthonormal with det +1 within kUnitTolerance. */
-int sovc_check_rotation(const double R[9]) {
+/* The larger of e and x, NaN if x is. */
+static double worse(double e, double x) {
+  return x > e || isnan(x) ? x : e;
+}
+
+/* How far R is from a rotation: the largest distance of an entry of R R^T
+ * to the identity's, or of det R to 1 (NaN for a NaN entry). */
+static double rotation_error(const double R[9]) {
+  double e = 0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       const double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
-      if (fabs(d - (i == j)) > kUnitTolerance) return SOV_ERR_ROTATION;
+      e = worse(e, fabs(d - (i == j)));
     }
   const double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
                      R[2] * (R[3] * R[7] - R[4] * R[6]);
-  return fabs(det - 1) <= kUnitTolerance ? SOV_OK : SOV_ERR_ROTATION;
+  return worse(e, fabs(det - 1));
 }
 
 /* Pose from a unit quaternion (checked) and a position. */
@@ -88,17 +95,33 @@ static void orthonormalize_step(double R[9]) {
 }
 
 /* Pose from a rotation matrix (checked) and a position. An accepted matrix
- * (off by up to kUnitTolerance) is made orthonormal to rounding: the
- * solver's frames assume R^T = R^-1, and an error of 1e-6 in it would be an
- * error of 1e-6 of the size in every answer. Two steps take 1e-6 to 1e-12
- * and then to rounding. */
-int sovc_pose_from_matrix(sovc_pose *X, const double R[9], const double p[3]) {
+ * (off by up to kUnitTolerance) whose error reaches kept_below is made
+ * orthonormal to rounding: the solver's frames assume R^T = R^-1, and an
+ * error of 1e-6 in it would be an error of 1e-6 of the size in every
+ * answer. Two steps take 1e-6 to 1e-12 and then to rounding. */
+static int pose_from(sovc_pose *X, const double R[9], const double p[3], double kept_below) {
   if (!sovc_all_finite(R, 9) || !sovc_all_finite(p, 3)) return SOV_ERR_NONFINITE;
-  const int st = sovc_check_rotation(R);
-  if (st != SOV_OK) return st;
+  const double e = rotation_error(R);
+  if (!(e <= kUnitTolerance)) return SOV_ERR_ROTATION;
   memcpy(X->R, R, sizeof X->R);
-  orthonormalize_step(X->R);
-  orthonormalize_step(X->R);
+  if (e >= kept_below) {
+    orthonormalize_step(X->R);
+    orthonormalize_step(X->R);
+  }
   memcpy(X->p, p, sizeof X->p);
   return SOV_OK;
+}
+
+/* See pose.h: every accepted matrix is made orthonormal. */
+int sovc_pose_from_matrix(sovc_pose *X, const double R[9], const double p[3]) {
+  return pose_from(X, R, p, 0);
+}
+
+/* Below this error R is a rotation to rounding: poses from
+ * sovc_pose_from_quat and sovc_pose_from_matrix stay within 1e-15. */
+static const double kRoundedRotation = 64 * 2.220446049250313e-16;
+
+/* See pose.h. */
+int sovc_pose_from_raw(sovc_pose *X, const double R[9], const double p[3]) {
+  return pose_from(X, R, p, kRoundedRotation);
 }

@@ -6,17 +6,23 @@
 
 #include "solver/types.h"
 
-/* SOV_OK if R is orthonormal with det +1 within 1e-6 (SPEC "Pose"), else
- * SOV_ERR_ROTATION. */
-int sovc_check_rotation(const double R[9]);
-
 /* Pose from a unit quaternion w x y z (norm within 1e-6, else
  * SOV_ERR_QUATERNION) and a position; SOV_ERR_NONFINITE for NaN or inf. */
 int sovc_pose_from_quat(sovc_pose *X, const double q[4], const double p[3]);
 
-/* Pose from a row-major rotation matrix (sovc_check_rotation) and a
- * position; SOV_ERR_NONFINITE for NaN or inf. */
+/* Pose from a row-major rotation matrix and a position: SOV_ERR_ROTATION
+ * unless R is orthonormal with det +1 within 1e-6 (every entry of R R^T
+ * within 1e-6 of the identity's, |det R - 1| <= 1e-6), SOV_ERR_NONFINITE
+ * for NaN or inf; R made orthonormal to rounding (two Newton-Schulz steps). */
 int sovc_pose_from_matrix(sovc_pose *X, const double R[9], const double p[3]);
+
+/* A caller's pose as the solver takes it: checked as by
+ * sovc_pose_from_matrix, R kept bit for bit when it is a rotation to
+ * rounding (within 64 ulps: every pose from a quaternion or a matrix), else
+ * replaced by the nearest rotation as sovc_pose_from_matrix does (a
+ * hand-filled or float-precision R would otherwise pose a slightly scaled
+ * or sheared body: 3e-7 of the size off for an error of 3e-7). */
+int sovc_pose_from_raw(sovc_pose *X, const double R[9], const double p[3]);
 
 /* Rotation matrix from a quaternion w x y z (normalised first). */
 void sovc_quat_to_matrix(double R[9], const double q[4]);

@@ -45,8 +45,8 @@ int sovc_shape_init_explain(sovc_shape *shape, char *buf, size_t size, const dou
     }
   if (!isfinite(s.radius) || !(s.radius > 0)) {
     if (buf && size > 0)
-      snprintf(buf, size, "a1 a2 a3 = %.10g %.10g %.10g make the bounding radius %s", params[0],
-               params[1], params[2], isfinite(s.radius) ? "underflow to 0" : "overflow");
+      snprintf(buf, size, "a1 a2 a3 = %.10g %.10g %.10g make the squared bounding radius %s",
+               params[0], params[1], params[2], isfinite(s.radius) ? "underflow to 0" : "overflow");
     return isfinite(s.radius) ? SOV_ERR_SIZE : SOV_ERR_NONFINITE;
   }
   if (shape) *shape = s;

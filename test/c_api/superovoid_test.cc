@@ -530,6 +530,48 @@ TEST(SuperovoidPose, AcceptedMatricesAreMadeOrthonormal) {
   }
 }
 
+// A hand-filled pose whose R is accepted but not a rotation to rounding
+// (scaled, float-rounded, sheared within 1e-6) poses the nearest rotation in
+// every query, as sov_pose_from_matrix's pose of the same R does: the same
+// bits. Before, the queries took R as given, a slightly scaled or sheared
+// body (3e-7 of the size off for R = (1 + 3e-7) I).
+TEST(SuperovoidPose, HandFilledPosesPoseTheNearestRotation) {
+  Rng rng(13);
+  const sov_shape A = MakeShape(kValid);
+  const sov_shape B = MakeShape({0.4, 0.7, 0.5, 0.3, 1.6, 0.2, -0.1});
+  for (int trial = 0; trial < 60; ++trial) {
+    double q[4];
+    RandomQuat(q, rng);
+    const double p[3] = {1.2, -0.3, 0.4 + 0.02 * trial};
+    sov_pose raw = QuatPose(q, p);
+    if (trial % 3 == 0)
+      for (double& e : raw.R) e *= 1 + 3e-7;  // scaled
+    else if (trial % 3 == 1)
+      for (double& e : raw.R) e = static_cast<float>(e);  // float precision
+    else
+      raw.R[trial % 9] += 5e-7;  // sheared
+    sov_pose settled;
+    ASSERT_EQ(sov_pose_from_matrix(&settled, raw.R, raw.p), SOV_OK);
+    const sov_pose XA = QuatPose(kIdentityQuat, kOrigin);
+    sov_result r_raw, r_settled;
+    ASSERT_EQ(sov_distance(&r_raw, &A, &XA, &B, &raw, nullptr, nullptr), SOV_OK);
+    ASSERT_EQ(sov_distance(&r_settled, &A, &XA, &B, &settled, nullptr, nullptr), SOV_OK);
+    EXPECT_TRUE(sov_test::SameBits(r_raw, r_settled)) << "trial " << trial;
+    int c_raw = -1, c_settled = -2;
+    ASSERT_EQ(sov_collide(&c_raw, &A, &XA, &B, &raw, nullptr, nullptr), SOV_OK);
+    ASSERT_EQ(sov_collide(&c_settled, &A, &XA, &B, &settled, nullptr, nullptr), SOV_OK);
+    EXPECT_EQ(c_raw, c_settled) << "trial " << trial;
+    // The same motion given by the two poses: the same pose at every t.
+    const sov_motion m_raw = {XA, raw}, m_settled = {XA, settled};
+    for (const double t : {0.25, 1.0}) {
+      sov_pose at_raw, at_settled;
+      ASSERT_EQ(sov_motion_pose(&at_raw, &m_raw, t), SOV_OK);
+      ASSERT_EQ(sov_motion_pose(&at_settled, &m_settled, t), SOV_OK);
+      EXPECT_EQ(std::memcmp(&at_raw, &at_settled, sizeof at_raw), 0) << "trial " << trial;
+    }
+  }
+}
+
 TEST(SuperovoidErrors, NonRotationMatricesAreRejected) {
   Rng rng(11);
   double q[4];

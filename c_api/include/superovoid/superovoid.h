@@ -60,7 +60,13 @@ typedef struct sov_shape {
   double opaque_[32];
 } sov_shape;
 
-/* A rigid pose: world = R * local + p, R row-major. */
+/* A rigid pose: world = R * local + p, R row-major. Fill it with
+ * sov_pose_from_quat or sov_pose_from_matrix, or by hand: a query checks a
+ * hand-filled R as sov_pose_from_matrix does (SOV_ERR_ROTATION beyond
+ * 1e-6), takes it bit for bit where it is a rotation to rounding (every
+ * entry of R R^T and det R within 64 ulps of a rotation's), and otherwise
+ * poses the nearest rotation, as sov_pose_from_matrix would (a
+ * float-precision matrix poses the body it means). */
 typedef struct sov_pose {
   double R[9];
   double p[3];
@@ -142,9 +148,11 @@ SOV_API const char *sov_method_name(sov_method method);
 SOV_API int sov_method_from_name(sov_method *method, const char *name);
 
 /* Validate params[7] = a1 a2 a3 eps1 eps2 taper_x taper_y and fill shape.
- * Beyond the SPEC's range, sizes whose bounding box or radius overflows or
- * underflows, or whose reciprocal overflows (subnormal sizes), are refused
- * (SOV_ERR_NONFINITE, SOV_ERR_SIZE): no query could use them. */
+ * Beyond the SPEC's range, sizes whose bounding box or squared bounding
+ * radius overflows or underflows (semi-axes beyond about 1.3e154, or all
+ * three below about 1e-162), or whose reciprocal overflows (subnormal
+ * sizes), are refused (SOV_ERR_NONFINITE, SOV_ERR_SIZE): no query could
+ * use them. */
 SOV_API int sov_shape_init(sov_shape *shape, const double params[7]);
 
 /* What a shape holds for callers to read: its validated parameters and
