@@ -70,19 +70,6 @@ struct Inputs {
   std::vector<int> pre_status;
 };
 
-// value as a C-contiguous array of doubles (null when it makes no array);
-// throws std::invalid_argument (ValueError) naming what when its elements
-// are not real numbers, which forcecast would take (imaginary parts
-// dropped, strings parsed).
-DoubleArray realArray(const py::handle &value, const char *what) {
-  const py::array a = py::array::ensure(value);
-  const char kind = a ? a.dtype().kind() : 'f';
-  if (a && a.size() > 0 && kind != 'i' && kind != 'u' && kind != 'f')
-    throw std::invalid_argument(std::string(what) + ": real numbers expected, not dtype " +
-                                std::string(py::str(a.dtype())));
-  return DoubleArray::ensure(a);
-}
-
 // Shapes from a sequence of Shape or an (m, 7) array of parameters (each
 // validated; an invalid row raises superovoid.Error naming it).
 std::vector<sov_shape> readShapes(const py::handle &shapes) {

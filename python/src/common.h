@@ -53,8 +53,14 @@ void check(int status, const std::string &context);
 
 // A new float64 array of shape {3} holding v.
 py::array_t<double> vec3(const double v[3]);
+// value as a C-contiguous array of doubles (null when it makes no array);
+// throws std::invalid_argument (ValueError) naming what when its elements
+// are not real numbers, which forcecast would take (imaginary parts
+// dropped, strings parsed).
+DoubleArray realArray(const py::handle &value, const char *what);
 // The three numbers of a sequence or array of length 3; throws
-// std::invalid_argument (ValueError) naming what for another length.
+// std::invalid_argument (ValueError) naming what for another length or
+// numbers that are not real.
 std::array<double, 3> read3(const py::handle &value, const char *what);
 // An int (anything with __index__) from lo to hi; throws py::type_error
 // (TypeError) naming what for another type, std::invalid_argument

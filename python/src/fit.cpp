@@ -38,9 +38,11 @@ struct UnionFit {
   sov::urdf::UnionFit fit;
 };
 
-// Points from an (n, 3) array.
-std::vector<sov::urdf::Point3> readPoints(const DoubleArray &a) {
-  if (a.ndim() != 2 || a.shape(1) != 3) throw std::invalid_argument("points: an (n, 3) array expected");
+// Points from an (n, 3) array of real numbers.
+std::vector<sov::urdf::Point3> readPoints(const py::handle &points) {
+  const DoubleArray a = realArray(points, "points");
+  if (!a || a.ndim() != 2 || a.shape(1) != 3)
+    throw std::invalid_argument("points: an (n, 3) array expected");
   std::vector<sov::urdf::Point3> out(static_cast<size_t>(a.shape(0)));
   std::memcpy(out.data(), a.data(), out.size() * sizeof(sov::urdf::Point3));
   return out;
@@ -58,7 +60,7 @@ sov::urdf::FitOptions fitOptions(int refined_starts, int max_iterations, double 
 }
 
 // fit_superovoid.
-FitResult fitPoints(const DoubleArray &points, int refined_starts, int max_iterations,
+FitResult fitPoints(const py::handle &points, int refined_starts, int max_iterations,
                     double taper_snap, int gap_directions) {
   const std::vector<sov::urdf::Point3> p = readPoints(points);
   const sov::urdf::FitOptions o = fitOptions(refined_starts, max_iterations, taper_snap, gap_directions);

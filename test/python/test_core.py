@@ -64,6 +64,37 @@ def test_poses_from_quaternion_and_matrix_agree():
     assert np.array_equal(pickle.loads(pickle.dumps(X)).matrix(), X.matrix())
 
 
+def test_pickled_poses_keep_their_bits():
+    # Unpickling made the matrix orthonormal again, which moved R's last bits
+    # and an answer by 1e-16.
+    rng = np.random.default_rng(5)
+    a = sov.Shape(0.8, 0.5, 0.3, 0.4, 1.3, 0.2, -0.1)
+    for _ in range(50):
+        q = rng.normal(size=4)
+        X = sov.Pose(rng.normal(size=3), q / np.linalg.norm(q))
+        Y = pickle.loads(pickle.dumps(X))
+        assert np.array_equal(Y.R, X.R) and np.array_equal(Y.p, X.p)
+        assert sov.distance(a, X, a, sov.Pose()).d == sov.distance(a, Y, a, sov.Pose()).d
+
+
+def test_arrays_of_other_numbers_are_refused():
+    # forcecast took them: imaginary parts dropped, strings parsed.
+    s = sov.Shape(1, 1, 1, 1, 1)
+    for bad in (lambda: sov.Pose(np.array([1j, 0, 0])),
+                lambda: sov.Pose(np.array(["1", "2", "3"])),
+                lambda: sov.Pose([0, 0, 0], np.array([1 + 5j, 0, 0, 0])),
+                lambda: sov.Pose.from_matrix(np.eye(4, dtype=complex)),
+                lambda: sov.Pose.from_matrix(np.eye(3, dtype=complex), [0, 0, 0]),
+                lambda: sov.Shape(np.array([1, 1, 1, 1, 1], dtype=complex)),
+                lambda: sov.Shape(["1", "1", "1", "1", "1"]),
+                lambda: s.support(np.array([1j, 1, 0]))):
+        with pytest.raises(ValueError, match="real numbers expected"):
+            bad()
+    # Integers are real numbers.
+    assert sov.Shape(np.array([1, 1, 1, 1, 1])).params == s.params
+    assert np.array_equal(sov.Pose(np.array([1, 2, 3])).p, [1, 2, 3])
+
+
 def test_options_and_caches():
     a = sov.Shape(0.8, 0.5, 0.3, 1.0, 1.0)
     b = sov.Shape(0.5, 0.4, 0.7, 0.8, 1.0, 0.3, 0.3)

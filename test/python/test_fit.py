@@ -98,6 +98,8 @@ def test_fit_errors_carry_status_and_place():
     assert e.value.status == -102
     with pytest.raises(ValueError):
         sov.fit_superovoid(np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="real numbers expected"):
+        sov.fit_superovoid(np.eye(4, 3, dtype=complex))
 
     def stop(progress):
         raise KeyError("stop")
