@@ -56,8 +56,7 @@ Pose poseFromQuat(const py::handle &q, const py::handle &p) {
 // homogeneous matrix alone.
 Pose poseFromMatrix(const py::handle &matrix, const py::object &p) {
   const DoubleArray R = realArray(matrix, "rotation");
-  if (!R)
-    throw std::invalid_argument("rotation: a 3x3 matrix expected (or a 4x4 matrix without p)");
+  if (!R) throw std::invalid_argument("rotation: a 3x3 matrix expected (or a 4x4 matrix without p)");
   Pose out{};
   if (p.is_none()) {
     out.pose = poseFromHomogeneous(R);
@@ -165,119 +164,85 @@ Shape(a1, a2, a3, eps1, eps2, taper_x=0, taper_y=0) or Shape(params) with those 
 numbers (or the first five) in that order (SPEC: eps1 shapes the xy cross-section, eps2 the z profile).
 Raises superovoid.Error (status SOV_ERR_SIZE, ..._EXPONENT, ..._TAPER, ..._NONCONVEX, ...)
 with sov_shape_explain's reason for invalid parameters.)")
-      .def(
-          py::init([](double a1, double a2, double a3, double e1, double e2, double tx, double ty) {
-            return makeShape({a1, a2, a3, e1, e2, tx, ty});
-          }),
-          py::arg("a1"), py::arg("a2"), py::arg("a3"), py::arg("eps1"), py::arg("eps2"),
-          py::arg("taper_x") = 0.0, py::arg("taper_y") = 0.0)
+      .def(py::init([](double a1, double a2, double a3, double e1, double e2, double tx, double ty) {
+             return makeShape({a1, a2, a3, e1, e2, tx, ty});
+           }),
+           py::arg("a1"), py::arg("a2"), py::arg("a3"), py::arg("eps1"), py::arg("eps2"),
+           py::arg("taper_x") = 0.0, py::arg("taper_y") = 0.0)
       .def(py::init([](const py::object &params) {
              const DoubleArray a = realArray(params, "params");
              if (!a || a.ndim() != 1 || (a.shape(0) != 5 && a.shape(0) != 7))
                throw std::invalid_argument("params: 5 or 7 numbers a1 a2 a3 eps1 eps2 [taper_x taper_y]");
              const double *p = a.data();
              const bool tapered = a.shape(0) == 7;
-             return makeShape(
-                 {p[0], p[1], p[2], p[3], p[4], tapered ? p[5] : 0.0, tapered ? p[6] : 0.0});
+             return makeShape({p[0], p[1], p[2], p[3], p[4], tapered ? p[5] : 0.0, tapered ? p[6] : 0.0});
            }),
            py::arg("params"))
-      .def_property_readonly(
-          "params", [](const Shape &s) { return py::tuple(py::cast(s.params)); },
-          "The seven parameters a1 a2 a3 eps1 eps2 taper_x taper_y.")
-      .def_property_readonly(
-          "radius", [](const Shape &s) { return info(s).radius; },
-          "Bounding sphere radius about the local origin.")
-      .def_property_readonly(
-          "aabb",
-          [](const Shape &s) {
-            const sov_shape_info i = info(s);
-            return py::make_tuple(vec3(i.aabb_lo), vec3(i.aabb_hi));
-          },
-          "Exact local bounding box (lo, hi).")
-      .def_property_readonly(
-          "dent", [](const Shape &s) { return info(s).dent; },
-          "Depth of the deepest dent below the convex hull, relative to the width.")
-      .def(
-          "volume",
-          [](const Shape &s) {
-            double v;
-            check(sov_shape_volume(&v, &s.shape), "volume");
-            return v;
-          },
-          "Volume of the body.")
-      .def(
-          "mass",
-          [](const Shape &s) {
-            double v, com[3], I[9];
-            check(sov_shape_mass(&v, com, I, &s.shape), "mass");
-            py::array_t<double> inertia({3, 3});
-            std::memcpy(inertia.mutable_data(), I, sizeof I);
-            return py::make_tuple(v, vec3(com), inertia);
-          },
-          "(volume, centre of mass, inertia about the origin) for unit density.")
-      .def(
-          "support",
-          [](const Shape &s, const py::handle &dir) {
-            const std::array<double, 3> d = read3(dir, "direction");
-            double x[3], h;
-            check(sov_shape_support(x, &h, &s.shape, d.data()), "support");
-            return py::make_tuple(vec3(x), h);
-          },
-          py::arg("direction"), "(support point, h) along a local direction.")
-      .def(
-          "implicit",
-          [](const Shape &s, const py::handle &x) {
-            const std::array<double, 3> p = read3(x, "point");
-            double F, g[3], H[9];
-            check(sov_shape_implicit(&F, g, H, &s.shape, p.data()), "implicit");
-            py::array_t<double> hess({3, 3});
-            std::memcpy(hess.mutable_data(), H, sizeof H);
-            return py::make_tuple(F, vec3(g), hess);
-          },
-          py::arg("point"),
-          "(F, gradient, Hessian) of the SPEC's implicit function at a local point.")
-      .def(
-          "point",
-          [](const Shape &s, double phi1, double phi2) {
-            double x[3], n[3];
-            check(sov_shape_point(x, nullptr, nullptr, n, &s.shape, phi1, phi2), "point");
-            return py::make_tuple(vec3(x), vec3(n));
-          },
-          py::arg("phi1"), py::arg("phi2"), "(surface point, outward unit normal) at the angles.")
-      .def(
-          "tessellate",
-          [](const Shape &s, int n_lat, int n_lon) {
-            size_t nv, nt;
-            check(sov_shape_tessellation_size(&nv, &nt, n_lat, n_lon), "tessellate");
-            py::array_t<double> v({static_cast<py::ssize_t>(nv), py::ssize_t{3}});
-            py::array_t<int> t({static_cast<py::ssize_t>(nt), py::ssize_t{3}});
-            check(sov_shape_tessellate(v.mutable_data(), 3 * nv, t.mutable_data(), 3 * nt, &s.shape,
-                                       n_lat, n_lon),
-                  "tessellate");
-            return py::make_tuple(v, t);
-          },
-          py::arg("n_lat") = 16, py::arg("n_lon") = 32,
-          "(vertices (n, 3), triangles (m, 3)): a latitude-longitude mesh of surface points.")
-      .def_static(
-          "explain",
-          [](const std::array<double, 7> &params) {
-            char buf[256];
-            const int st = sov_shape_explain(buf, sizeof buf, params.data());
-            return py::make_tuple(st, std::string(buf));
-          },
-          py::arg("params"), "(status, reason) for seven parameters, valid or not.")
-      .def_static(
-          "max_taper_scale",
-          [](const std::array<double, 7> &params) {
-            double s;
-            check(sov_shape_max_taper_scale(&s, params.data()), "max_taper_scale");
-            return s;
-          },
-          py::arg("params"), "Largest s in [0, 1] with the tapers scaled by s convex.")
+      .def_property_readonly("params", [](const Shape &s) { return py::tuple(py::cast(s.params)); },
+                             "The seven parameters a1 a2 a3 eps1 eps2 taper_x taper_y.")
+      .def_property_readonly("radius", [](const Shape &s) { return info(s).radius; },
+                             "Bounding sphere radius about the local origin.")
+      .def_property_readonly("aabb", [](const Shape &s) {
+             const sov_shape_info i = info(s);
+             return py::make_tuple(vec3(i.aabb_lo), vec3(i.aabb_hi));
+           }, "Exact local bounding box (lo, hi).")
+      .def_property_readonly("dent", [](const Shape &s) { return info(s).dent; },
+                             "Depth of the deepest dent below the convex hull, relative to the width.")
+      .def("volume", [](const Shape &s) {
+             double v;
+             check(sov_shape_volume(&v, &s.shape), "volume");
+             return v;
+           }, "Volume of the body.")
+      .def("mass", [](const Shape &s) {
+             double v, com[3], I[9];
+             check(sov_shape_mass(&v, com, I, &s.shape), "mass");
+             py::array_t<double> inertia({3, 3});
+             std::memcpy(inertia.mutable_data(), I, sizeof I);
+             return py::make_tuple(v, vec3(com), inertia);
+           }, "(volume, centre of mass, inertia about the origin) for unit density.")
+      .def("support", [](const Shape &s, const py::handle &dir) {
+             const std::array<double, 3> d = read3(dir, "direction");
+             double x[3], h;
+             check(sov_shape_support(x, &h, &s.shape, d.data()), "support");
+             return py::make_tuple(vec3(x), h);
+           }, py::arg("direction"), "(support point, h) along a local direction.")
+      .def("implicit", [](const Shape &s, const py::handle &x) {
+             const std::array<double, 3> p = read3(x, "point");
+             double F, g[3], H[9];
+             check(sov_shape_implicit(&F, g, H, &s.shape, p.data()), "implicit");
+             py::array_t<double> hess({3, 3});
+             std::memcpy(hess.mutable_data(), H, sizeof H);
+             return py::make_tuple(F, vec3(g), hess);
+           }, py::arg("point"), "(F, gradient, Hessian) of the SPEC's implicit function at a local point.")
+      .def("point", [](const Shape &s, double phi1, double phi2) {
+             double x[3], n[3];
+             check(sov_shape_point(x, nullptr, nullptr, n, &s.shape, phi1, phi2), "point");
+             return py::make_tuple(vec3(x), vec3(n));
+           }, py::arg("phi1"), py::arg("phi2"), "(surface point, outward unit normal) at the angles.")
+      .def("tessellate", [](const Shape &s, int n_lat, int n_lon) {
+             size_t nv, nt;
+             check(sov_shape_tessellation_size(&nv, &nt, n_lat, n_lon), "tessellate");
+             py::array_t<double> v({static_cast<py::ssize_t>(nv), py::ssize_t{3}});
+             py::array_t<int> t({static_cast<py::ssize_t>(nt), py::ssize_t{3}});
+             check(sov_shape_tessellate(v.mutable_data(), 3 * nv, t.mutable_data(), 3 * nt, &s.shape,
+                                        n_lat, n_lon),
+                   "tessellate");
+             return py::make_tuple(v, t);
+           }, py::arg("n_lat") = 16, py::arg("n_lon") = 32,
+           "(vertices (n, 3), triangles (m, 3)): a latitude-longitude mesh of surface points.")
+      .def_static("explain", [](const std::array<double, 7> &params) {
+             char buf[256];
+             const int st = sov_shape_explain(buf, sizeof buf, params.data());
+             return py::make_tuple(st, std::string(buf));
+           }, py::arg("params"), "(status, reason) for seven parameters, valid or not.")
+      .def_static("max_taper_scale", [](const std::array<double, 7> &params) {
+             double s;
+             check(sov_shape_max_taper_scale(&s, params.data()), "max_taper_scale");
+             return s;
+           }, py::arg("params"), "Largest s in [0, 1] with the tapers scaled by s convex.")
       .def("__repr__", &shapeRepr)
-      .def(py::pickle(
-          [](const Shape &s) { return py::make_tuple(s.params); },
-          [](const py::tuple &t) { return makeShape(t[0].cast<std::array<double, 7>>()); }));
+      .def(py::pickle([](const Shape &s) { return py::make_tuple(s.params); },
+                      [](const py::tuple &t) { return makeShape(t[0].cast<std::array<double, 7>>()); }));
 }
 
 // The Pose class.
@@ -298,19 +263,14 @@ SOV_ERR_ROTATION, SOV_ERR_NONFINITE).)")
       .def_static("from_matrix", &poseFromMatrix, py::arg("R"), py::arg("position") = py::none(),
                   "Pose from a 3x3 rotation matrix and a position, or a 4x4 homogeneous matrix "
                   "(its last row 0 0 0 1, else ERR_ROTATION).")
-      .def_property_readonly(
-          "R",
-          [](const Pose &X) {
-            py::array_t<double> R({3, 3});
-            std::memcpy(R.mutable_data(), X.pose.R, sizeof X.pose.R);
-            return R;
-          },
-          "Rotation matrix (3x3).")
-      .def_property_readonly(
-          "p", [](const Pose &X) { return vec3(X.pose.p); }, "Position.")
+      .def_property_readonly("R", [](const Pose &X) {
+             py::array_t<double> R({3, 3});
+             std::memcpy(R.mutable_data(), X.pose.R, sizeof X.pose.R);
+             return R;
+           }, "Rotation matrix (3x3).")
+      .def_property_readonly("p", [](const Pose &X) { return vec3(X.pose.p); }, "Position.")
       .def("matrix", &homogeneous, "The 4x4 homogeneous matrix [R p; 0 1].")
-      .def("__repr__",
-           [](const Pose &X) {
+      .def("__repr__", [](const Pose &X) {
              return "Pose(R=" + py::repr(py::cast(X).attr("R").attr("tolist")()).cast<std::string>() +
                     ", p=" + py::repr(py::cast(X).attr("p").attr("tolist")()).cast<std::string>() + ")";
            })
