@@ -22,8 +22,10 @@
 #include <superovoid/urdf/mesh.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -92,6 +94,31 @@ double positive(const std::string& flag, const std::string& text) {
   return v;
 }
 
+// text as a positive integer (decimal digits only, at most max); misuse
+// otherwise (1e3 or 0.5 were read as 1 and 0).
+std::uint64_t positiveInteger(const std::string& flag, const std::string& text, std::uint64_t max) {
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || errno == ERANGE || *end || v == 0 || v > max)
+    misuse(flag + " wants a positive integer up to " + std::to_string(max));
+  return v;
+}
+
+// The planners named in text ("RRTConnect,BITstar"), each one OMPL has here.
+std::vector<std::string> plannersOf(const std::string& text) {
+  std::vector<std::string> out = split(text);
+  const auto& known = sp::plannerNames();
+  std::string names;
+  for (const auto& n : known) names += (names.empty() ? "" : ", ") + n;
+  if (out.empty()) misuse("--planners wants one or more of " + names);
+  for (const auto& p : out)
+    if (std::find(known.begin(), known.end(), p) == known.end())
+      misuse("unknown planner '" + p + "' (" + names + ")");
+  return out;
+}
+
 // The motion validations named in text ("discrete,certified").
 std::vector<sp::MotionValidation> motionsOf(const std::string& text) {
   std::vector<sp::MotionValidation> out;
@@ -120,9 +147,9 @@ Options parseArgs(int argc, char** argv) {
       // model, far more on the meshes: seconds per query (benchmarks/RESULTS.md).
       o.motions = {sp::MotionValidation::kDiscrete};
     } else if (a == "--queries") {
-      o.queries = static_cast<std::size_t>(positive(a, value()));
+      o.queries = positiveInteger(a, value(), 1000000);
     } else if (a == "--planners") {
-      o.planners = split(value());
+      o.planners = plannersOf(value());
     } else if (a == "--motions") {
       o.motions = motionsOf(value());
     } else if (a == "--time-limit") {
@@ -133,7 +160,7 @@ Options parseArgs(int argc, char** argv) {
       o.resolution = positive(a, value());
       if (o.resolution >= 1) misuse("--resolution is a fraction of the space's extent, below 1");
     } else if (a == "--seed") {
-      o.seed = static_cast<std::uint64_t>(positive(a, value()));
+      o.seed = positiveInteger(a, value(), UINT64_MAX);
     } else if (a == "--panda-dir") {
       o.panda_dir = value();
     } else if (a == "--out-dir") {

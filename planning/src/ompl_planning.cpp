@@ -130,14 +130,35 @@ class CertifiedMotionValidator : public ob::MotionValidator {
   CheckCounts* counts_;
 };
 
-// The planner of the given name on si, minimising path length.
+// The planners by name, each on si, minimising path length.
+struct PlannerKind {
+  const char* name;
+  ob::PlannerPtr (*make)(const ob::SpaceInformationPtr& si);
+};
+const PlannerKind kPlanners[] = {
+    {"RRTConnect",
+     [](const ob::SpaceInformationPtr& si) -> ob::PlannerPtr {
+       return std::make_shared<og::RRTConnect>(si);
+     }},
+    // OMPL 1.5's BIT* defaults to its k-nearest variant, which it warns must
+    // be named "kBITstar".
+    {"BITstar",
+     [](const ob::SpaceInformationPtr& si) -> ob::PlannerPtr {
+       return std::make_shared<og::BITstar>(si, "kBITstar");
+     }},
+    {"RRTstar",
+     [](const ob::SpaceInformationPtr& si) -> ob::PlannerPtr {
+       return std::make_shared<og::RRTstar>(si);
+     }},
+};
+
+// The planner of the given name on si.
 ob::PlannerPtr plannerOf(const std::string& name, const ob::SpaceInformationPtr& si) {
-  if (name == "RRTConnect") return std::make_shared<og::RRTConnect>(si);
-  // OMPL 1.5's BIT* defaults to its k-nearest variant, which it warns must
-  // be named "kBITstar".
-  if (name == "BITstar") return std::make_shared<og::BITstar>(si, "kBITstar");
-  if (name == "RRTstar") return std::make_shared<og::RRTstar>(si);
-  throw std::invalid_argument("unknown planner '" + name + "' (RRTConnect, BITstar, RRTstar)");
+  for (const PlannerKind& k : kPlanners)
+    if (name == k.name) return k.make(si);
+  std::string known;
+  for (const std::string& n : plannerNames()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown planner '" + name + "' (" + known + ")");
 }
 
 // Shortcuts path and drops its redundant vertices: a fixed number of
@@ -150,6 +171,15 @@ void simplify(const ob::SpaceInformationPtr& si, og::PathGeometric& path) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& plannerNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const PlannerKind& k : kPlanners) out.push_back(k.name);
+    return out;
+  }();
+  return names;
+}
 
 Config configOf(const ob::State* state, std::size_t n) {
   const auto* s = state->as<ob::RealVectorStateSpace::StateType>();

@@ -9,6 +9,7 @@
 #include <superovoid/urdf/scene.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <random>
@@ -324,6 +325,28 @@ TEST(SceneMotion, SceneIsLeftAsItWasAndErrorsNameTheJoint) {
   } catch (const sov::Error& e) {
     EXPECT_EQ(e.status(), SOV_ERR_NO_CONVERGENCE);
   }
+  // Options out of range are refused before any step (a NaN tolerance never
+  // met a distance: a million queries, then SOV_ERR_NO_CONVERGENCE).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& set : std::vector<std::function<void(sov::urdf::MotionOptions&)>>{
+           [&](sov::urdf::MotionOptions& o) { o.distance_tolerance = nan; },
+           [](sov::urdf::MotionOptions& o) { o.distance_tolerance = -1; },
+           [](sov::urdf::MotionOptions& o) {
+             o.distance_tolerance = std::numeric_limits<double>::infinity();
+           },
+           [&](sov::urdf::MotionOptions& o) { o.gjk_tolerance = nan; },
+           [](sov::urdf::MotionOptions& o) { o.gjk_tolerance = 0; },
+           [](sov::urdf::MotionOptions& o) { o.max_steps = 0; }}) {
+    sov::urdf::MotionOptions bad;
+    set(bad);
+    try {
+      scene.motionCollides({{"finger_middle", 0.0}}, {{"finger_middle", 1.5}}, bad);
+      ADD_FAILURE() << "no error";
+    } catch (const sov::Error& e) {
+      EXPECT_EQ(e.status(), SOV_ERR_OPTION) << e.what();
+    }
+  }
+  EXPECT_EQ(scene.jointPositions(), before);
 }
 
 TEST(SceneMotion, CApiMatchesTheCppScene) {

@@ -352,6 +352,14 @@ class Advancement {
 MotionCheck Scene::motionCollides(const JointPositions& q0, const JointPositions& q1,
                                   const std::vector<fcl::CollisionObject<double>*>& env,
                                   const MotionOptions& options) {
+  // A NaN or negative tolerance never meets a distance: the check ran its
+  // million steps before throwing.
+  if (!(options.distance_tolerance >= 0) || !std::isfinite(options.distance_tolerance))
+    throwIfError(SOV_ERR_OPTION, "scene motion check: distance_tolerance must be finite and >= 0");
+  if (!(options.gjk_tolerance > 0) || !std::isfinite(options.gjk_tolerance))
+    throwIfError(SOV_ERR_OPTION, "scene motion check: gjk_tolerance must be finite and > 0");
+  if (options.max_steps == 0)
+    throwIfError(SOV_ERR_OPTION, "scene motion check: max_steps must be at least 1");
   const Chain chain = buildChain(*model_, link_index_, resolvedPositions(q0), resolvedPositions(q1));
   const std::vector<GeometryMotion> motion = geometryMotions(chain, geometries_);
   const auto allowed = [&](const Geometry& a, const Geometry& b) {

@@ -85,6 +85,9 @@ struct PlanResult {
   CheckCounts counts;        // solve and simplification together
 };
 
+// The planner names PlanOptions::planner takes: RRTConnect, BITstar, RRTstar.
+const std::vector<std::string>& plannerNames();
+
 // Plans from start to goal for arm in scene (its SRDF applied by the caller)
 // among env. Throws std::invalid_argument for an unknown planner name.
 PlanResult plan(urdf::Scene& scene, const std::vector<fcl::CollisionObject<double>*>& env,
