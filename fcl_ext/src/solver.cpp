@@ -124,6 +124,67 @@ bool boxesApart(const LocalBox& b1, const Transform& tf1, const LocalBox& b2,
 
 Witness swapped(const Witness& w) { return Witness{w.d, -w.n, w.pB, w.pA}; }
 
+Witness supportWitness(const SupportBody& A, const SupportBody& B, double tolerance) {
+  sov_result r;
+  int overlapping = 0;
+  const ThreadWork& work = threadWork();
+  const int status = sov_support_penetration_work(&r, &overlapping, A.support, A.body, B.support,
+                                                  B.body, tolerance, work.bytes.get(), work.size);
+  Witness w{0, Vector::UnitZ(), Vector::Zero(), Vector::Zero()};
+  const bool bracket = status == SOV_ERR_NO_CONVERGENCE && overlapping == 1;
+  if (status == SOV_OK || bracket) {
+    w.n = Vector(r.n[0], r.n[1], r.n[2]);
+    if (overlapping) {
+      w.d = r.d;
+      w.pA = Vector(r.pA[0], r.pA[1], r.pA[2]);
+      w.pB = Vector(r.pB[0], r.pB[1], r.pB[2]);
+    } else {
+      A.support(A.body, r.n, w.pA.data());
+      w.pB = w.pA;
+    }
+  }
+  if (!bracket) throwIfError(status, "EPA (sov_support_penetration) on two support functions");
+  return w;
+}
+
+namespace {
+
+// sov_support_fn of a point (double[3]): the point itself.
+void pointSupport(const void* point, const double*, double x[3]) {
+  const double* p = static_cast<const double*>(point);
+  for (int i = 0; i < 3; ++i) x[i] = p[i];
+}
+
+}  // namespace
+
+Witness ballWitness(const Vector& centre, double radius, const SupportBody& body, bool ball_first,
+                    double tolerance) {
+  const SupportBody point{&pointSupport, centre.data()};
+  const SupportBody& A = ball_first ? point : body;
+  const SupportBody& B = ball_first ? body : point;
+  sov_result r;
+  int overlapping = 0;
+  const int status = sov_support_distance(&r, &overlapping, A.support, A.body, B.support, B.body,
+                                          nullptr, tolerance);
+  Witness w;
+  if (status == SOV_OK && !overlapping) {
+    w = Witness{r.d, Vector(r.n[0], r.n[1], r.n[2]), Vector(r.pA[0], r.pA[1], r.pA[2]),
+                Vector(r.pB[0], r.pB[1], r.pB[2])};
+  } else if (overlapping) {
+    w = supportWitness(A, B, tolerance);
+  } else {
+    throwIfError(status, "GJK (sov_support_distance) from a ball's centre");
+  }
+  // The ball's support point along its outward normal: pB - pA = d n holds
+  // with d less the radius.
+  w.d -= radius;
+  if (ball_first)
+    w.pA = centre + radius * w.n;
+  else
+    w.pB = centre - radius * w.n;
+  return w;
+}
+
 void checkFinite(double d, const Vector* p1, const Vector* p2) {
   const bool finite = std::isfinite(d) && (!p1 || p1->allFinite()) && (!p2 || p2->allFinite());
   if (!finite) throwIfError(SOV_ERR_NONFINITE, "GJK (libccd) on a superovoid pair");

@@ -84,6 +84,35 @@ Witness sphereDistance(const fcl::Sphere<double>& a, const Transform& tfA,
 // The same answer seen from the other body: n reversed, witnesses swapped.
 Witness swapped(const Witness& w);
 
+// A body known by its support function (sov_support_fn), for the core's GJK
+// and EPA.
+struct SupportBody {
+  sov_support_fn support;
+  const void* body;
+};
+
+// The penetration of two overlapping bodies by the core's EPA on their
+// supports (sov_support_penetration_work, its polytope in this thread's
+// work memory) at tolerance: FCL's EPA fails its own assertion and aborts
+// the process on some pairs (a box-like superovoid against a box,
+// fcl_ext/README.md), or spins. A pair that a support value proves apart or
+// touching gets d = 0 at A's support point. Where the EPA runs out of room
+// before the tolerance (curved against curved below about 1e-8) its bracket
+// is the answer when the core gives one (within 1e-6 of the bodies' size),
+// as libccd's GJK answers where it stops. Throws sov::Error when the EPA
+// fails otherwise.
+Witness supportWitness(const SupportBody& A, const SupportBody& B, double tolerance);
+
+// The signed distance of a ball (centre, radius) and an overlapping body,
+// the ball first or second: its centre's signed distance to the body (the
+// core's GJK, or its EPA where the centre lies inside), less the radius (the
+// ball is its centre swept by the radius). A small body near a ball's
+// centre (a 1 mm box, or a point, inside a 5 cm ball) left the EPA on the
+// ball itself a nearly flat objective over every direction, and it ran out
+// of room; the centre alone has no curvature to resolve.
+Witness ballWitness(const Vector& centre, double radius, const SupportBody& body, bool ball_first,
+                    double tolerance);
+
 // The smallest distance_tolerance FCL's libccd EPA is run with, for the
 // pairs forwarded to FCL (two primitives, distance.cpp). Below about 1e-7
 // it fails its own assertions and aborts the process (ComputeVisiblePatch:
@@ -118,6 +147,22 @@ bool sphereTriangleDistance(const fcl::Sphere<double>& s, const Transform& tf, c
 bool sphereTriangleIntersect(const fcl::Sphere<double>& s, const Transform& tf, const Vector& P1,
                              const Vector& P2, const Vector& P3, Vector* contact, double* depth,
                              Vector* normal);
+
+// The radius of a shape that is a ball (an fcl::Sphere, or a superovoid with
+// equal semi-axes, exponents 1 and no taper), else nullopt.
+template <class T>
+std::optional<double> ballRadius(const T& s) {
+  if constexpr (std::is_same_v<T, fcl::Sphere<double>>) {
+    return s.radius;
+  } else if constexpr (std::is_same_v<T, Superovoid>) {
+    const std::array<double, 7> p = s.params();
+    const bool ball =
+        p[0] == p[1] && p[1] == p[2] && p[3] == 1 && p[4] == 1 && p[5] == 0 && p[6] == 0;
+    return ball ? std::optional<double>(p[0]) : std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+}
 
 template <class T>
 constexpr bool kIsPlaneLike =
@@ -439,42 +484,19 @@ class Solver : public fcl::detail::GJKSolver_libccd<double> {
     return apart;
   }
 
-  // The penetration of a pair libccd answers that GJK found overlapping,
-  // by the core's EPA on the two shapes' support functions
-  // (sov_support_penetration_work, its polytope in this thread's work memory)
-  // at distance_tolerance: FCL's EPA fails its own
-  // assertion and aborts the process on some of them (a box-like superovoid
-  // against a box, fcl_ext/README.md), or spins. A pair that a support value
-  // proves apart or touching gets d = 0 at the first shape's support point.
-  // Where the EPA runs out of room before the tolerance (curved against
-  // curved below about 1e-8) its bracket is the answer when the core gives
-  // one (within 1e-6 of the bodies' size), as libccd's GJK answers where it
-  // stops. Throws sov::Error when the EPA fails otherwise.
+  // The penetration of a pair libccd answers that GJK found overlapping, at
+  // distance_tolerance: supportWitness on the two shapes' support
+  // functions, or ballWitness where one of them is a ball.
   template <class T1, class T2>
   Witness supportPenetration(const T1& s1, const Transform& tf1, const T2& s2,
                              const Transform& tf2) const {
     const CcdPair<T1, T2> pair(s1, tf1, s2, tf2);
-    sov_result r;
-    int overlapping = 0;
-    const ThreadWork& work = threadWork();
-    const int status =
-        sov_support_penetration_work(&r, &overlapping, &ccdBodySupport, &pair.b1, &ccdBodySupport,
-                                     &pair.b2, distance_tolerance, work.bytes.get(), work.size);
-    Witness w{0, Vector::UnitZ(), Vector::Zero(), Vector::Zero()};
-    const bool bracket = status == SOV_ERR_NO_CONVERGENCE && overlapping == 1;
-    if (status == SOV_OK || bracket) {
-      w.n = Vector(r.n[0], r.n[1], r.n[2]);
-      if (overlapping) {
-        w.d = r.d;
-        w.pA = Vector(r.pA[0], r.pA[1], r.pA[2]);
-        w.pB = Vector(r.pB[0], r.pB[1], r.pB[2]);
-      } else {
-        ccdBodySupport(&pair.b1, r.n, w.pA.data());
-        w.pB = w.pA;
-      }
-    }
-    if (!bracket) throwIfError(status, "EPA (sov_support_penetration) on a superovoid pair");
-    return w;
+    const SupportBody b1{&ccdBodySupport, &pair.b1}, b2{&ccdBodySupport, &pair.b2};
+    if (const std::optional<double> r1 = ballRadius(s1))
+      return ballWitness(tf1.translation(), *r1, b2, true, distance_tolerance);
+    if (const std::optional<double> r2 = ballRadius(s2))
+      return ballWitness(tf2.translation(), *r2, b1, false, distance_tolerance);
+    return supportWitness(b1, b2, distance_tolerance);
   }
 
   // Overlap test of a shape and a triangle (world vertices P1 P2 P3), for

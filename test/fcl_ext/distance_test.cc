@@ -542,6 +542,57 @@ TEST(FclDistance, OverlapsOfGjkPairsHaveTheirDepth) {
   EXPECT_GT(checked, 150);
 }
 
+// A ball overlapping a small box near its centre (a 1 mm box, a point-like
+// one, or a box 1e-6 across, inside a 5 cm ball) left the EPA on the ball
+// itself a nearly flat objective over every direction: it ran out of room
+// and threw (found by an audit: a scene's distance to a ball obstacle). A
+// ball is its centre swept by its radius: the centre's signed distance to
+// the box, less the radius, in closed form here. FCL's sphere and a
+// spherical superovoid, both orders; and a collide with contacts.
+TEST(FclDistance, BallsOverSmallBodiesHaveTheirExactDepth) {
+  const double radius = 0.05;
+  const fcl::Sphere<double> sphere(radius);
+  const sov::Superovoid ball(radius, radius, radius, 1.0, 1.0);
+  int checked = 0;
+  for (const double side : {0.0, 1e-6, 1e-3, 1e-2}) {
+    const fcl::Box<double> box(side, side, side);
+    for (const Transform& tb : sov_test::randomPoses(12, 0.001, 91)) {
+      for (const Vector& offset :
+           {Vector(0, 3e-4, 2e-4), Vector(1e-3, 3e-4, 2e-4), Vector(1e-2, 3e-4, 2e-4)}) {
+        const Transform tball = pose(tb * offset);
+        const Vector q =
+            (tb.inverse() * tball.translation()).cwiseAbs() - Vector::Constant(side / 2);
+        const double exact = q.cwiseMax(0.0).norm() + std::min(q.maxCoeff(), 0.0) - radius;
+        for (const double tol : {1e-6, 1e-9}) {
+          for (const fcl::CollisionGeometry<double>* b :
+               {static_cast<const fcl::CollisionGeometry<double>*>(&sphere),
+                static_cast<const fcl::CollisionGeometry<double>*>(&ball)}) {
+            for (const bool ball_first : {true, false}) {
+              fcl::DistanceResult<double> r;
+              double d = 0;
+              ASSERT_NO_THROW(d = ball_first ? dist(*b, tball, box, tb, true, true, &r, tol)
+                                             : dist(box, tb, *b, tball, true, true, &r, tol))
+                  << "side " << side << " tol " << tol;
+              EXPECT_NEAR(d, exact, tol + 1e-12) << "side " << side << " tol " << tol;
+              const Vector ball_point = r.nearest_points[ball_first ? 0 : 1];
+              EXPECT_NEAR((ball_point - tball.translation()).norm(), radius, 1e-12);
+              EXPECT_NEAR((r.nearest_points[1] - r.nearest_points[0]).norm(), -d, 1e-12);
+              fcl::CollisionRequest<double> creq(1, true);
+              fcl::CollisionResult<double> cres;
+              ASSERT_NO_THROW(ball_first ? sov::collide(b, tball, &box, tb, creq, cres)
+                                         : sov::collide(&box, tb, b, tball, creq, cres));
+              ASSERT_EQ(cres.numContacts(), 1u);  // its depth is MPR's (fcl_ext/README.md)
+              EXPECT_GT(cres.getContact(0).penetration_depth, 0);
+              ++checked;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 4 * 12 * 3 * 2 * 2 * 2);
+}
+
 // Curved against curved, the core's EPA gains about a digit per 70 vertices
 // and fills its 512 before a tolerance of 1e-8: the depth is then the
 // bracket it reached, not an exception (it threw on 1 % of random poses at
