@@ -569,6 +569,31 @@ TEST(FclContinuous, ErrorsAreSovErrors) {
   EXPECT_THROW(sov::boundingRadius(fcl::TriangleP<double>(Vector(0, 0, 0), Vector(1, 0, 0),
                                                           Vector(0, 1, 0))),
                sov::Error);
+  // A superovoid's transform that is no rotation (a reflection, a scaled
+  // matrix) is refused on every path, as by sov::distance: the motions had
+  // posed it as some rotation, and a rod swept "free" through a box.
+  const auto rod = std::make_shared<sov::Superovoid>(1.0, 0.05, 0.05, 1.0, 1.0);
+  Transform swap_xy = pose(Vector(0.5, -1, 0)), scaled = pose(Vector(0.5, -1, 0));
+  swap_xy.linear() << 0, 1, 0, 1, 0, 0, 0, 0, 1;  // det -1
+  scaled.linear() = Eigen::Vector3d(2, 1, 1).asDiagonal();
+  for (const Transform& bad : {swap_xy, scaled}) {
+    Transform bad_end = bad;
+    bad_end.translation() += Vector(0, 2, 0);
+    for (const fcl::CCDMotionType type : {fcl::CCDM_TRANS, fcl::CCDM_LINEAR, fcl::CCDM_SCREW}) {
+      Request request = linearRequest();
+      request.ccd_motion_type = type;
+      for (const fcl::CollisionGeometry<double>* other :
+           {static_cast<const fcl::CollisionGeometry<double>*>(box.get()),
+            static_cast<const fcl::CollisionGeometry<double>*>(a.get())}) {
+        try {
+          sov::continuousCollide(rod.get(), bad, bad_end, other, still, still, request, result);
+          ADD_FAILURE() << "no error, motion type " << type;
+        } catch (const sov::Error& e) {
+          EXPECT_EQ(e.status(), SOV_ERR_ROTATION) << "motion type " << type;
+        }
+      }
+    }
+  }
 }
 
 TEST(FclContinuous, BoundingRadiiHoldTheShapes) {
