@@ -52,23 +52,24 @@ void sovc_to_world(double world[3], const sovc_pose *X, const double local[3]) {
   world[2] += X->p[2];
 }
 
-/* The larger of e and x, NaN if x is. */
-static double worse(double e, double x) {
-  return x > e || isnan(x) ? x : e;
-}
-
-/* How far R is from a rotation: the largest distance of an entry of R R^T
- * to the identity's, or of det R to 1 (NaN for a NaN entry). */
+/* How far a finite R is from a rotation: the largest distance of an entry
+ * of R R^T (symmetric: six) to the identity's, or of det R to 1; INFINITY
+ * for an entry beyond 2, which no rotation within 1e-6 has (below it no
+ * product overflows into inf - inf = NaN, which no comparison would see). */
 static double rotation_error(const double R[9]) {
+  for (int i = 0; i < 9; ++i)
+    if (!(fabs(R[i]) <= 2)) return INFINITY;
   double e = 0;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
+    for (int j = i; j < 3; ++j) {
       const double d = R[3 * i] * R[3 * j] + R[3 * i + 1] * R[3 * j + 1] + R[3 * i + 2] * R[3 * j + 2];
-      e = worse(e, fabs(d - (i == j)));
+      const double off = fabs(d - (i == j));
+      if (off > e) e = off;
     }
   const double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
                      R[2] * (R[3] * R[7] - R[4] * R[6]);
-  return worse(e, fabs(det - 1));
+  const double off = fabs(det - 1);
+  return off > e ? off : e;
 }
 
 /* Pose from a unit quaternion (checked) and a position. */
