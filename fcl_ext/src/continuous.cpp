@@ -584,8 +584,10 @@ double continuousCollide(const fcl::CollisionGeometry<double>* o1,
   // keep a quaternion of any matrix, and posed a reflection or a scaled
   // matrix as some rotation (found by an audit: a rod swept "free" through
   // a box).
-  if (detail::asSuperovoid(o1)) detail::toPose(tf1_beg), detail::toPose(tf1_end);
-  if (detail::asSuperovoid(o2)) detail::toPose(tf2_beg), detail::toPose(tf2_end);
+  for (const auto* tf : {&tf1_beg, &tf1_end})
+    if (detail::asSuperovoid(o1)) detail::toPose(*tf);  // throws unless a rotation
+  for (const auto* tf : {&tf2_beg, &tf2_end})
+    if (detail::asSuperovoid(o2)) detail::toPose(*tf);
   const fcl::CCDMotionType type1 = detail::motionType(tf1_beg, tf1_end, request.ccd_motion_type);
   const fcl::CCDMotionType type2 = detail::motionType(tf2_beg, tf2_end, request.ccd_motion_type);
   const auto coreKnows = [](fcl::CCDMotionType t) {
