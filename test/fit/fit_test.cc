@@ -9,6 +9,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,24 @@ TEST(FitHull, CubeVolumeAndOrientation) {
   EXPECT_EQ(h.vertices.size(), 8u);
   EXPECT_EQ(h.triangles.size(), 12u);
   EXPECT_NEAR(h.volume, 1.0, 1e-12);  // positive: triangles face outwards
+}
+
+// The volume of a small hull far from the origin: about the origin the
+// divergence theorem's products lost it (twice the volume 1e4 away, a
+// negative one 1e6 away; found by an audit).
+TEST(FitHull, VolumeFarFromTheOrigin) {
+  std::vector<Point3> box;
+  for (int i = 0; i < 8; ++i)
+    box.push_back({0.03 * (i & 1), 0.02 * ((i >> 1) & 1), 0.01 * (i >> 2)});
+  for (const double offset : {0.0, 1e4, 1e6}) {
+    std::vector<Point3> moved = box;
+    for (Point3& p : moved)
+      for (double& c : p) c += offset;
+    // Moving the corners rounds each side by up to an ulp of the offset.
+    const double ulp = offset * std::numeric_limits<double>::epsilon();
+    const double slack = 6e-6 * ulp * (1 / 0.03 + 1 / 0.02 + 1 / 0.01);
+    EXPECT_NEAR(sov::urdf::convexHull(moved).volume, 6e-6, 1e-18 + slack) << "offset " << offset;
+  }
 }
 
 TEST(FitHull, FlatAndTinyInputsAreRefused) {

@@ -103,10 +103,18 @@ ConvexHull convexHull(const std::vector<Point3>& points) {
       std::swap(t[1], t[2]);
     hull.triangles.push_back(t);
   }
-  // Volume by the divergence theorem over the oriented triangles.
+  // Volume by the divergence theorem over the oriented triangles, about a
+  // vertex of the hull: about the origin, a mesh 1e4 from it had twice its
+  // hull's volume and one 1e6 away a negative one (the products' rounding).
   double six_v = 0;
+  const Point3 o = hull.vertices.empty() ? Point3{0, 0, 0} : hull.vertices[0];
   for (const auto& t : hull.triangles) {
-    const Point3 &a = hull.vertices[t[0]], &b = hull.vertices[t[1]], &c = hull.vertices[t[2]];
+    double a[3], b[3], c[3];
+    for (int i = 0; i < 3; ++i) {
+      a[i] = hull.vertices[t[0]][i] - o[i];
+      b[i] = hull.vertices[t[1]][i] - o[i];
+      c[i] = hull.vertices[t[2]][i] - o[i];
+    }
     six_v += a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
              a[2] * (b[0] * c[1] - b[1] * c[0]);
   }
