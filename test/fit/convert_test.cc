@@ -414,7 +414,9 @@ TEST(FitTool, ProgressOverlapReportAndHelp) {
 
 // The output path (and the plot's) is checked before any fitting: an
 // unwritable one fails at once, naming it, with no progress line and no file
-// left behind; --plot draws a PNG.
+// left behind; --plot draws a PNG, and a plot name without .png is misuse
+// (matplotlib had written fits.png for "fits", a PDF for .pdf, and failed on
+// .txt as if matplotlib were missing).
 TEST(FitTool, OutputPathsAreCheckedFirstAndThePlotIsAPng) {
   const std::string folder = ::testing::TempDir() + "sov_fit_no_such_folder";
   ToolRun run = runTool(kFixture + " " + folder + "/out.urdf");
@@ -426,6 +428,11 @@ TEST(FitTool, OutputPathsAreCheckedFirstAndThePlotIsAPng) {
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err.find("[1/"), std::string::npos) << run.err;
   EXPECT_FALSE(std::ifstream(out).good()) << "written before the plot path was checked";
+  for (const char* name : {"fits", "fits.txt", "fits.pdf"}) {
+    run = runTool(kFixture + " " + out + " --plot " + ::testing::TempDir() + name);
+    EXPECT_EQ(run.status, 2) << name;
+    EXPECT_EQ(run.err.find("[1/"), std::string::npos) << run.err;
+  }
   const std::string png = ::testing::TempDir() + "sov_fit_plot.png";
   std::remove(png.c_str());
   run = runTool(kFixture + " " + out + " --links arm --starts 1 --plot " + png);

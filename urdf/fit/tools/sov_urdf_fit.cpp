@@ -47,7 +47,8 @@ const char* kUsage =
     "collisions whose gap exceeds it are marked and the exit status is 3.\n"
     "--package NAME=DIR resolves package://NAME/... mesh URIs (repeatable; DIR relative\n"
     "  to the current directory).\n"
-    "--plot draws the fitted bodies over their meshes (python3 with matplotlib).\n"
+    "--plot draws the fitted bodies over their meshes into a PNG (python3 with\n"
+    "matplotlib).\n"
     "--starts N: how many of the three starts are refined (default 3; 1 is about\n"
     "three times quicker, and may fit a little looser).\n"
     "--max-bodies K: a mesh may become a union of up to K superovoids (one <collision>\n"
@@ -134,7 +135,12 @@ int parse(int argc, char** argv, Options& o) {
     } else if (a == "--srdf" && has_value) {
       o.srdf = argv[++i];
     } else if (a == "--plot" && has_value) {
+      // A PNG: matplotlib chose the format by the name's extension (a PDF
+      // for .pdf, fits.png for fitsplot) and failed on unknown ones, which
+      // the tool blamed on a missing matplotlib (found by an audit).
       o.plot = argv[++i];
+      const std::string ext = std::filesystem::path(o.plot).extension().string();
+      if (ext != ".png" && ext != ".PNG") return usage(stderr, argv0, kMisuse);
     } else if (a == "--starts" && has_value) {
       const std::string n = argv[++i];
       if (n != "1" && n != "2" && n != "3") {
