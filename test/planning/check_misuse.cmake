@@ -1,6 +1,7 @@
 # A tool's misuse: every argument list in CASES (lists separated by "|",
-# arguments by "@") makes TOOL exit with status 2 before any work, with a
-# message naming the option (its first argument).
+# arguments by "@") makes TOOL exit with status 2 before any work, and
+# stderr names the option (its first argument; the usage text the tools
+# print with the reason names every option).
 string(REPLACE "|" ";" cases_list "${CASES}")
 foreach(case IN LISTS cases_list)
   string(REPLACE "@" ";" args "${case}")
