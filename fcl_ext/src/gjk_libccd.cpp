@@ -70,6 +70,17 @@ void superovoidToGJK(const Superovoid& s, const fcl::Transform3<double>& tf,
   o->shape = &s.shape();
   o->R = tf.linear();
   o->p = tf.translation();
+  // The nearest rotation, as the core poses the exact pairs: a
+  // float-precision R, accepted within 1e-6, posed a slightly sheared body
+  // against the primitives (found by a review). An R the caller's entry
+  // point refused never gets here; one that fails again is left as it is.
+  double R[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) R[3 * i + j] = o->R(i, j);
+  sov_pose pose;
+  if (sov_pose_from_matrix(&pose, R, o->p.data()) == SOV_OK)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) o->R(i, j) = pose.R[3 * i + j];
 }
 
 void ccdBodySupport(const void* body, const double dir[3], double x[3]) noexcept {

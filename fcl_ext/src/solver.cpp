@@ -167,11 +167,17 @@ Witness ballWitness(const Vector& centre, double radius, const SupportBody& body
   const int status = sov_support_distance(&r, &overlapping, A.support, A.body, B.support, B.body,
                                           nullptr, tolerance);
   Witness w;
-  if (status == SOV_OK && !overlapping) {
+  if ((status == SOV_OK || status == SOV_ERR_NO_CONVERGENCE) && !overlapping &&
+      std::isfinite(r.d)) {
+    // Apart, or the bracket GJK reached (two points of the bodies, within
+    // its residual of the distance).
     w = Witness{r.d, Vector(r.n[0], r.n[1], r.n[2]), Vector(r.pA[0], r.pA[1], r.pA[2]),
                 Vector(r.pB[0], r.pB[1], r.pB[2])};
   } else if (overlapping) {
     w = supportWitness(A, B, tolerance);
+    // Touching (a support value proved the centre on the surface): the
+    // body's witness is the centre, not any extreme point along n.
+    if (w.d == 0) w.pA = w.pB = centre;
   } else {
     throwIfError(status, "GJK (sov_support_distance) from a ball's centre");
   }

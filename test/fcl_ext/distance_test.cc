@@ -542,6 +542,41 @@ TEST(FclDistance, OverlapsOfGjkPairsHaveTheirDepth) {
   EXPECT_GT(checked, 150);
 }
 
+// A superovoid's transform whose rotation is sheared within the accepted
+// 1e-6 poses the nearest rotation against a primitive too, as against
+// another superovoid: the answer of the transform with sov_pose_from_matrix's
+// rotation, to the GJK's tolerance. Against primitives the raw matrix had
+// posed a sheared body, off by about the shear times the size (found by a
+// review).
+TEST(FclDistance, ShearedRotationsPoseTheNearestRotation) {
+  constexpr double kTol = 1e-10;
+  const sov::Superovoid body(0.6, 0.4, 0.8, 0.6, 0.8, 0.2, 0.2);
+  const fcl::Box<double> box(0.9, 0.6, 0.7);
+  int checked = 0;
+  for (const Transform& tb : sov_test::randomPoses(20, 1.2, 53)) {
+    Transform raw = pose(Vector(0.05, -0.02, 0.01), 0.7, Vector(1, 2, 3).normalized());
+    raw.linear()(0, 1) += 9e-7;  // within the 1e-6 rule
+    double R[9], p[3];
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) R[3 * i + j] = raw.linear()(i, j);
+      p[i] = raw.translation()[i];
+    }
+    sov_pose settled_pose;
+    ASSERT_EQ(sov_pose_from_matrix(&settled_pose, R, p), SOV_OK);
+    Transform settled = raw;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) settled.linear()(i, j) = settled_pose.R[3 * i + j];
+    for (const bool signed_distance : {false, true}) {
+      const double d_raw = dist(body, raw, box, tb, true, signed_distance, nullptr, kTol);
+      const double d_settled = dist(body, settled, box, tb, true, signed_distance, nullptr, kTol);
+      if (!signed_distance && d_settled < 0) continue;  // FCL's -1 either way
+      EXPECT_NEAR(d_raw, d_settled, 1e-8) << "signed " << signed_distance;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20);
+}
+
 // A ball overlapping a small box near its centre (a 1 mm box, a point-like
 // one, or a box 1e-6 across, inside a 5 cm ball) left the EPA on the ball
 // itself a nearly flat objective over every direction: it ran out of room

@@ -280,8 +280,9 @@ class SOV_SCENE_API Scene {
   // earliest unproved time is advanced first, so the first contact found
   // is the first along the segment. Throws SceneError as setJointPositions
   // for bad positions at either end, sov::Error (SOV_ERR_OPTION) for options
-  // out of range (distance_tolerance not finite and >= 0, gjk_tolerance not
-  // finite and > 0, max_steps 0), sov::Error (SOV_ERR_NO_CONVERGENCE) after
+  // out of range (distance_tolerance NaN, infinite or negative,
+  // gjk_tolerance NaN, infinite or not positive, max_steps 0), sov::Error
+  // (SOV_ERR_NO_CONVERGENCE) after
   // options.max_steps queries, and as sov::distance. The joint
   // positions and objects of the scene are left as they were (the
   // warm-start caches are updated).
