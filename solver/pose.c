@@ -1,6 +1,7 @@
 /* Rigid pose helpers. */
 #include "solver/pose.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -120,7 +121,7 @@ int sovc_pose_from_matrix(sovc_pose *X, const double R[9], const double p[3]) {
 
 /* Below this error R is a rotation to rounding: poses from
  * sovc_pose_from_quat and sovc_pose_from_matrix stay within 1e-15. */
-static const double kRoundedRotation = 64 * 2.220446049250313e-16;
+static const double kRoundedRotation = 64 * DBL_EPSILON;
 
 /* See pose.h. */
 int sovc_pose_from_raw(sovc_pose *X, const double R[9], const double p[3]) {

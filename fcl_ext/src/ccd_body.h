@@ -25,6 +25,11 @@ struct SuperovoidGJKObject {
   fcl::Vector3<double> p;
 };
 
+// The pose of an FCL transform with its rotation made orthonormal
+// (sov_pose_from_matrix): SOV_OK, or its status for a transform that is not
+// a rotation within 1e-6 plus a finite translation.
+int poseOf(const fcl::Transform3<double>& tf, sov_pose* pose);
+
 // The superovoid's libccd object, as GJKInitializer<double, Superovoid>
 // makes it.
 void superovoidToGJK(const Superovoid& s, const fcl::Transform3<double>& tf,

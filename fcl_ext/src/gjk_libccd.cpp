@@ -65,6 +65,15 @@ void GJKInitializer<double, sov::Superovoid>::deleteGJKObject(void* o) {
 namespace sov {
 namespace detail {
 
+int poseOf(const fcl::Transform3<double>& tf, sov_pose* pose) {
+  double R[9], p[3];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) R[3 * i + j] = tf.linear()(i, j);
+    p[i] = tf.translation()[i];
+  }
+  return sov_pose_from_matrix(pose, R, p);
+}
+
 void superovoidToGJK(const Superovoid& s, const fcl::Transform3<double>& tf,
                      SuperovoidGJKObject* o) {
   o->shape = &s.shape();
@@ -74,11 +83,8 @@ void superovoidToGJK(const Superovoid& s, const fcl::Transform3<double>& tf,
   // float-precision R, accepted within 1e-6, posed a slightly sheared body
   // against the primitives (found by a review). An R the caller's entry
   // point refused never gets here; one that fails again is left as it is.
-  double R[9];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) R[3 * i + j] = o->R(i, j);
   sov_pose pose;
-  if (sov_pose_from_matrix(&pose, R, o->p.data()) == SOV_OK)
+  if (poseOf(tf, &pose) == SOV_OK)
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) o->R(i, j) = pose.R[3 * i + j];
 }

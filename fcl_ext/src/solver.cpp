@@ -31,13 +31,8 @@ sov_shape ellipsoidShape(double a1, double a2, double a3, const char* what) {
 }  // namespace
 
 sov_pose toPose(const Transform& tf) {
-  double R[9], p[3];
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) R[3 * i + j] = tf.linear()(i, j);
-    p[i] = tf.translation()[i];
-  }
   sov_pose pose;
-  throwIfError(sov_pose_from_matrix(&pose, R, p), "pose of a superovoid pair");
+  throwIfError(poseOf(tf, &pose), "pose of a superovoid pair");
   return pose;
 }
 
