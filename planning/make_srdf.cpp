@@ -13,8 +13,10 @@
 #include <superovoid/urdf/scene.h>
 #include <urdf_model/model.h>
 
-#include <cerrno>
+#include "command_line.h"
+
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -139,18 +141,11 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if ((a == "--samples" || a == "--seed") && i + 1 < argc) {
-      // Decimal digits only, within range: strtol read 1e3 as 1 and
-      // 2147483648 samples as a negative count, and wrote an SRDF that
-      // disabled every pair.
-      const std::string text = argv[++i];
-      const long max = a == "--samples" ? 100000000L : LONG_MAX;
-      errno = 0;
-      char* end = nullptr;
-      const long v = std::strtol(text.c_str(), &end, 10);
-      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
-          errno == ERANGE || *end || v <= 0 || v > max) {
-        std::fprintf(stderr, "sov_make_srdf: %s wants a positive integer up to %ld\n%s", a.c_str(),
-                     max, kUsage);
+      const std::uint64_t max = a == "--samples" ? 100000000u : ULONG_MAX;
+      std::uint64_t v = 0;
+      if (!sov::planning::positiveInteger(argv[++i], max, &v)) {
+        std::fprintf(stderr, "sov_make_srdf: %s wants a positive integer up to %llu\n%s", a.c_str(),
+                     static_cast<unsigned long long>(max), kUsage);
         return 2;
       }
       if (a == "--samples")

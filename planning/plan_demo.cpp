@@ -21,8 +21,9 @@
 #include <superovoid/planning/world.h>
 #include <superovoid/urdf/mesh.h>
 
+#include "command_line.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -32,7 +33,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -78,14 +78,6 @@ const char* kUsage =
   std::exit(2);
 }
 
-// The comma-separated items of s.
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
-  return out;
-}
-
 // text as a positive finite number; misuse otherwise.
 double positive(const std::string& flag, const std::string& text) {
   char* end = nullptr;
@@ -94,21 +86,17 @@ double positive(const std::string& flag, const std::string& text) {
   return v;
 }
 
-// text as a positive integer (decimal digits only, at most max); misuse
-// otherwise (1e3 or 0.5 were read as 1 and 0).
+// text as a positive integer up to max; misuse otherwise.
 std::uint64_t positiveInteger(const std::string& flag, const std::string& text, std::uint64_t max) {
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-  if (!digits || errno == ERANGE || *end || v == 0 || v > max)
+  std::uint64_t v = 0;
+  if (!sp::positiveInteger(text, max, &v))
     misuse(flag + " wants a positive integer up to " + std::to_string(max));
   return v;
 }
 
 // The planners named in text ("RRTConnect,BITstar"), each one OMPL has here.
 std::vector<std::string> plannersOf(const std::string& text) {
-  std::vector<std::string> out = split(text);
+  std::vector<std::string> out = sp::commaItems(text);
   const auto& known = sp::plannerNames();
   std::string names;
   for (const auto& n : known) names += (names.empty() ? "" : ", ") + n;
@@ -122,7 +110,7 @@ std::vector<std::string> plannersOf(const std::string& text) {
 // The motion validations named in text ("discrete,certified").
 std::vector<sp::MotionValidation> motionsOf(const std::string& text) {
   std::vector<sp::MotionValidation> out;
-  for (const auto& m : split(text)) {
+  for (const auto& m : sp::commaItems(text)) {
     if (m == "discrete") out.push_back(sp::MotionValidation::kDiscrete);
     else if (m == "certified") out.push_back(sp::MotionValidation::kCertified);
     else misuse("unknown motion validation '" + m + "' (discrete, certified)");
