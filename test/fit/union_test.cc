@@ -163,8 +163,12 @@ TEST(FitUnion, OutOfRangeSplitOptionsAreRefused) {
   SplitOptions s;
   s.max_bodies = 0;
   EXPECT_TRUE(refused(s));
+  s.max_bodies = SplitOptions::kMaxBodies + 1;  // sov-urdf-fit's limit, the library's too
+  EXPECT_TRUE(refused(s));
   s = SplitOptions();
   s.target_ratio = NAN;
+  EXPECT_TRUE(refused(s));
+  s.target_ratio = 0.5;  // a ratio is 0 (no target) or at least 1, as the tool takes it
   EXPECT_TRUE(refused(s));
   s = SplitOptions();
   s.target_gap = -1;

@@ -63,9 +63,11 @@ def test_fit_urdf_unions_are_the_tools_unions(tmp_path):
     if sov.HAVE_SCENE:
         scene = sov.Scene(xml=text, mesh_directory=FIT_DATA)
         assert scene.self_distance().distance > 0
-    with pytest.raises(sov.Error) as e:
-        sov.fit_urdf(TWO_LINK, max_bodies=0)
-    assert e.value.status == sov.ERR_OPTION
+    # The tool's limits are the library's: Python refuses what sov-urdf-fit does.
+    for bad in ({"max_bodies": 0}, {"max_bodies": 65}, {"max_bodies": 2, "target_ratio": 0.5}):
+        with pytest.raises(sov.Error) as e:
+            sov.fit_urdf(TWO_LINK, **bad)
+        assert e.value.status == sov.ERR_OPTION
 
 
 def test_fit_superovoid_contains_every_point():

@@ -92,14 +92,18 @@ Location nowhere() {
 namespace detail {
 
 void checkSplitOptions(const SplitOptions& s) {
-  const bool ok = s.max_bodies >= 1 && s.target_ratio >= 0 && std::isfinite(s.target_ratio) &&
+  const bool ratio_ok =
+      s.target_ratio == 0 || (s.target_ratio >= 1 && std::isfinite(s.target_ratio));
+  const bool ok = s.max_bodies >= 1 && s.max_bodies <= SplitOptions::kMaxBodies && ratio_ok &&
                   s.target_gap >= 0 && std::isfinite(s.target_gap) && s.cut_offsets >= 1 &&
                   s.cut_candidates >= 1 && s.volume_cells >= 2 && s.gap_directions >= 6;
   if (!ok)
     throw Error(SOV_ERR_OPTION, nowhere(),
-                "split options out of range (need max_bodies >= 1, finite target_ratio >= 0 "
-                "and target_gap >= 0, cut_offsets >= 1, cut_candidates >= 1, volume_cells >= 2, "
-                "gap_directions >= 6)");
+                "split options out of range (need max_bodies from 1 to " +
+                    std::to_string(SplitOptions::kMaxBodies) +
+                    ", target_ratio 0 or finite >= 1, finite target_gap >= 0, cut_offsets >= 1, "
+                    "cut_candidates >= 1, volume_cells >= 2, "
+                    "gap_directions >= 6)");
 }
 
 }  // namespace detail

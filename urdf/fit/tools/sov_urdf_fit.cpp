@@ -151,9 +151,9 @@ int parse(int argc, char** argv, Options& o) {
     } else if (a == "--max-bodies" && has_value) {
       char* end = nullptr;
       const long k = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || k < 1 || k > 64) {
-        std::fprintf(stderr, "%s: --max-bodies '%s' is not a count from 1 to 64\n", argv0,
-                     argv[i]);
+      if (*end != '\0' || k < 1 || k > sov::urdf::SplitOptions::kMaxBodies) {
+        std::fprintf(stderr, "%s: --max-bodies '%s' is not a count from 1 to %d\n", argv0, argv[i],
+                     sov::urdf::SplitOptions::kMaxBodies);
         return kMisuse;
       }
       o.fit.split.max_bodies = static_cast<int>(k);
@@ -175,8 +175,9 @@ int parse(int argc, char** argv, Options& o) {
       has_target_ratio = true;
       char* end = nullptr;
       o.fit.split.target_ratio = std::strtod(argv[++i], &end);
-      if (*end != '\0' || !(o.fit.split.target_ratio >= 1) || o.fit.split.target_ratio > 100) {
-        std::fprintf(stderr, "%s: --target-ratio '%s' is not a number from 1 to 100\n", argv0,
+      if (*end != '\0' || !(o.fit.split.target_ratio >= 1) ||
+          !std::isfinite(o.fit.split.target_ratio)) {
+        std::fprintf(stderr, "%s: --target-ratio '%s' is not a number of at least 1\n", argv0,
                      argv[i]);
         return kMisuse;
       }

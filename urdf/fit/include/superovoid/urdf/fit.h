@@ -104,12 +104,15 @@ SOV_FIT_API double hausdorffGap(const sov_shape& shape, const sov_pose& pose,
 // Options of fitSuperovoidUnion: how many bodies a mesh may get and when
 // to stop splitting it. The defaults (one body) are fitSuperovoid's fit.
 struct SplitOptions {
-  // Cap on the bodies of one mesh (>= 1).
+  // Largest max_bodies: each body is fitted and checked against every
+  // triangle, and a link of more bodies than this is slower than its mesh.
+  static constexpr int kMaxBodies = 64;
+  // Cap on the bodies of one mesh (1 to kMaxBodies).
   int max_bodies = 1;
   // Splitting stops once the union's volume over the mesh's hull volume is
-  // at most target_ratio and its gap (UnionFit::gap, metres) at most
-  // target_gap; 0 leaves that target out (with neither target: split up to
-  // max_bodies while splitting still pays).
+  // at most target_ratio (0, or at least 1) and its gap (UnionFit::gap,
+  // metres) at most target_gap; 0 leaves that target out (with neither
+  // target: split up to max_bodies while splitting still pays).
   double target_ratio = 0;
   double target_gap = 0;
   // Plane positions tried along each of the 13 cut directions.
