@@ -5,11 +5,13 @@
 #include <unistd.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fit_test_util.h"
@@ -215,6 +217,39 @@ TEST(FitUrdfLinks, IdenticalMeshesAreFittedOnce) {
   const sov::urdf::Model model = sov::urdf::parse(out);
   ASSERT_EQ(model.superovoids.size(), 2u);
   EXPECT_EQ(model.superovoids[0].params, model.superovoids[1].params);
+}
+
+// A 0.1 mm mesh under a collision origin 1e4 or 1e6 m from its link's: the
+// composed origin rounds by ulps of that distance, 1e8 times the body's
+// size, which the fit's margin does not cover. It was refused as a vertex
+// outside the body written; now that body is written grown by the rounding,
+// holding every vertex: grown in length by no more than 1e-13 of the
+// distance (about 450 ulps; the rule grows by 32 ulps of origin plus body).
+TEST(FitUrdfLinks, FarCollisionOriginsStillHoldTheirMesh) {
+  const sov::urdf::TriangleMesh mesh =
+      sov::urdf::loadMesh(SOV_FIT_TEST_DATA_DIR "/l_link.obj", {0.002, 0.002, 0.002});
+  const std::pair<const char*, double> origins[] = {
+      {"1e4 0 0", 1e4}, {"3e4 -2e4 1e4", 3e4}, {"1e6 -1e6 0", 1e6}};  // xyz, its largest
+  for (const auto& [xyz, distance] : origins) {
+    const std::string text =
+        std::string("<robot name=\"r\"><link name=\"a\"><collision><origin xyz=\"") + xyz +
+        "\" rpy=\"0.3 0.2 0.1\"/><geometry><mesh filename=\"l_link.obj\" "
+        "scale=\"0.002 0.002 0.002\"/></geometry></collision></link></robot>\n";
+    std::vector<sov::urdf::CollisionFit> fits;
+    const std::string out =
+        sov::urdf::fitUrdf(text, SOV_FIT_TEST_DATA_DIR, quickOptions(), &fits, "far.urdf");
+    const sov::urdf::Superovoid* s = sov::urdf::parse(out).find("a", 0);
+    ASSERT_TRUE(s) << xyz;
+    const auto in = urdf::parseURDF(text);
+    EXPECT_LE(sov_fit_test::maxImplicit(*s, sov_fit_test::collisionOrigin(*in, "a", 0), mesh), 0)
+        << xyz;
+    const double* fit = fits[0].fit.params;
+    const double smallest = std::min({fit[0], fit[1], fit[2]});
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_GE(s->params[k], fit[k]) << xyz;
+      EXPECT_LE((s->params[k] - fit[k]) * smallest / fit[k], 1e-13 * distance) << xyz;
+    }
+  }
 }
 
 // A robot of one link per mesh (line 3 on), on fixed joints to a base:

@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <charconv>
 #include <cmath>
 #include <exception>
@@ -324,6 +325,19 @@ std::string startTag(const std::string& text, const Target& t, std::size_t body)
   return tag;
 }
 
+// The factor a body's semi-axes are grown by where its collision origin is
+// far: composing the origin (and reading it back) rounds the body's position
+// by a few ulps of that distance, which the fit's own margin (1e-9 of the
+// body's size) covers only within about 1e5 sizes of the link's origin.
+// Uniform growth about the body's centre keeps it convex and holding its
+// mesh; 1 (bits unchanged) where rounding is already covered.
+double farOriginGrowth(const Isometry3d& origin, const Vector3d& p, const double* params) {
+  const double reach = origin.translation().lpNorm<Eigen::Infinity>() + p.lpNorm<Eigen::Infinity>();
+  const double size = std::min({params[0], params[1], params[2]});
+  const double growth = 32 * DBL_EPSILON * reach / size;
+  return growth > 1e-10 ? 1 + growth : 1;
+}
+
 // The replacement elements: per body, the start tag (startTag), the composed
 // origin and the bare superovoid (addFallbacks writes the box), indented like
 // the input.
@@ -351,8 +365,10 @@ std::string element(const std::string& text, const Target& t, const UnionFit& fi
          "\" rpy=\"" + number(ypr[2]) + " " + number(ypr[1]) + " " + number(ypr[0]) + "\"/>" +
          eol;
     s += in1 + "<geometry>" + eol + in2 + "<" + prefix + ":superovoid";
+    const double growth = farOriginGrowth(t.origin, p, fit.params);
     for (int k = 0; k < 7; ++k)
-      s += std::string(" ") + names[k] + "=\"" + number(fit.params[k]) + "\"";
+      s += std::string(" ") + names[k] + "=\"" +
+           number(k < 3 ? fit.params[k] * growth : fit.params[k]) + "\"";
     s += "/>" + eol + in1 + "</geometry>" + eol + indent + "</collision>";
   }
   return s;

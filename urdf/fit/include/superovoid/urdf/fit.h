@@ -230,7 +230,9 @@ struct CollisionFit {
 
 // Replaces every <mesh> collision of the chosen links of the URDF document
 // xml with its fitted superovoid (the origin becomes the collision origin
-// composed with the fit's pose; a fallback box is written before it, as
+// composed with the fit's pose, the parameters the fit's, but for a body
+// over about 1e4 of its size from the link's origin, grown by that
+// composition's rounding (README); a fallback box is written before it, as
 // sov::urdf::addFallbacks does), or with one <collision> per body of its
 // union when options.split allows several (the first keeps the start tag,
 // the others the same with "_<i>" appended to a name attribute), and
