@@ -147,19 +147,6 @@ double roundingAllowance(double scale) {
   return allowance;
 }
 
-// The distance at or below which a step's bodies count as touching:
-// kContinuousDistanceTolerance, or the core's rounding floor at the scale
-// of the step's gap where that is larger (closer than that, the gap less
-// its allowance proves no step: bodies 3e7 from the origin stalled there).
-double contactDistance(const Transform& tf1, const Transform& tf2, const Vector& p1,
-                       const Vector& p2) {
-  double contact = 0;
-  throwIfError(sov_toc_rounding_floor(nullptr, &contact, gapScale(tf1, tf2, p1, p2),
-                                      kContinuousDistanceTolerance),
-               "contact distance");
-  return contact;
-}
-
 // The support gap -(h1(n) + h2(-n)) of the posed pair, less a rounding
 // allowance; nullopt when a geometry has no support function here.
 std::optional<double> supportGap(const Geometry& g1, const Transform& tf1, const Geometry& g2,
@@ -243,19 +230,14 @@ Vector answerNormal(double d, const Vector& p1, const Vector& p2, const Transfor
   return w.norm() > 0 ? Vector(w.normalized()) : Vector(Vector::UnitZ());
 }
 
-}  // namespace
-}  // namespace detail
-
-Separation separation(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<double>& tf1,
-                      const fcl::CollisionGeometry<double>* o2, const fcl::Transform3<double>& tf2,
-                      double gjk_tolerance, sov_cache* cache) {
-  detail::checkNotNull(o1, o2);
-  if (detail::isCore(o1) && detail::isCore(o2)) {
-    return detail::coreSeparation(*o1, tf1, *o2, tf2, cache);
-  }
+// separation() but for Separation::touching.
+Separation measure(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<double>& tf1,
+                   const fcl::CollisionGeometry<double>* o2, const fcl::Transform3<double>& tf2,
+                   double gjk_tolerance, sov_cache* cache) {
+  if (isCore(o1) && isCore(o2)) return coreSeparation(*o1, tf1, *o2, tf2, cache);
   const bool shapes = o1->getObjectType() == fcl::OT_GEOM && o2->getObjectType() == fcl::OT_GEOM;
   if (shapes) {
-    if (auto s = detail::planeSeparation(*o1, tf1, *o2, tf2)) return *s;
+    if (auto s = planeSeparation(*o1, tf1, *o2, tf2)) return *s;
   }
   fcl::DistanceRequest<double> request(true, shapes);
   request.distance_tolerance = gjk_tolerance;
@@ -266,21 +248,35 @@ Separation separation(const fcl::CollisionGeometry<double>* o1, const fcl::Trans
   if (!shapes && !(s.distance > 0)) s.distance = 0;  // a mesh or octree pair touching
   s.p1 = result.nearest_points[0];
   s.p2 = result.nearest_points[1];
-  s.normal = detail::answerNormal(s.distance, s.p1, s.p2, tf1, tf2);
+  s.normal = answerNormal(s.distance, s.p1, s.p2, tf1, tf2);
   s.lower = s.distance;
   if (s.distance > 0) {
-    const std::optional<double> gap = detail::supportGap(
-        *o1, tf1, *o2, tf2, s.normal, detail::gapScale(tf1, tf2, s.p1, s.p2));
-    const double enough = shapes ? detail::kRoughGapShare * s.distance : 0;
-    if (gap && !(*gap > enough) && gjk_tolerance > detail::kFineGjkTolerance) {
+    const std::optional<double> gap =
+        supportGap(*o1, tf1, *o2, tf2, s.normal, gapScale(tf1, tf2, s.p1, s.p2));
+    const double enough = shapes ? kRoughGapShare * s.distance : 0;
+    if (gap && !(*gap > enough) && gjk_tolerance > kFineGjkTolerance) {
       // GJK's direction too rough for a useful gap: once more, finely.
-      return separation(o1, tf1, o2, tf2, detail::kFineGjkTolerance, cache);
+      return measure(o1, tf1, o2, tf2, kFineGjkTolerance, cache);
     }
     if (gap && *gap > 0) {
       s.lower = std::min(s.distance, *gap);
       s.certified = true;
     }
   }
+  return s;
+}
+
+}  // namespace
+}  // namespace detail
+
+Separation separation(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<double>& tf1,
+                      const fcl::CollisionGeometry<double>* o2, const fcl::Transform3<double>& tf2,
+                      double gjk_tolerance, sov_cache* cache) {
+  detail::checkNotNull(o1, o2);
+  Separation s = detail::measure(o1, tf1, o2, tf2, gjk_tolerance, cache);
+  throwIfError(
+      sov_toc_rounding_floor(nullptr, &s.touching, detail::gapScale(tf1, tf2, s.p1, s.p2), 0),
+      "contact distance");
   return s;
 }
 
@@ -482,7 +478,7 @@ double advance(const Geometry* o1, const fcl::MotionBase<double>& m1, const Geom
     m1.getCurrentTransform(tf1);
     m2.getCurrentTransform(tf2);
     const Separation s = separation(o1, tf1, o2, tf2, kStepGjkTolerance, &cache);
-    const double touching = contactDistance(tf1, tf2, s.p1, s.p2);
+    const double touching = std::max(kContinuousDistanceTolerance, s.touching);
     certified = certified && (s.certified || s.distance <= touching);
     record(contact, s, steps, certified);
     if (s.distance <= touching) return finish(true, t, m1, m2, result);

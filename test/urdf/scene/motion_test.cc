@@ -142,6 +142,33 @@ TEST(SceneMotion, ToyFingerSegmentsAgreeWithDenseSampling) {
   EXPECT_GT(free, 5);
 }
 
+// A distance tolerance of 0 asks for contact itself. Conservative
+// advancement never steps past a contact, so without a floor its steps
+// shrank geometrically towards it and every colliding segment ran out of
+// steps; the check meets contact within the rounding floor instead
+// (MotionOptions::distance_tolerance), at the time the default finds.
+TEST(SceneMotion, ZeroDistanceToleranceFindsTheContact) {
+  Scene scene(sov_test::dataPath("toy_finger.urdf"));
+  std::mt19937 rng(312);
+  sov::urdf::MotionOptions exact;
+  exact.distance_tolerance = 0;
+  exact.max_steps = 100000;
+  for (int i = 0; i < 10; ++i) {
+    JointPositions target;
+    do {
+      target = randomQ(kToyJoints, rng);
+      scene.setJointPositions(target);
+    } while (!scene.selfCollision());
+    const JointPositions start = randomQ(kToyJoints, rng);
+    const sov::urdf::MotionCheck tolerant = scene.motionCollides(start, target);
+    const sov::urdf::MotionCheck c = scene.motionCollides(start, target, exact);
+    EXPECT_TRUE(c.collides);
+    EXPECT_LE(c.pair.distance, 1e-12);
+    EXPECT_GE(c.t, tolerant.t);
+    EXPECT_NEAR(c.t, tolerant.t, 1e-3);
+  }
+}
+
 TEST(SceneMotion, EnvironmentSegmentsAgreeWithDenseSampling) {
   Scene scene(sov_test::dataPath("toy_finger.urdf"));
   auto body = std::make_shared<sov::Superovoid>(0.012, 0.02, 0.01, 0.5, 0.8, 0.1, 0.1);

@@ -321,7 +321,7 @@ class Advancement {
         separation(a.object->collisionGeometry().get(), ta,
                    p.env ? p.env->collisionGeometry().get() : b->object->collisionGeometry().get(),
                    tb, options_.gjk_tolerance, p.cache);
-    if (s.distance <= options_.distance_tolerance) {
+    if (s.distance <= std::max(options_.distance_tolerance, s.touching)) {
       out->collides = true;
       out->t = t;
       out->pair = {links_[a.link], a.collision, p.env ? std::string() : links_[b->link],

@@ -109,6 +109,11 @@ struct Separation {
   fcl::Vector3<double> p1 = fcl::Vector3<double>::Zero();
   fcl::Vector3<double> p2 = fcl::Vector3<double>::Zero();
   bool certified = false;  // lower is proved (exact supports, or the core)
+  // Distances at or below this count as touching: closer, the rounding
+  // allowance of the gap leaves lower no step to prove. The rounding floor of
+  // sov_toc_rounding_floor at tolerance 0, at the scale of the pair's
+  // positions and nearest points (2.8e-14 per unit of scale).
+  double touching = 0;
 };
 
 // The separation of o1 at tf1 and o2 at tf2: superovoid, sphere and

@@ -120,7 +120,11 @@ struct SrdfReport {
 
 // Options of Scene::motionCollides.
 struct MotionOptions {
-  // A pair is in contact once its distance is at most this (length units).
+  // A pair is in contact once its distance is at most this (length units),
+  // or at most its rounding floor (sov::Separation::touching), so that 0
+  // asks for contact itself: conservative advancement never steps past a
+  // contact, and without the floor its steps shrank towards it until none
+  // was proved.
   double distance_tolerance = 1e-6;
   // distance_tolerance of the FCL requests for GJK pairs in the steps
   // (sov::separation runs GJK again at 1e-10 where the support gap along
