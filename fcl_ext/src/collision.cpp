@@ -32,10 +32,8 @@ std::size_t collide(const fcl::CollisionGeometry<double>* o1, const fcl::Transfo
   if (request.num_max_contacts == 0) {
     throwIfError(SOV_ERR_OPTION, "sov::collide: num_max_contacts is 0");
   }
-  detail::checkCoordinates(tf1);
-  detail::checkCoordinates(tf2);
-  if (s1) detail::toPose(tf1);
-  if (s2) detail::toPose(tf2);
+  detail::checkTransform(o1, tf1);
+  detail::checkTransform(o2, tf2);
   detail::Solver solver;
   solver.collision_tolerance = request.gjk_tolerance;
   if (detail::isMesh(o1) || detail::isMesh(o2)) {

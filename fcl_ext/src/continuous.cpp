@@ -575,15 +575,12 @@ double continuousCollide(const fcl::CollisionGeometry<double>* o1,
     return fcl::continuousCollide(o1, tf1_beg, tf1_end, o2, tf2_beg, tf2_end, request, result);
   }
   detail::checkPair(o1, o2, request);
-  for (const auto* tf : {&tf1_beg, &tf1_end, &tf2_beg, &tf2_end}) detail::checkCoordinates(*tf);
   // A superovoid's poses are rotations, as for sov::distance: FCL's motions
   // keep a quaternion of any matrix, and posed a reflection or a scaled
   // matrix as some rotation (found by an audit: a rod swept "free" through
   // a box).
-  for (const auto* tf : {&tf1_beg, &tf1_end})
-    if (detail::asSuperovoid(o1)) detail::toPose(*tf);  // throws unless a rotation
-  for (const auto* tf : {&tf2_beg, &tf2_end})
-    if (detail::asSuperovoid(o2)) detail::toPose(*tf);
+  for (const auto* tf : {&tf1_beg, &tf1_end}) detail::checkTransform(o1, *tf);
+  for (const auto* tf : {&tf2_beg, &tf2_end}) detail::checkTransform(o2, *tf);
   const fcl::CCDMotionType type1 = detail::motionType(tf1_beg, tf1_end, request.ccd_motion_type);
   const fcl::CCDMotionType type2 = detail::motionType(tf2_beg, tf2_end, request.ccd_motion_type);
   const auto coreKnows = [](fcl::CCDMotionType t) {

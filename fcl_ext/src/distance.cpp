@@ -169,10 +169,8 @@ double distance(const fcl::CollisionGeometry<double>* o1, const fcl::Transform3<
     return detail::forwardDistance(o1, tf1, o2, tf2, request, result);
   }
   detail::checkSolver(request.gjk_solver_type);
-  detail::checkCoordinates(tf1);
-  detail::checkCoordinates(tf2);
-  if (s1) detail::toPose(tf1);
-  if (s2) detail::toPose(tf2);
+  detail::checkTransform(o1, tf1);
+  detail::checkTransform(o2, tf2);
   detail::Solver solver;
   solver.distance_tolerance = request.distance_tolerance;
   if (detail::isMesh(o1) || detail::isMesh(o2)) {

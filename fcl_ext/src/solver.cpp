@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "dispatch.h"
 #include "superovoid/error.h"
 
 namespace sov {
@@ -36,11 +37,12 @@ sov_pose toPose(const Transform& tf) {
   return pose;
 }
 
-void checkCoordinates(const Transform& tf) {
+void checkTransform(const fcl::CollisionGeometry<double>* o, const Transform& tf) {
   if (!tf.matrix().allFinite() || !(tf.matrix().cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
     throw Error(SOV_ERR_NONFINITE,
                 "pose of a superovoid pair: a coordinate is not finite or beyond 1e150");
   }
+  if (asSuperovoid(o)) toPose(tf);
 }
 
 sov_shape coreShape(const Superovoid& s) { return s.shape(); }

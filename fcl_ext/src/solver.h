@@ -49,11 +49,12 @@ struct Witness {
 // (within 1e-6) plus a finite translation.
 sov_pose toPose(const Transform& tf);
 
-// Throws sov::Error (SOV_ERR_NONFINITE) if a transform of a superovoid pair
-// has a coordinate beyond kMaxCoordinate: squared distances overflow there
-// and FCL's GJK aborts on its own assertion (found by fcl_fuzz).
+// Throws sov::Error if a transform of a superovoid pair has a coordinate
+// beyond kMaxCoordinate (SOV_ERR_NONFINITE: squared distances overflow there
+// and FCL's GJK aborts on its own assertion, found by fcl_fuzz), or, for a
+// superovoid o, is not a rotation as toPose takes it.
 constexpr double kMaxCoordinate = 1e150;
-void checkCoordinates(const Transform& tf);
+void checkTransform(const fcl::CollisionGeometry<double>* o, const Transform& tf);
 
 // The core shape of a superovoid, a sphere or an ellipsoid (both are
 // superovoids with eps1 = eps2 = 1 and no taper); throws sov::Error on
