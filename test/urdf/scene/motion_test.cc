@@ -121,6 +121,17 @@ void expectAgreesWithSampling(Scene& scene, const JointPositions& q0, const Join
   }
 }
 
+// A random toy finger configuration that self-collides (drawn until one
+// does); the scene is left there.
+JointPositions selfCollidingQ(Scene& scene, std::mt19937& rng) {
+  JointPositions q;
+  do {
+    q = randomQ(kToyJoints, rng);
+    scene.setJointPositions(q);
+  } while (!scene.selfCollision());
+  return q;
+}
+
 TEST(SceneMotion, ToyFingerSegmentsAgreeWithDenseSampling) {
   Scene scene(sov_test::dataPath("toy_finger.urdf"));
   std::mt19937 rng(311);
@@ -131,11 +142,7 @@ TEST(SceneMotion, ToyFingerSegmentsAgreeWithDenseSampling) {
   }
   // Segments into self-colliding configurations (drawn until one collides).
   for (int i = 0; i < 10; ++i) {
-    JointPositions target;
-    do {
-      target = randomQ(kToyJoints, rng);
-      scene.setJointPositions(target);
-    } while (!scene.selfCollision());
+    const JointPositions target = selfCollidingQ(scene, rng);
     expectAgreesWithSampling(scene, randomQ(kToyJoints, rng), target, {}, &contacts, &free);
   }
   EXPECT_GT(contacts, 10);
@@ -154,11 +161,7 @@ TEST(SceneMotion, ZeroDistanceToleranceFindsTheContact) {
   exact.distance_tolerance = 0;
   exact.max_steps = 100000;
   for (int i = 0; i < 10; ++i) {
-    JointPositions target;
-    do {
-      target = randomQ(kToyJoints, rng);
-      scene.setJointPositions(target);
-    } while (!scene.selfCollision());
+    const JointPositions target = selfCollidingQ(scene, rng);
     const JointPositions start = randomQ(kToyJoints, rng);
     const sov::urdf::MotionCheck tolerant = scene.motionCollides(start, target);
     const sov::urdf::MotionCheck c = scene.motionCollides(start, target, exact);
