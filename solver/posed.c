@@ -80,11 +80,15 @@ void sovc_posed_hessian(sovc_implicit_eval *e, const sovc_pose *X) {
   rotate_matrix(e->H, X->R, e->Hl);
 }
 
-/* |G| / |grad G| at a world point. */
+/* |G| / |grad G| at a world point. Where grad F overflowed (far outside a
+ * body of a tiny exponent: F near DBL_MAX) grad G is infinite, and the
+ * point is no nearer the surface for it: a witness 0.46 outside a body was
+ * taken as on it. */
 double sovc_off_surface(const sovc_shape *S, const sovc_pose *X, const double p[3]) {
   sovc_implicit_eval e;
   sovc_posed_implicit(&e, S, X, p, 1, SOVC_NO_HESSIAN);
-  return e.gnorm > 0 ? fabs(e.f) / e.gnorm : INFINITY;
+  if (e.f == 0) return 0;
+  return e.gnorm > 0 && isfinite(e.gnorm) ? fabs(e.f) / e.gnorm : INFINITY;
 }
 
 /* u^T (I - n n^T) H / |g|. */

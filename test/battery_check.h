@@ -198,12 +198,14 @@ inline void ToLocal(double local[3], const sov_pose& X, const double world[3]) {
 }
 
 // |F| / |grad F| at a world point in the body's frame (a first-order distance
-// to the surface); NaN when the implicit function cannot be evaluated.
+// to the surface); NaN when the implicit function cannot be evaluated,
+// infinite where grad F overflowed (far outside a body of a tiny exponent).
 inline double SurfaceOffset(const sov_shape& shape, const sov_pose& X, const double world[3]) {
   double local[3], F = NAN, grad[3] = {NAN, NAN, NAN};
   ToLocal(local, X, world);
   if (sov_shape_implicit(&F, grad, nullptr, &shape, local) != SOV_OK) return NAN;
-  return std::fabs(F) / std::sqrt(grad[0] * grad[0] + grad[1] * grad[1] + grad[2] * grad[2]);
+  const double gn = std::sqrt(grad[0] * grad[0] + grad[1] * grad[1] + grad[2] * grad[2]);
+  return std::isfinite(gn) ? std::fabs(F) / gn : INFINITY;
 }
 
 // Formats doubles at full precision.

@@ -96,7 +96,9 @@ double SurfaceOffset(const sov_shape &s, const sov_pose &X, const double w[3]) {
   ToLocalDir(x, X, v);
   if (sov_shape_implicit(&F, g, nullptr, &s, x) != SOV_OK)
     Fail("sov_shape_implicit refused a witness point");
-  const double first_order = std::fabs(F) / Norm(g);
+  // An overflowed gradient says nothing of nearness (far outside a body of
+  // a tiny exponent): the ray alone decides there.
+  const double first_order = std::isfinite(Norm(g)) ? std::fabs(F) / Norm(g) : INFINITY;
   double lo = 0, hi = 1;
   if (Side(s, x, 1) < 0) {
     lo = 1;

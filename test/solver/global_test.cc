@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "pose_test_util.h"
@@ -173,7 +174,9 @@ Body MakeBody(const PosedParams &b) {
 }
 
 // |F| / |grad F| at world point x (first-order distance to the surface),
-// and the unit outward normal there (world) times sign.
+// and the unit outward normal there (world) times sign; infinite where
+// grad F overflowed (far outside a body of a tiny exponent), which is no
+// nearness to the surface.
 double OffSurface(const Body &b, const double x[3], double normal[3] = nullptr,
                   double sign = 1) {
   double d[3], l[3], F, g[3];
@@ -186,7 +189,7 @@ double OffSurface(const Body &b, const double x[3], double normal[3] = nullptr,
     for (int i = 0; i < 3; ++i)
       normal[i] = sign * (b.pose.R[3 * i] * g[0] + b.pose.R[3 * i + 1] * g[1] +
                           b.pose.R[3 * i + 2] * g[2]) / gn;
-  return std::fabs(F) / gn;
+  return std::isfinite(gn) ? std::fabs(F) / gn : INFINITY;
 }
 
 // Unit n, pB - pA = d n within offset, and witnesses on their surfaces.
@@ -655,6 +658,45 @@ TEST(GlobalSearch, Issue29FittedUr5LinksWithTinyDents) {
   const Body A = BodyFromRow(a), B = BodyFromRow(b);
   ExpectSeparatedAnswer(A, B, "A, B");
   ExpectSeparatedAnswer(B, A, "B, A");
+}
+
+// A tapered flat box (eps 0.012, 0.016) 1.6e-5 from a prism whose
+// cross-section is nearly a rectangle (eps2 0.0041), found by a sweep of
+// unseen pairs: d was right, but the line search's witness on the prism lay
+// 0.46 outside it, where F is 2e305 and its gradient overflowed, which the
+// surface check read as distance 0. Checked both ways round: witnesses on
+// their surfaces, pB - pA = d n, and d the objective at n.
+TEST(GlobalSearch, WitnessWhereTheGradientOverflowsIsOffTheSurface) {
+  const double box[14] = {0.3779074295097482,   0.4142420181569262,   0.7604331146477415,
+                          0.011596200900774714, 0.015511490409881737, 0.369313441906018,
+                          0.369313441906018,    0.22000470522037932,  -0.5325713386545522,
+                          0.14859613696315588,  0.803669637975841,    -0.07407038622160034,
+                          -0.9844984917513153,  0.43361741110257546};
+  const double prism[14] = {0.8411509216196137,
+                            0.14562558275453777,
+                            0.8192848882703135,
+                            1.9776771119140097,
+                            0.004095704521631845,
+                            0.0,
+                            0.0,
+                            -0.9448644956976385,
+                            -0.05050054503078629,
+                            -0.191688164636854,
+                            0.260646172540084,
+                            -0.5169481811323169,
+                            -0.7250812028642198,
+                            -0.7978620901861352};
+  const Body A = BodyFromRow(box), B = BodyFromRow(prism);
+  for (const auto &[a, b, what] :
+       {std::make_tuple(&A, &B, "box, prism"), std::make_tuple(&B, &A, "prism, box")}) {
+    sov_result r;
+    ASSERT_EQ(sov_distance(&r, &a->shape, &a->pose, &b->shape, &b->pose, nullptr, nullptr), SOV_OK)
+        << what;
+    EXPECT_GT(r.d, 0) << what;
+    ExpectSoundWitnesses(*a, *b, r, what);
+    // Surface points d apart bound d from above, the objective at n from below.
+    EXPECT_NEAR(r.d, LowerBound(*a, *b, r.n), 1e-9) << what;
+  }
 }
 
 // A flat-profiled body (eps2 0.001, dented by 1e-6) deep in a tapered one:
