@@ -8,8 +8,10 @@
 // geometry (meshes as they are).
 //
 //   sov_make_srdf ROBOT.urdf OUT.srdf [--samples N] [--seed S]
+//                 [--package NAME=DIR ...]
 //
 // Exit status: 0, 1 for an error (the message names the file), 2 for misuse.
+#include <superovoid/urdf/mesh.h>
 #include <superovoid/urdf/scene.h>
 #include <urdf_model/model.h>
 
@@ -31,7 +33,10 @@ namespace {
 
 using LinkPair = std::pair<std::string, std::string>;
 
-const char* kUsage = "usage: sov_make_srdf ROBOT.urdf OUT.srdf [--samples N] [--seed S]\n";
+const char* kUsage =
+    "usage: sov_make_srdf ROBOT.urdf OUT.srdf [--samples N] [--seed S] [--package NAME=DIR ...]\n"
+    "--package NAME=DIR resolves package://NAME/... mesh URIs (repeatable; DIR relative to\n"
+    "the current directory).\n";
 
 LinkPair ordered(const std::string& a, const std::string& b) {
   return a < b ? LinkPair(a, b) : LinkPair(b, a);
@@ -75,11 +80,12 @@ std::map<LinkPair, int> collisionCounts(sov::urdf::Scene& scene,
   return count;
 }
 
-int run(const std::string& urdf_path, const std::string& out_path, int samples,
-        unsigned long seed) {
+int run(const std::string& urdf_path, const std::string& out_path, int samples, unsigned long seed,
+        const std::map<std::string, std::string>& package_paths) {
   const sov::urdf::Model model = sov::urdf::parseFile(urdf_path);
   sov::urdf::SceneOptions so;
   so.warm_start = false;
+  so.package_paths = package_paths;
   sov::urdf::Scene scene(urdf_path, so);
   std::set<std::string> geometry;
   for (const auto& g : scene.geometries()) geometry.insert(g.link);
@@ -138,6 +144,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   int samples = 10000;
   unsigned long seed = 1;
+  std::map<std::string, std::string> package_paths;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if ((a == "--samples" || a == "--seed") && i + 1 < argc) {
@@ -152,6 +159,11 @@ int main(int argc, char** argv) {
         samples = static_cast<int>(v);
       else
         seed = static_cast<unsigned long>(v);
+    } else if (a == "--package" && i + 1 < argc) {
+      if (!sov::urdf::addPackagePath(argv[++i], &package_paths)) {
+        std::fprintf(stderr, "sov_make_srdf: --package wants NAME=DIR\n%s", kUsage);
+        return 2;
+      }
     } else if (a.rfind("--", 0) == 0 || files.size() == 2) {
       std::fprintf(stderr, "%s", kUsage);
       return 2;
@@ -164,7 +176,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    return run(files[0], files[1], samples, seed);
+    return run(files[0], files[1], samples, seed, package_paths);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sov_make_srdf: %s\n", e.what());
     return 1;

@@ -109,7 +109,7 @@ py::tuple fitUrdf(const py::object &urdf, const py::object &output,
   o.split.target_ratio = target_ratio;
   o.split.target_gap = target_gap;
   o.links = links;
-  o.package_paths = packages;
+  o.package_paths = sov::urdf::packagePathsFromHere(packages);
   o.progress = progressOf(progress);
   o.threads = threads;
   const std::string in = py::str(urdf).cast<std::string>();
@@ -197,7 +197,7 @@ Raises UrdfError for flat, tiny or non-finite point sets.)");
         R"(sov-urdf-fit as a function: every <mesh> collision of the URDF file (of `links`, or all)
 replaced by its fitted superovoid. With output, the result is written there (checked to be
 writable first) and the returned text is ""; without, the fitted URDF text is returned.
-packages: {name: folder} for package:// URIs; max_bodies 2 to 64: a mesh may become a union of
+packages: {name: folder} for package:// URIs (a relative folder from the current directory); max_bodies 2 to 64: a mesh may become a union of
 up to that many superovoids (several <collision>s), cut until its volume over the hull's is at
 most target_ratio (at least 1) and its gap to the mesh at most target_gap (metres; 0 leaves a
 target out),

@@ -4,6 +4,7 @@
 // one at a time per scene (a scene's warm-start caches are not shared).
 #include <pybind11/stl.h>
 #include <superovoid/fcl.h>
+#include <superovoid/urdf/mesh.h>
 #include <superovoid/urdf/scene.h>
 
 #include <fcl/geometry/shape/box.h>
@@ -87,7 +88,7 @@ std::unique_ptr<Scene> makeScene(const py::object &urdf, const py::object &xml,
   if (urdf.is_none() == xml.is_none())
     throw std::invalid_argument("Scene: give either a URDF path or xml= text");
   sov::urdf::SceneOptions o;
-  o.package_paths = packages;
+  o.package_paths = sov::urdf::packagePathsFromHere(packages);
   o.mesh_directory = mesh_directory;
   o.warm_start = warm_start;
   auto s = std::make_unique<Scene>();
@@ -180,7 +181,8 @@ void registerSceneClass(py::module_ &m) {
 URDF and every link's collision geometry (superovoids, boxes, spheres, cylinders, meshes).
 
 Scene(urdf_path, srdf=None, packages={}, mesh_directory="", warm_start=True), or
-Scene(xml=text, source_name="<string>", ...). Joints start at 0 (or their nearest limit);
+Scene(xml=text, source_name="<string>", ...); packages: {name: folder} for package:// meshes,
+a relative folder taken from the current directory, as the tools take --package. Joints start at 0 (or their nearest limit);
 adjacent links are never checked; an SRDF's disabled collisions are applied. Errors raise
 UrdfError or SceneError (status, message, source, line, link, name). Queries release the
 GIL; one scene answers one query at a time.)")

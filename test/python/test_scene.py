@@ -125,6 +125,20 @@ def test_scene_state_and_kinematics():
     assert same.link_names() == scene.link_names()
 
 
+def test_package_folders_are_taken_from_the_current_directory(tmp_path, monkeypatch):
+    # A relative folder in packages= is the script's, from the current
+    # directory, as the tools take --package; it was joined to the URDF's
+    # folder instead (found on a new robot by a helper).
+    urdf = tmp_path / "arm.urdf"
+    urdf.write_text('<robot name="r"><link name="a"><collision><geometry>'
+                    '<mesh filename="package://arm/meshes/prism.obj"/>'
+                    '</geometry></collision></link></robot>\n')
+    monkeypatch.chdir(os.path.dirname(os.path.abspath(URDF_DATA)))
+    relative = os.path.basename(os.path.abspath(URDF_DATA))
+    scene = sov.Scene(str(urdf), packages={"arm": relative})
+    assert len(scene.geometries()) == 1
+
+
 def test_scene_errors_carry_status_file_line_and_name():
     hand = os.path.join(EXAMPLES, "hand.urdf")
     scene = sov.Scene(hand)

@@ -464,4 +464,24 @@ TEST(UrdfMesh, ResolveMeshUri) {
   refused("file:///abs/a%00.stl", "percent escape %00: no file name holds a NUL");
 }
 
+// Package folders from a command line or a script are the current
+// directory's (the library takes a relative one against the URDF's folder):
+// sov-urdf-fit, sov-query and sov_make_srdf read --package through
+// addPackagePath, Python's packages= through packagePathsFromHere.
+TEST(UrdfMesh, PackageFoldersFromTheCurrentDirectory) {
+  const std::string here = std::filesystem::current_path().string();
+  std::map<std::string, std::string> paths;
+  EXPECT_TRUE(sov::urdf::addPackagePath("arm=meshes/arm", &paths));
+  EXPECT_TRUE(sov::urdf::addPackagePath("abs=/opt/abs", &paths));
+  EXPECT_EQ(paths.at("arm"), here + "/meshes/arm");
+  EXPECT_EQ(paths.at("abs"), "/opt/abs");
+  for (const char* bad : {"arm", "=dir", "arm=", ""}) {
+    EXPECT_FALSE(sov::urdf::addPackagePath(bad, &paths)) << bad;
+  }
+  EXPECT_EQ(paths.size(), 2u);
+  const auto from_here = sov::urdf::packagePathsFromHere({{"arm", "meshes/arm"}, {"abs", "/opt"}});
+  EXPECT_EQ(from_here.at("arm"), here + "/meshes/arm");
+  EXPECT_EQ(from_here.at("abs"), "/opt");
+}
+
 }  // namespace

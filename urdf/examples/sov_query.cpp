@@ -323,13 +323,8 @@ sov::urdf::SceneOptions sceneOptions(const CommandLine& c) {
   const auto it = c.repeated.find("--package");
   if (it == c.repeated.end()) return options;
   for (const std::string& spec : it->second) {
-    const std::size_t eq = spec.find('=');
-    if (eq == 0 || eq == std::string::npos || eq + 1 == spec.size())
+    if (!sov::urdf::addPackagePath(spec, &options.package_paths))
       throw InputError("--package: '" + spec + "' is not NAME=DIR", kMisuse);
-    // DIR is the shell's: relative to the current directory (the library
-    // would take it against the URDF's folder).
-    options.package_paths[spec.substr(0, eq)] =
-        std::filesystem::absolute(spec.substr(eq + 1)).string();
   }
   return options;
 }

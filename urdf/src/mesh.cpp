@@ -291,5 +291,20 @@ std::string resolveMeshUri(const std::string& uri, const std::string& directory,
   return path.string();
 }
 
+bool addPackagePath(const std::string& spec, std::map<std::string, std::string>* package_paths) {
+  const std::size_t eq = spec.find('=');
+  if (eq == 0 || eq == std::string::npos || eq + 1 == spec.size()) return false;
+  (*package_paths)[spec.substr(0, eq)] = std::filesystem::absolute(spec.substr(eq + 1)).string();
+  return true;
+}
+
+std::map<std::string, std::string> packagePathsFromHere(
+    const std::map<std::string, std::string>& package_paths) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, dir] : package_paths)
+    out[name] = dir.empty() ? dir : std::filesystem::absolute(dir).string();
+  return out;
+}
+
 }  // namespace urdf
 }  // namespace sov

@@ -124,14 +124,8 @@ int parse(int argc, char** argv, Options& o) {
       o.fit.links = splitComma(argv[++i]);
       if (o.fit.links.empty()) return usage(stderr, argv0, kMisuse);
     } else if (a == "--package" && has_value) {
-      const std::string spec = argv[++i];
-      const std::size_t eq = spec.find('=');
-      if (eq == 0 || eq == std::string::npos || eq + 1 == spec.size())
+      if (!sov::urdf::addPackagePath(argv[++i], &o.fit.package_paths))
         return usage(stderr, argv0, kMisuse);
-      // A folder on the command line is the shell's: relative to the current
-      // directory, not to the URDF's folder as the library takes one.
-      o.fit.package_paths[spec.substr(0, eq)] =
-          std::filesystem::absolute(spec.substr(eq + 1)).string();
     } else if (a == "--srdf" && has_value) {
       o.srdf = argv[++i];
     } else if (a == "--plot" && has_value) {

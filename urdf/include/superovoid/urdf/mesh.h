@@ -47,6 +47,19 @@ SOV_URDF_API TriangleMesh loadMesh(const std::string& path,
 SOV_URDF_API std::string resolveMeshUri(const std::string& uri, const std::string& directory,
                                         const std::map<std::string, std::string>& package_paths);
 
+// Adds a package folder given as "NAME=DIR" (a --package option of the
+// tools) to package_paths, DIR made absolute against the current directory,
+// as a shell or a script means a relative path (resolveMeshUri would take it
+// against the URDF's folder). Returns false, adding nothing, for a spec
+// without a name or a folder.
+SOV_URDF_API bool addPackagePath(const std::string& spec,
+                                 std::map<std::string, std::string>* package_paths);
+
+// package_paths with every relative folder made absolute against the
+// current directory (the Python bindings' rule, as addPackagePath's).
+SOV_URDF_API std::map<std::string, std::string> packagePathsFromHere(
+    const std::map<std::string, std::string>& package_paths);
+
 // Writes mesh as binary STL (".stl", facet normals from the vertex order)
 // or OBJ (".obj", shortest round-trip decimals), chosen by the extension.
 // Throws sov::urdf::Error: SOV_URDF_ERR_IO when the file cannot be written
