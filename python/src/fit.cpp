@@ -197,10 +197,10 @@ Raises UrdfError for flat, tiny or non-finite point sets.)");
         R"(sov-urdf-fit as a function: every <mesh> collision of the URDF file (of `links`, or all)
 replaced by its fitted superovoid. With output, the result is written there (checked to be
 writable first) and the returned text is ""; without, the fitted URDF text is returned.
-packages: {name: folder} for package:// URIs (a relative folder from the current directory); max_bodies 2 to 64: a mesh may become a union of
-up to that many superovoids (several <collision>s), cut until its volume over the hull's is at
-most target_ratio (at least 1) and its gap to the mesh at most target_gap (metres; 0 leaves a
-target out),
+packages: {name: folder} for package:// URIs (a relative folder from the current directory);
+max_bodies 2 to 64: a mesh may become a union of up to that many superovoids (several
+<collision>s), cut until its volume over the hull's is at most target_ratio (at least 1) and
+its gap to the mesh at most target_gap (metres; 0 leaves a target out),
 as sov-urdf-fit --max-bodies --target-ratio --target-gap; progress: called with a dict (index,
 count, link, collision, line, mesh, vertices, same_as) before each fit, in order, from the
 thread of that fit; threads: meshes fitted at once (0: one per core; the fits are the same
