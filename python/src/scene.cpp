@@ -182,8 +182,8 @@ URDF and every link's collision geometry (superovoids, boxes, spheres, cylinders
 
 Scene(urdf_path, srdf=None, packages={}, mesh_directory="", warm_start=True), or
 Scene(xml=text, source_name="<string>", ...); packages: {name: folder} for package:// meshes,
-a relative folder taken from the current directory, as the tools take --package. Joints start at 0 (or their nearest limit);
-adjacent links are never checked; an SRDF's disabled collisions are applied. Errors raise
+a relative folder taken from the current directory, as the tools take --package. Joints
+start at 0 (or their nearest limit); adjacent links are never checked; an SRDF's disabled collisions are applied. Errors raise
 UrdfError or SceneError (status, message, source, line, link, name). Queries release the
 GIL; one scene answers one query at a time.)")
       .def(py::init(&makeScene), py::arg("urdf") = py::none(), py::kw_only(),

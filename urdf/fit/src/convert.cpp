@@ -328,7 +328,8 @@ std::string startTag(const std::string& text, const Target& t, std::size_t body)
 // The factor a body's semi-axes are grown by where its collision origin is
 // far: composing the origin (and reading it back) rounds the body's position
 // by a few ulps of that distance, which the fit's own margin (1e-9 of the
-// body's size) covers only within about 1e5 sizes of the link's origin.
+// body's size) is not sure to cover beyond about 1e4 sizes from the link's
+// origin.
 // Uniform growth about the body's centre keeps it convex and holding its
 // mesh; 1 (bits unchanged) where rounding is already covered.
 double farOriginGrowth(const Isometry3d& origin, const Vector3d& p, const double* params) {

@@ -102,8 +102,7 @@ void checkSplitOptions(const SplitOptions& s) {
                 "split options out of range (need max_bodies from 1 to " +
                     std::to_string(SplitOptions::kMaxBodies) +
                     ", target_ratio 0 or finite >= 1, finite target_gap >= 0, cut_offsets >= 1, "
-                    "cut_candidates >= 1, volume_cells >= 2, "
-                    "gap_directions >= 6)");
+                    "cut_candidates >= 1, volume_cells >= 2, gap_directions >= 6)");
 }
 
 }  // namespace detail
