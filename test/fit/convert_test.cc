@@ -238,7 +238,8 @@ TEST(FitUrdfLinks, FarCollisionOriginsStillHoldTheirMesh) {
     std::vector<sov::urdf::CollisionFit> fits;
     const std::string out =
         sov::urdf::fitUrdf(text, SOV_FIT_TEST_DATA_DIR, quickOptions(), &fits, "far.urdf");
-    const sov::urdf::Superovoid* s = sov::urdf::parse(out).find("a", 0);
+    const sov::urdf::Model model = sov::urdf::parse(out);
+    const sov::urdf::Superovoid* s = model.find("a", 0);
     ASSERT_TRUE(s) << xyz;
     const auto in = urdf::parseURDF(text);
     EXPECT_LE(sov_fit_test::maxImplicit(*s, sov_fit_test::collisionOrigin(*in, "a", 0), mesh), 0)
