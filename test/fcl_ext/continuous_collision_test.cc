@@ -27,6 +27,7 @@ namespace {
 
 using sov_test::GeometryPtr;
 using sov_test::pose;
+using sov_test::toPose;
 using sov_test::Transform;
 using sov_test::Vector;
 using Request = fcl::ContinuousCollisionRequest<double>;
@@ -115,18 +116,6 @@ TEST(FclContinuous, SweepThroughABoxReportsTheContact) {
   EXPECT_TRUE(fine.is_collide);
   EXPECT_LE(t_fine, expected);
   EXPECT_NEAR(t_fine, expected, 1e-6);
-}
-
-// A transform as the C API's pose (a rotation within 1e-6).
-sov_pose toPose(const Transform& tf) {
-  double R[9], p[3];
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) R[3 * i + j] = tf.linear()(i, j);
-    p[i] = tf.translation()[i];
-  }
-  sov_pose X{};
-  EXPECT_EQ(sov_pose_from_matrix(&X, R, p), SOV_OK);
-  return X;
 }
 
 // Random motions crossing past an obstacle near the origin: from x = -2.5

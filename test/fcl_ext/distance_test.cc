@@ -556,13 +556,7 @@ TEST(FclDistance, ShearedRotationsPoseTheNearestRotation) {
   for (const Transform& tb : sov_test::randomPoses(20, 1.2, 53)) {
     Transform raw = pose(Vector(0.05, -0.02, 0.01), 0.7, Vector(1, 2, 3).normalized());
     raw.linear()(0, 1) += 9e-7;  // within the 1e-6 rule
-    double R[9], p[3];
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) R[3 * i + j] = raw.linear()(i, j);
-      p[i] = raw.translation()[i];
-    }
-    sov_pose settled_pose;
-    ASSERT_EQ(sov_pose_from_matrix(&settled_pose, R, p), SOV_OK);
+    const sov_pose settled_pose = sov_test::toPose(raw);
     Transform settled = raw;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) settled.linear()(i, j) = settled_pose.R[3 * i + j];

@@ -19,6 +19,7 @@
 #include <fcl/geometry/shape/halfspace.h>
 #include <fcl/geometry/shape/plane.h>
 #include <fcl/geometry/shape/sphere.h>
+#include <gtest/gtest.h>
 #include <superovoid/superovoid.h>
 
 #include "superovoid/fcl/superovoid.h"
@@ -46,6 +47,19 @@ inline Transform pose(const Vector& p, double angle = 0.0, const Vector& axis = 
   tf.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
   tf.translation() = p;
   return tf;
+}
+
+// A transform as the C API's pose (sov_pose_from_matrix: its nearest
+// rotation, for a rotation within 1e-6).
+inline sov_pose toPose(const Transform& tf) {
+  double R[9], p[3];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) R[3 * i + j] = tf.linear()(i, j);
+    p[i] = tf.translation()[i];
+  }
+  sov_pose X{};
+  EXPECT_EQ(sov_pose_from_matrix(&X, R, p), SOV_OK);
+  return X;
 }
 
 // Deterministic random poses: uniform rotations, translations in a cube of

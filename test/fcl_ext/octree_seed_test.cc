@@ -25,10 +25,7 @@ using sov_test::Vector;
 // Core answer with the default method (SOV_METHOD_AUTO, cold start).
 sov_result defaultAnswer(const sov::Superovoid& a, const Transform& tfa, const sov::Superovoid& b,
                          const Transform& tfb) {
-  sov_pose XA, XB;
-  const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> Ra = tfa.linear(), Rb = tfb.linear();
-  EXPECT_EQ(sov_pose_from_matrix(&XA, Ra.data(), tfa.translation().data()), SOV_OK);
-  EXPECT_EQ(sov_pose_from_matrix(&XB, Rb.data(), tfb.translation().data()), SOV_OK);
+  const sov_pose XA = sov_test::toPose(tfa), XB = sov_test::toPose(tfb);
   sov_result r{};
   EXPECT_EQ(sov_distance(&r, &a.shape(), &XA, &b.shape(), &XB, nullptr, nullptr), SOV_OK);
   return r;
