@@ -87,7 +87,6 @@ void sovc_posed_hessian(sovc_implicit_eval *e, const sovc_pose *X) {
 double sovc_off_surface(const sovc_shape *S, const sovc_pose *X, const double p[3]) {
   sovc_implicit_eval e;
   sovc_posed_implicit(&e, S, X, p, 1, SOVC_NO_HESSIAN);
-  if (e.f == 0) return 0;
   return e.gnorm > 0 && isfinite(e.gnorm) ? fabs(e.f) / e.gnorm : INFINITY;
 }
 
