@@ -53,16 +53,27 @@ int sovc_centre_line_overlap(const sovc_pair *P) {
          centre_line_point(P);
 }
 
-/* S's core segment: centre c, unit world direction u of its longest axis,
- * half-length L = longest semi-axis minus the next longest (0 for a body
- * as wide as it is long). */
-static void core_segment(double c[3], double u[3], double *L, const sovc_shape *S,
-                         const sovc_pose *X) {
+/* Index of S's longest semi-axis (the first of equal ones). */
+static int longest_axis(const sovc_shape *S) {
   int k = 0;
   for (int i = 1; i < 3; ++i)
     if (S->a[i] > S->a[k]) k = i;
-  const double next = fmax(S->a[(k + 1) % 3], S->a[(k + 2) % 3]);
-  *L = S->a[k] - next;
+  return k;
+}
+
+/* Half-length of S's core segment: its longest semi-axis minus the next
+ * longest (0 for a body as wide as it is long). */
+static double core_length(const sovc_shape *S) {
+  const int k = longest_axis(S);
+  return S->a[k] - fmax(S->a[(k + 1) % 3], S->a[(k + 2) % 3]);
+}
+
+/* S's core segment: centre c, unit world direction u of its longest axis,
+ * half-length L. */
+static void core_segment(double c[3], double u[3], double *L, const sovc_shape *S,
+                         const sovc_pose *X) {
+  const int k = longest_axis(S);
+  *L = core_length(S);
   for (int i = 0; i < 3; ++i) {
     u[i] = X->R[3 * i + k];
     c[i] = X->p[i];
@@ -89,7 +100,7 @@ void sovc_support_seeds(double pA[3], double pB[3], const sovc_pair *P, const do
 /* See pair.h. The nearest points of two segments c + s u (|s| <= L):
  * minimise over s with t free, clamp, then t for that s, and s again when
  * t was clamped (u unit). */
-void sovc_core_direction(double v[3], const sovc_pair *P) {
+void sovc_core_points(double qA[3], double qB[3], const sovc_pair *P) {
   double cA[3], uA[3], LA, cB[3], uB[3], LB, r[3];
   core_segment(cA, uA, &LA, P->A, P->XA);
   core_segment(cB, uB, &LB, P->B, P->XB);
@@ -99,13 +110,24 @@ void sovc_core_direction(double v[3], const sovc_pair *P) {
   double s = den > 1e-12 ? clamp_to((b * rB - rA) / den, LA) : 0.0;
   const double t_free = b * s + rB, t = clamp_to(t_free, LB);
   if (t != t_free) s = clamp_to(b * t - rA, LA);
+  for (int i = 0; i < 3; ++i) {
+    qA[i] = cA[i] + s * uA[i];
+    qB[i] = cB[i] + t * uB[i];
+  }
+}
+
+/* See pair.h. */
+void sovc_core_direction(double v[3], const sovc_pair *P) {
+  double qA[3], qB[3];
+  sovc_core_points(qA, qB, P);
   /* Cores that cross leave only rounding (of the cores' and the centres'
    * size) in v, not a direction. */
-  double gap = 0, size = LA + LB;
+  const sovc_shape *A = P->A, *B = P->B;
+  double gap = 0, size = core_length(A) + core_length(B);
   for (int i = 0; i < 3; ++i) {
-    v[i] = cB[i] + t * uB[i] - (cA[i] + s * uA[i]);
+    v[i] = qB[i] - qA[i];
     gap = fmax(gap, fabs(v[i]));
-    size = fmax(size, fabs(r[i]));
+    size = fmax(size, fabs(P->XA->p[i] - P->XB->p[i]));
   }
   if (gap > kCoreRounding * size) return;
   for (int i = 0; i < 3; ++i) v[i] = P->XB->p[i] - P->XA->p[i];

@@ -23,6 +23,10 @@ void sovc_support_seeds(double pA[3], double pB[3], const sovc_pair *P, const do
  * that line where the cores meet, +z where the centres coincide too. */
 void sovc_core_direction(double v[3], const sovc_pair *P);
 
+/* The nearest points qA, qB of the two core segments (sovc_core_direction's
+ * v is qB - qA unless the cores meet). */
+void sovc_core_points(double qA[3], double qB[3], const sovc_pair *P);
+
 /* A pair in a frame centred on A's centre and scaled by a power of two to
  * about unit size, where the solver computes: the answer's accuracy and its
  * tolerances then follow the bodies' size and not their distance from the
