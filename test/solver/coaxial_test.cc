@@ -50,7 +50,7 @@ TEST(Coaxial, BodiesOfRevolutionOnOneAxisAreFound) {
     const sovc_pose XA = sov_test::RandomPose(rng, 1.0);
     const sovc_pose XB = AlongAxis(XA, 0.4 * (k - 10), k % 2, 0.3 * k);
     double axis[3];
-    ASSERT_TRUE(sovc_coaxial_axis(axis, sov_test::Pair(&A, &XA, &B, &XB))) << "pose " << k;
+    ASSERT_TRUE(sovc_coaxial_axis(axis, sov_test::SolverPair(&A, &XA, &B, &XB))) << "pose " << k;
     ExpectAxisOfA(axis, XA);
   }
 }
@@ -62,11 +62,11 @@ TEST(Coaxial, TiltedOrOffsetAxesAreNot) {
   double axis[3];
   sovc_pose XB = AlongAxis(XA, 0.5, false, 0);
   for (int i = 0; i < 3; ++i) XB.p[i] += 1e-9 * XA.R[3 * i];  // across A's axis
-  EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::Pair(&A, &XA, &B, &XB)));
+  EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::SolverPair(&A, &XA, &B, &XB)));
   const double a = 1e-9;  // about x
   sovc_pose tilt = {{1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a)}, {0, 0, 0.5}};
   XB = sov_test::Compose(XA, tilt);
-  EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::Pair(&A, &XA, &B, &XB)));
+  EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::SolverPair(&A, &XA, &B, &XB)));
 }
 
 TEST(Coaxial, OtherShapesAreNotBodiesOfRevolution) {
@@ -78,8 +78,10 @@ TEST(Coaxial, OtherShapesAreNotBodiesOfRevolution) {
   for (const double *p : {squarish, oval, leaning}) {
     const sovc_shape B = InitShape(p);
     double axis[3];
-    EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::Pair(&A, &XA, &B, &XB))) << "eps1 " << p[3];
-    EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::Pair(&B, &XB, &A, &XA))) << "eps1 " << p[3];
+    EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::SolverPair(&A, &XA, &B, &XB)))
+        << "eps1 " << p[3];
+    EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::SolverPair(&B, &XB, &A, &XA)))
+        << "eps1 " << p[3];
   }
 }
 
@@ -94,14 +96,14 @@ TEST(Coaxial, SpheresTakeTheOtherBodysAxis) {
   sovc_pose XS = sov_test::RandomPose(rng, 1.0);
   for (int i = 0; i < 3; ++i) XS.p[i] = XA.p[i] + 0.7 * XA.R[3 * i + 2];
   double axis[3];
-  ASSERT_TRUE(sovc_coaxial_axis(axis, sov_test::Pair(&S, &XS, &A, &XA)));
+  ASSERT_TRUE(sovc_coaxial_axis(axis, sov_test::SolverPair(&S, &XS, &A, &XA)));
   ExpectAxisOfA(axis, XA);
-  ASSERT_TRUE(sovc_coaxial_axis(axis, sov_test::Pair(&A, &XA, &S, &XS)));
+  ASSERT_TRUE(sovc_coaxial_axis(axis, sov_test::SolverPair(&A, &XA, &S, &XS)));
   ExpectAxisOfA(axis, XA);
   for (int i = 0; i < 3; ++i) XS.p[i] += 0.1 * XA.R[3 * i];
-  EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::Pair(&A, &XA, &S, &XS)));
+  EXPECT_FALSE(sovc_coaxial_axis(axis, sov_test::SolverPair(&A, &XA, &S, &XS)));
   const sovc_pose XT = sov_test::RandomPose(rng, 1.0);
-  ASSERT_TRUE(sovc_coaxial_axis(axis, sov_test::Pair(&S, &XS, &S, &XT)));
+  ASSERT_TRUE(sovc_coaxial_axis(axis, sov_test::SolverPair(&S, &XS, &S, &XT)));
   double c[3], cn = 0;
   for (int i = 0; i < 3; ++i) c[i] = XT.p[i] - XS.p[i], cn += c[i] * c[i];
   cn = std::sqrt(cn);

@@ -49,16 +49,18 @@ TEST(ImplicitSystem, JacobianMatchesFiniteDifferences) {
     }
     for (int normalized = 0; normalized < 2; ++normalized) {
       double r[6], J[36];
-      if (!std::isfinite(
-              sovc_implicit_system(r, J, sov_test::Pair(&A, &XA, &B, &XB), p, p + 3, normalized)))
+      if (!std::isfinite(sovc_implicit_system(r, J, sov_test::SolverPair(&A, &XA, &B, &XB), p,
+                                              p + 3, normalized)))
         continue;
       for (int c = 0; c < 6; ++c) {
         double pp[6], pm[6], rp[6], rm[6];
         for (int i = 0; i < 6; ++i) pp[i] = pm[i] = p[i];
         pp[c] += kJacobianStep;
         pm[c] -= kJacobianStep;
-        sovc_implicit_system(rp, nullptr, sov_test::Pair(&A, &XA, &B, &XB), pp, pp + 3, normalized);
-        sovc_implicit_system(rm, nullptr, sov_test::Pair(&A, &XA, &B, &XB), pm, pm + 3, normalized);
+        sovc_implicit_system(rp, nullptr, sov_test::SolverPair(&A, &XA, &B, &XB), pp, pp + 3,
+                             normalized);
+        sovc_implicit_system(rm, nullptr, sov_test::SolverPair(&A, &XA, &B, &XB), pm, pm + 3,
+                             normalized);
         // Rows 1-4 depend on the tangent basis; it is continuous unless the
         // argmax axis switches between the two probes: skip those columns.
         double scale = 1e-3;
@@ -88,7 +90,8 @@ TEST(ImplicitNewton, SpheresMatchClosedForm) {
   for (int normalized = 0; normalized < 2; ++normalized) {
     const sovc_newton_config cfg = {normalized, 1, 1e-12, 50, normalized, 0, NULL};
     sovc_result r;
-    ASSERT_EQ(sovc_solve_implicit(&r, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &cfg), SOV_OK);
+    ASSERT_EQ(sovc_solve_implicit(&r, sov_test::SolverPair(&A, &XA, &B, &XB), pA, pB, &cfg),
+              SOV_OK);
     EXPECT_NEAR(r.d, 2.0 - 1.5, kNewtonDistanceTolerance);
     EXPECT_NEAR(r.n[0], 0.6, kNewtonDistanceTolerance);
     EXPECT_NEAR(r.n[1], 0.8, kNewtonDistanceTolerance);
@@ -104,7 +107,7 @@ TEST(ImplicitNewton, ReportsSpuriousPairs) {
   const double pA[3] = {1.0, 0.01, 0}, pB[3] = {4.0, 0.01, 0};  // B's far side
   const sovc_newton_config cfg = {1, 0, 1e-12, 50, 1, 0, NULL};
   sovc_result r;
-  EXPECT_EQ(sovc_solve_implicit(&r, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &cfg),
+  EXPECT_EQ(sovc_solve_implicit(&r, sov_test::SolverPair(&A, &XA, &B, &XB), pA, pB, &cfg),
             SOV_ERR_SPURIOUS);
 }
 
@@ -127,8 +130,9 @@ TEST(ImplicitNewton, SmallSolverMatchesLapackPath) {
     const sovc_newton_config small = {1, 1, 1e-12, 50, 0, 0, NULL},
                              lapack = {1, 1, 1e-12, 50, 1, 0, NULL};
     sovc_result rs, rl;
-    const int ss = sovc_solve_implicit(&rs, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &small);
-    const int sl = sovc_solve_implicit(&rl, sov_test::Pair(&A, &XA, &B, &XB), pA, pB, &lapack);
+    const int ss = sovc_solve_implicit(&rs, sov_test::SolverPair(&A, &XA, &B, &XB), pA, pB, &small);
+    const int sl =
+        sovc_solve_implicit(&rl, sov_test::SolverPair(&A, &XA, &B, &XB), pA, pB, &lapack);
     if (ss != SOV_OK || sl != SOV_OK) continue;
     ++both;
     EXPECT_NEAR(rs.d, rl.d, kNewtonDistanceTolerance) << "pose " << k;

@@ -245,7 +245,7 @@ TEST(InnerBall, ProvesAShallowOverlap) {
   sovc_result r;
   ASSERT_EQ(sov_test::Distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
   ASSERT_NEAR(r.d, -0.2, 1e-12);
-  EXPECT_EQ(sovc_inner_balls_certify(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), 1e-10), 1);
+  EXPECT_EQ(sovc_inner_balls_certify(&r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), 1e-10), 1);
 }
 
 // Found by an audit of the solver's loops: the ball and cap searches
@@ -266,8 +266,10 @@ TEST(InnerBall, SubnormalAndInfiniteDepthsEndTheSearches) {
     r.n[1] = 1;
     r.pA[1] = r.pB[1] = 1;
     double cap_cos = 0;
-    EXPECT_EQ(sovc_inner_balls_certify(&r, sov_test::Pair(&A, &XA, &A, &XB), 1e-12), 0) << depth;
-    EXPECT_EQ(sovc_proved_cap(&cap_cos, &r, sov_test::Pair(&A, &XA, &A, &XB), 1e-12), 0) << depth;
+    EXPECT_EQ(sovc_inner_balls_certify(&r, sov_test::SolverPair(&A, &XA, &A, &XB), 1e-12), 0)
+        << depth;
+    EXPECT_EQ(sovc_proved_cap(&cap_cos, &r, sov_test::SolverPair(&A, &XA, &A, &XB), 1e-12), 0)
+        << depth;
   }
 }
 
@@ -285,7 +287,8 @@ TEST(InnerBall, RefusesACommonNormalPairThatIsNotTheAnswer) {
   tip.d = -2;
   const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {1, 0, 0};
   for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
-  EXPECT_EQ(sovc_inner_balls_certify(&tip, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), 1e-10), 0);
+  EXPECT_EQ(sovc_inner_balls_certify(&tip, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), 1e-10),
+            0);
 }
 
 // The SPEC's objective at world direction v, from the core's support.
@@ -314,7 +317,7 @@ TEST(InnerBall, ProvesCapsAtTheTipsExactlyWhereTheyAreOptima) {
     for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
     double cos_cap = NAN;
     const int proved =
-        sovc_proved_cap(&cos_cap, &tip, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), 1e-10);
+        sovc_proved_cap(&cos_cap, &tip, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), 1e-10);
     if (depth > 4.0 / 3) {
       EXPECT_EQ(proved, 0) << "depth " << depth;
     }
@@ -355,7 +358,8 @@ TEST(InnerBall, ProvesCapsBetweenElongatedBodiesExactlyWhereTheyAreOptima) {
     const double n[3] = {0, 0, 1}, tA[3] = {0, 0, 1}, tB[3] = {0, 0, 1 - depth};
     for (int i = 0; i < 3; ++i) pair.n[i] = n[i], pair.pA[i] = tA[i], pair.pB[i] = tB[i];
     double cos_cap = NAN;
-    const int proved = sovc_proved_cap(&cos_cap, &pair, sov_test::Pair(&A, &XA, &B, &XB), 1e-10);
+    const int proved =
+        sovc_proved_cap(&cos_cap, &pair, sov_test::SolverPair(&A, &XA, &B, &XB), 1e-10);
     if (depth > 2) {
       EXPECT_EQ(proved, 0) << "depth " << depth;
     }
@@ -409,12 +413,12 @@ TEST(InnerBall, ProvedCapsHoldAtLocalOptima) {
       std::copy(a.p, a.p + 3, at.pA);
       std::copy(b.p, b.p + 3, at.pB);
       at.lb = -(a.h + b.h);
-      if (sovc_solve_local(&r, &have, sov_test::Pair(&A, &XA, &B, &XB), &at, &cfg, 0, nullptr) !=
-              SOV_OK ||
+      if (sovc_solve_local(&r, &have, sov_test::SolverPair(&A, &XA, &B, &XB), &at, &cfg, 0,
+                           nullptr) != SOV_OK ||
           !(r.d < 0))
         continue;
       double cos_cap;
-      if (!sovc_proved_cap(&cos_cap, &r, sov_test::Pair(&A, &XA, &B, &XB),
+      if (!sovc_proved_cap(&cos_cap, &r, sov_test::SolverPair(&A, &XA, &B, &XB),
                            sovc_value_tolerance(&r)))
         continue;
       ++proved;
@@ -479,7 +483,7 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
     if (sov_test::Distance(&r, &A, &XA, &B, &XB, nullptr, nullptr) != SOV_OK || !(r.d < 0)) continue;
     sovc_cache_ball kept[2];
     int have = 0;
-    if (!sovc_inner_balls_certify_keep(kept, &have, &r, sov_test::Pair(&A, &XA, &B, &XB),
+    if (!sovc_inner_balls_certify_keep(kept, &have, &r, sov_test::SolverPair(&A, &XA, &B, &XB),
                                        sovc_value_tolerance(&r), nullptr) ||
         !have)
       continue;
@@ -495,7 +499,7 @@ TEST(InnerBall, KeptBallsProveMovedAnswersOnlyWhereTheyHold) {
       sovc_result m;
       if (sov_test::Distance(&m, &A, &XA, &B, &YB, nullptr, nullptr) != SOV_OK || !(m.d < 0)) break;
       const double tol = sovc_value_tolerance(&m);
-      if (!sovc_kept_balls_certify(kept, &m, sov_test::Pair(&A, &XA, &B, &YB), tol)) {
+      if (!sovc_kept_balls_certify(kept, &m, sov_test::SolverPair(&A, &XA, &B, &YB), tol)) {
         ++refused;
         continue;
       }
@@ -560,7 +564,7 @@ TEST(InnerBall, KeptBallsFollowAShallowOverlapThatSlides) {
     const double dl = std::sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
     sovc_cache_ball with[2], without[2];
     int have = 0;
-    if (!sovc_inner_balls_certify_keep(with, &have, &r, sov_test::Pair(&A, &XA, &B, &XB),
+    if (!sovc_inner_balls_certify_keep(with, &have, &r, sov_test::SolverPair(&A, &XA, &B, &XB),
                                        sovc_value_tolerance(&r), nullptr) ||
         !have)
       continue;
@@ -573,7 +577,7 @@ TEST(InnerBall, KeptBallsFollowAShallowOverlapThatSlides) {
       ASSERT_EQ(sovc_pose_from_quat(&YB, q, moved), SOV_OK);
       sovc_result m;
       if (sov_test::Distance(&m, &A, &XA, &B, &YB, nullptr, nullptr) != SOV_OK || !(m.d < 0)) break;
-      const sov_test::PairOf P = sov_test::Pair(&A, &XA, &B, &YB);
+      const sov_test::PairOf P = sov_test::SolverPair(&A, &XA, &B, &YB);
       const double tol = sovc_value_tolerance(&m);
       ++steps;
       if (sovc_kept_balls_certify(with, &m, P, tol)) {
@@ -612,19 +616,21 @@ TEST(InnerBall, KeptBallsRefuseAPairFarFromTheirs) {
   ASSERT_EQ(sov_test::Distance(&r, &s.A, &s.XA, &s.B, &s.XB, nullptr, nullptr), SOV_OK);
   sovc_cache_ball kept[2];
   int have = 0;
-  ASSERT_EQ(sovc_inner_balls_certify_keep(kept, &have, &r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB),
-                                          1e-10, nullptr),
+  ASSERT_EQ(sovc_inner_balls_certify_keep(
+                kept, &have, &r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), 1e-10, nullptr),
             1);
   ASSERT_EQ(have, 1);
-  EXPECT_EQ(sovc_kept_balls_certify(kept, &r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), 1e-10), 1);
+  EXPECT_EQ(
+      sovc_kept_balls_certify(kept, &r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), 1e-10), 1);
   const double tip_centre[3] = {2, 0, 0};
   const EllipsoidAndSphere t(tip_centre);
   sovc_result tip{};
   tip.d = -2;
   const double n[3] = {1, 0, 0}, tA[3] = {3, 0, 0}, tB[3] = {1, 0, 0};
   for (int i = 0; i < 3; ++i) tip.n[i] = n[i], tip.pA[i] = tA[i], tip.pB[i] = tB[i];
-  EXPECT_EQ(sovc_kept_balls_certify(kept, &tip, sov_test::Pair(&t.A, &t.XA, &t.B, &t.XB), 1e-10),
-            0);
+  EXPECT_EQ(
+      sovc_kept_balls_certify(kept, &tip, sov_test::SolverPair(&t.A, &t.XA, &t.B, &t.XB), 1e-10),
+      0);
 }
 
 }  // namespace

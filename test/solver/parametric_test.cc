@@ -262,8 +262,8 @@ sovc_options Options(int max_iterations = kMaxIterations) {
 int SolveSeeded(sovc_result *r, const Method &m, const sovc_shape &A, const sovc_pose &XA,
                 const sovc_shape &B, const sovc_pose &XB, const sovc_options &o) {
   double phiA[2], phiB[2];
-  sovc_quadtree_seed(phiA, phiB, sov_test::Pair(&A, &XA, &B, &XB));
-  return m.solve(r, sov_test::Pair(&A, &XA, &B, &XB), phiA, phiB, &o);
+  sovc_quadtree_seed(phiA, phiB, sov_test::SolverPair(&A, &XA, &B, &XB));
+  return m.solve(r, sov_test::SolverPair(&A, &XA, &B, &XB), phiA, phiB, &o);
 }
 
 // Answer r against the expected d, normal and witness points.
@@ -379,7 +379,8 @@ TEST(ParametricSolve, OverlappingSpheresNearWitnessMatchClosedForm) {
     for (const Method &m : kMethods) {
       SCOPED_TRACE(m.name);
       sovc_result r{};
-      ASSERT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o), SOV_OK);
+      ASSERT_EQ(m.solve(&r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o),
+                SOV_OK);
       ExpectSolved(r, s.d, s.n, s.pA, s.pB);
     }
   }
@@ -406,7 +407,7 @@ TEST(ParametricSolve, ConcentricSpheresAnswerAnyAntipodalPair) {
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
     sovc_result r{};
-    ASSERT_EQ(m.solve(&r, sov_test::Pair(&A, &XA, &B, &XB), phiA, phiB, &o), SOV_OK);
+    ASSERT_EQ(m.solve(&r, sov_test::SolverPair(&A, &XA, &B, &XB), phiA, phiB, &o), SOV_OK);
     ExpectSolved(r, -(A.a[0] + B.a[0]), nw, pA, pB);
   }
 }
@@ -420,7 +421,7 @@ TEST(ParametricSolve, Eq18HoldsOnTheIntersectionCurve) {
   const double phiA[2] = {kPi / 3, 0}, phiB[2] = {2 * kPi / 3, 0};
   const sovc_options o = Options();
   sovc_result r{};
-  EXPECT_EQ(sovc_solve_parametric(&r, sov_test::Pair(&A, &XA, &B, &XB), phiA, phiB, &o),
+  EXPECT_EQ(sovc_solve_parametric(&r, sov_test::SolverPair(&A, &XA, &B, &XB), phiA, phiB, &o),
             SOV_ERR_SPURIOUS);
   EXPECT_EQ(r.iterations, 0);
 }
@@ -532,7 +533,7 @@ TEST(ParametricSolve, NewtonConvergesQuadratically) {
   const double kRoundoffFloor = 1e-13;
   const TaperedPair t;
   double phiA[2], phiB[2];
-  sovc_quadtree_seed(phiA, phiB, sov_test::Pair(&t.A, &t.XA, &t.B, &t.XB));
+  sovc_quadtree_seed(phiA, phiB, sov_test::SolverPair(&t.A, &t.XA, &t.B, &t.XB));
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
     double previous = -1;
@@ -540,7 +541,7 @@ TEST(ParametricSolve, NewtonConvergesQuadratically) {
       sovc_options o = Options(k);
       o.tolerance = 1e-300;
       sovc_result r{};
-      m.solve(&r, sov_test::Pair(&t.A, &t.XA, &t.B, &t.XB), phiA, phiB, &o);
+      m.solve(&r, sov_test::SolverPair(&t.A, &t.XA, &t.B, &t.XB), phiA, phiB, &o);
       if (previous >= 0 && previous < kAsymptotic) {
         EXPECT_LE(r.residual, kQuadraticFactor * previous * previous + kRoundoffFloor) << k;
       }
@@ -615,7 +616,7 @@ TEST(ParametricSolve, NearSideFarSidePairIsSpurious) {
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
     sovc_result r{};
-    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o),
+    EXPECT_EQ(m.solve(&r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o),
               SOV_ERR_SPURIOUS);
     EXPECT_NEAR(r.pB[0], 4.0, kWitnessTol);
   }
@@ -630,7 +631,7 @@ TEST(ParametricSolve, FarSidesPairIsSpurious) {
   for (const Method &m : kMethods) {
     SCOPED_TRACE(m.name);
     sovc_result r{};
-    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o),
+    EXPECT_EQ(m.solve(&r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), phiA, phiB, &o),
               SOV_ERR_SPURIOUS);
     EXPECT_NEAR(r.d, -5.0, kDistanceTol);
   }
@@ -642,9 +643,9 @@ TEST(ParametricSolve, RejectsNullArguments) {
   const sovc_options o = Options();
   sovc_result r{};
   for (const Method &m : kMethods) {
-    EXPECT_EQ(m.solve(nullptr, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, &o),
+    EXPECT_EQ(m.solve(nullptr, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, &o),
               SOV_ERR_NULL);
-    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, nullptr),
+    EXPECT_EQ(m.solve(&r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, nullptr),
               SOV_ERR_NULL);
   }
 }
@@ -657,9 +658,9 @@ TEST(ParametricSolve, RejectsBadOptions) {
   bad_cap.max_iterations = -1;
   sovc_result r{};
   for (const Method &m : kMethods) {
-    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, &bad_tol),
+    EXPECT_EQ(m.solve(&r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, &bad_tol),
               SOV_ERR_OPTION);
-    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, &bad_cap),
+    EXPECT_EQ(m.solve(&r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), phi, phi, &bad_cap),
               SOV_ERR_OPTION);
   }
 }
@@ -670,7 +671,7 @@ TEST(ParametricSolve, RejectsNonFiniteSeed) {
   const sovc_options o = Options();
   sovc_result r{};
   for (const Method &m : kMethods)
-    EXPECT_EQ(m.solve(&r, sov_test::Pair(&s.A, &s.XA, &s.B, &s.XB), phi, nan_phi, &o),
+    EXPECT_EQ(m.solve(&r, sov_test::SolverPair(&s.A, &s.XA, &s.B, &s.XB), phi, nan_phi, &o),
               SOV_ERR_NONFINITE);
 }
 

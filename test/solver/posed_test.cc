@@ -56,7 +56,7 @@ TEST(CoreDirection, ParallelNeedlesSideBySideGiveTheAcrossDirection) {
   const sovc_shape needle = MakeRounded(0.1, 0.1, 2.0);
   const sovc_pose XA = PoseAt(0, 0, 0), XB = PoseAt(0.5, 0, 1.5);
   double v[3];
-  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
+  sovc_core_direction(v, sov_test::SolverPair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0.5, 0, 0);
 }
 
@@ -67,7 +67,7 @@ TEST(CoreDirection, CrossedNeedlesGiveTheirCommonPerpendicular) {
   const sovc_pose XA = QuarterTurn(1, 0.3, 0, 0);  // core along x
   const sovc_pose XB = QuarterTurn(0, 0, 0.7, 1);  // core along y
   double v[3];
-  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
+  sovc_core_direction(v, sov_test::SolverPair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0, 0, 1);
 }
 
@@ -77,7 +77,7 @@ TEST(CoreDirection, CollinearNeedlesGiveTheGapBetweenCoreEnds) {
   const sovc_shape needle = MakeRounded(0.1, 0.1, 2.0);
   const sovc_pose XA = PoseAt(0, 0, 0), XB = PoseAt(0, 0, 10);
   double v[3];
-  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
+  sovc_core_direction(v, sov_test::SolverPair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0, 0, 10 - 2 * 1.9);
 }
 
@@ -86,7 +86,7 @@ TEST(CoreDirection, RoundBodiesGiveTheCentreLine) {
   const sovc_shape ball = MakeRounded(1, 1, 1), disc = MakeRounded(2, 2, 0.5);
   const sovc_pose XA = PoseAt(0.2, -0.1, 0.3), XB = PoseAt(1.5, 2.5, -0.5);
   double v[3];
-  sovc_core_direction(v, sov_test::Pair(&ball, &XA, &disc, &XB));
+  sovc_core_direction(v, sov_test::SolverPair(&ball, &XA, &disc, &XB));
   ExpectDirection(v, 1.3, 2.6, -0.8);
 }
 
@@ -97,10 +97,10 @@ TEST(CoreDirection, CrossingCoresFallBackOnTheCentreLineThenOnZ) {
   const sovc_pose XA = QuarterTurn(1, 0, 0, 0);  // core along x through the origin
   const sovc_pose XB = PoseAt(0.5, 0, 0.2);      // core along z through (0.5, 0, 0)
   double v[3];
-  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XB));
+  sovc_core_direction(v, sov_test::SolverPair(&needle, &XA, &needle, &XB));
   ExpectDirection(v, 0.5, 0, 0.2);
   const sovc_pose XC = PoseAt(0, 0, 0);
-  sovc_core_direction(v, sov_test::Pair(&needle, &XA, &needle, &XC));
+  sovc_core_direction(v, sov_test::SolverPair(&needle, &XA, &needle, &XC));
   ExpectDirection(v, 0, 0, 1);
 }
 
@@ -115,8 +115,8 @@ TEST(CoreDirection, FollowsARigidMotionOfBoth) {
     const sovc_pose M = sov_test::RandomPose(rng, 2);
     const sovc_pose movedA = sov_test::Compose(M, XA), movedB = sov_test::Compose(M, XB);
     double v[3], w[3], Rv[3];
-    sovc_core_direction(v, sov_test::Pair(&A, &XA, &B, &XB));
-    sovc_core_direction(w, sov_test::Pair(&A, &movedA, &B, &movedB));
+    sovc_core_direction(v, sov_test::SolverPair(&A, &XA, &B, &XB));
+    sovc_core_direction(w, sov_test::SolverPair(&A, &movedA, &B, &movedB));
     sovc_rotate(Rv, M.R, v);
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(w[i], Rv[i], 1e-9) << "pair " << k;
   }

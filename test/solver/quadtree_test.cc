@@ -50,7 +50,7 @@ TEST(QuadtreeSeed, SpheresOnAnAxisLandNearWitnessPoints) {
     double phiA[2], phiB[2], sA[3], sB[3];
     const double wA[3] = {r * u[0], r * u[1], r * u[2]};
     const double wB[3] = {(L - r) * u[0], (L - r) * u[1], (L - r) * u[2]};
-    sovc_quadtree_seed(phiA, phiB, sov_test::Pair(&S, &XA, &S, &XB));
+    sovc_quadtree_seed(phiA, phiB, sov_test::SolverPair(&S, &XA, &S, &XB));
     WorldPoint(sA, S, XA, phiA);
     WorldPoint(sB, S, XB, phiB);
     EXPECT_LT(Dist(sA, wA), r * kCellDiagonal) << phiA[0] << " " << phiA[1];
@@ -63,7 +63,7 @@ TEST(QuadtreeSeed, CoaxialEllipsoidsLandNearTips) {
   const sovc_shape B = MakeShape(0.5, 0.9, 0.7, 1, 1, 0, 0);
   const sovc_pose XA = PoseQ(1, 0, 0, 0, 0, 0, 0), XB = PoseQ(1, 0, 0, 0, 2, 0, 0);
   double phiA[2], phiB[2];
-  sovc_quadtree_seed(phiA, phiB, sov_test::Pair(&A, &XA, &B, &XB));
+  sovc_quadtree_seed(phiA, phiB, sov_test::SolverPair(&A, &XA, &B, &XB));
   // Tips: A at (phi1, phi2) = (0, 0), B at (pi, 0), on cell corners; the
   // seeds are centres of cells touching them, half a cell away.
   EXPECT_LT(std::fabs(std::remainder(phiA[0], 2 * kPi)), kCell1);
@@ -84,7 +84,7 @@ TEST(QuadtreeSeed, ReturnsFinalCellCentresInsideTheDomain) {
   const sovc_pose XA = PoseQ(0.6, 0.2, -0.7, 0.3, 0.1, 0.2, -0.3);
   const sovc_pose XB = PoseQ(0.3, -0.8, 0.1, 0.5, 1.9, -1.1, 0.6);
   double phiA[2], phiB[2];
-  sovc_quadtree_seed(phiA, phiB, sov_test::Pair(&A, &XA, &B, &XB));
+  sovc_quadtree_seed(phiA, phiB, sov_test::SolverPair(&A, &XA, &B, &XB));
   for (const double *phi : {phiA, phiB}) {
     EXPECT_GT(phi[0], -kPi);
     EXPECT_LE(phi[0], kPi);
@@ -103,8 +103,8 @@ TEST(QuadtreeSeed, SwappingBodiesSwapsSeeds) {
   const sovc_pose XA = PoseQ(0.9, 0.1, -0.3, 0.2, 0, 0, 0);
   const sovc_pose XB = PoseQ(-0.2, 0.7, 0.4, -0.5, 1.8, 1.2, -0.5);
   double phiA[2], phiB[2], psiB[2], psiA[2];
-  sovc_quadtree_seed(phiA, phiB, sov_test::Pair(&A, &XA, &B, &XB));
-  sovc_quadtree_seed(psiB, psiA, sov_test::Pair(&B, &XB, &A, &XA));
+  sovc_quadtree_seed(phiA, phiB, sov_test::SolverPair(&A, &XA, &B, &XB));
+  sovc_quadtree_seed(psiB, psiA, sov_test::SolverPair(&B, &XB, &A, &XA));
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(phiA[i], psiA[i]);
     EXPECT_EQ(phiB[i], psiB[i]);

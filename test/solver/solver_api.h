@@ -18,8 +18,8 @@ struct PairOf {
 };
 
 // A and B at their poses.
-inline PairOf Pair(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
-                   const sovc_pose *XB) {
+inline PairOf SolverPair(const sovc_shape *A, const sovc_pose *XA, const sovc_shape *B,
+                         const sovc_pose *XB) {
   return PairOf{{A, XA, B, XB, 1}};
 }
 
@@ -35,7 +35,7 @@ inline int Distance(sovc_result *r, const sovc_shape *A, const sovc_pose *XA,
                     const sovc_shape *B, const sovc_pose *XB, const sovc_options *options,
                     sovc_cache *cache) {
   const sovc_options defaults = DefaultOptions();
-  return sovc_distance(r, Pair(A, XA, B, XB), options ? options : &defaults, cache);
+  return sovc_distance(r, SolverPair(A, XA, B, XB), options ? options : &defaults, cache);
 }
 
 // sovc_collide likewise.
@@ -43,7 +43,7 @@ inline int Collide(int *colliding, const sovc_shape *A, const sovc_pose *XA,
                    const sovc_shape *B, const sovc_pose *XB, const sovc_options *options,
                    sovc_cache *cache) {
   const sovc_options defaults = DefaultOptions();
-  return sovc_collide(colliding, Pair(A, XA, B, XB), options ? options : &defaults, cache);
+  return sovc_collide(colliding, SolverPair(A, XA, B, XB), options ? options : &defaults, cache);
 }
 
 // F, gradient and Hessian as sov_shape_implicit reports them.
