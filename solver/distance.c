@@ -7,11 +7,13 @@
 
 #include "solver/auto_method.h"
 #include "solver/boxes.h"
+#include "solver/common_point.h"
 #include "solver/direction.h"
 #include "solver/pair.h"
 #include "solver/pose.h"
 #include "solver/posed.h"
 #include "solver/result.h"
+#include "solver/shape.h"
 #include "solver/study.h"
 #include "solver/support.h"
 #include "solver/warm.h"
@@ -111,6 +113,9 @@ enum { kApart = 1, kOverlap = 2 };
 /* Seed-point normal-chart steps a collide query tries for a verdict before
  * the local stage (which goes on from where they ended). */
 enum { kVerdictSteps = 5 };
+/* Steps of the common-point search before them (sovc_common_point_verdict:
+ * most pairs it decides take 2-8). */
+enum { kCommonPointSteps = 14 };
 
 /* A collide's verdict, the pair it is about, and the iterate that proved
  * it (direction, points) for the cache. */
@@ -150,6 +155,17 @@ static int cached_verdict(collide_verdict *c, const sovc_cache *cache) {
   return verdict_at(c, v, pA, pB, sovc_dot(v, dp));
 }
 
+/* The searches for a proof before the local stage: the common point
+ * (except between ellipsoids, whose direction steps have closed-form
+ * supports and decide sooner), then seed-point normal-chart steps, which
+ * leave v refined for the local stage. */
+static int search_verdict(double v[3], const sovc_pair *P, const sovc_verdict *verdict) {
+  if (!(sovc_is_ellipsoid(P->A) && sovc_is_ellipsoid(P->B)) &&
+      sovc_common_point_verdict(P, kCommonPointSteps, verdict))
+    return 1;
+  return sovc_direction_verdict(v, P, kVerdictSteps, verdict);
+}
+
 /* A collide's answer: *colliding from the verdict, whose proof (direction
  * and points) goes into the cache (if any, and if finite) for the next
  * query. */
@@ -163,7 +179,8 @@ static int answer_with(int *colliding, const collide_verdict *c, sovc_cache *cac
 
 /* Early exits: bounding spheres, bounding boxes and separating planes
  * prove "apart", a centre inside the other body or a point of the centre
- * line inside both proves "overlap"; then one local solve: a positive d proves "apart", a
+ * line inside both proves "overlap"; then the searches for a proof
+ * (search_verdict); then one local solve: a positive d proves "apart", a
  * common point "overlap"; only what remains goes on to the rest of the
  * distance (the default method continues from its local solve). */
 int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *opt,
@@ -194,7 +211,7 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
   *colliding = 1;
   if (sovc_centre_line_overlap(P)) return SOV_OK;
   const sovc_verdict verdict = {verdict_at, &answer};
-  if (opt->method == SOVC_METHOD_AUTO && sovc_direction_verdict(v, P, kVerdictSteps, &verdict))
+  if (opt->method == SOVC_METHOD_AUTO && search_verdict(v, P, &verdict))
     return answer_with(colliding, &answer, cache);
   sovc_result r;
   int st;
