@@ -166,10 +166,14 @@ static double line_search(minimax_state *s, const double r[3], double lam, const
 }
 
 /* See common_point.h. */
-int sovc_common_point_verdict(const sovc_pair *P, int max_iterations, const sovc_verdict *verdict) {
+int sovc_common_point_verdict(const sovc_pair *P, const double *start, int max_iterations,
+                              const sovc_verdict *verdict) {
   if (max_iterations < 1) return 0;
   minimax_state s = {.lam = 0.5, .lo = 0, .hi = 1};
-  start_point(s.x, P);
+  if (start)
+    memcpy(s.x, start, sizeof s.x);
+  else
+    start_point(s.x, P);
   int damped = 0;
   squared_gauge(&s.a, P->A, P->XA, s.x);
   squared_gauge(&s.b, P->B, P->XB, s.x);

@@ -14,11 +14,13 @@
 #include "solver/newton.h"
 #include "solver/types.h"
 
-/* At most max_iterations primal-dual Newton steps of the search, asking
- * verdict at every iterate that can prove something (inside both bodies by
- * their own functions; or both outside, near the minimum, with opposite
- * gradients to try as a separating direction). Returns the first nonzero
- * verdict, or 0. */
-int sovc_common_point_verdict(const sovc_pair *P, int max_iterations, const sovc_verdict *verdict);
+/* At most max_iterations primal-dual Newton steps of the search from world
+ * point start (NULL: the point between the cores' nearest points where the
+ * two gauges agree), asking verdict at every iterate that can prove
+ * something (inside both bodies by their own functions; or both outside,
+ * near the minimum, with opposite gradients to try as a separating
+ * direction). Returns the first nonzero verdict, or 0. */
+int sovc_common_point_verdict(const sovc_pair *P, const double *start, int max_iterations,
+                              const sovc_verdict *verdict);
 
 #endif

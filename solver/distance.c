@@ -147,21 +147,23 @@ static int verdict_at(void *ctx, const double v[3], const double pA[3], const do
 
 /* The verdict at the cache's answer (its points carried by the bodies'
  * motion since): along a smooth motion the last query's proof mostly holds
- * again. */
-static int cached_verdict(collide_verdict *c, const sovc_cache *cache) {
+ * again. mid: the points' midpoint, a start for the common-point search. */
+static int cached_verdict(collide_verdict *c, const sovc_cache *cache, double mid[3]) {
   double v[3], pA[3], pB[3];
   sovc_cache_answer(cache, c->P, pA, pB, v);
   const double dp[3] = {pA[0] - pB[0], pA[1] - pB[1], pA[2] - pB[2]};
+  for (int i = 0; i < 3; ++i) mid[i] = 0.5 * (pA[i] + pB[i]);
   return verdict_at(c, v, pA, pB, sovc_dot(v, dp));
 }
 
-/* The searches for a proof before the local stage: the common point
- * (except between ellipsoids, whose direction steps have closed-form
- * supports and decide sooner), then seed-point normal-chart steps, which
- * leave v refined for the local stage. */
-static int search_verdict(double v[3], const sovc_pair *P, const sovc_verdict *verdict) {
+/* The searches for a proof before the local stage: the common point from
+ * start (NULL: its own; except between ellipsoids, whose direction steps
+ * have closed-form supports and decide sooner), then seed-point
+ * normal-chart steps, which leave v refined for the local stage. */
+static int search_verdict(double v[3], const sovc_pair *P, const double *start,
+                          const sovc_verdict *verdict) {
   if (!(sovc_is_ellipsoid(P->A) && sovc_is_ellipsoid(P->B)) &&
-      sovc_common_point_verdict(P, kCommonPointSteps, verdict))
+      sovc_common_point_verdict(P, start, kCommonPointSteps, verdict))
     return 1;
   return sovc_direction_verdict(v, P, kVerdictSteps, verdict);
 }
@@ -203,7 +205,9 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
     return SOV_OK;
   if (cache) sovc_cache_admit(cache);
   collide_verdict answer = {.P = P};
-  if (cache && cache->valid && cached_verdict(&answer, cache))
+  double cached_mid[3];
+  const double *start = cache && cache->valid ? cached_mid : NULL;
+  if (start && cached_verdict(&answer, cache, cached_mid))
     return *colliding = answer.said == kOverlap, SOV_OK;
   double v[3];
   sovc_core_direction(v, P);
@@ -211,7 +215,7 @@ int sovc_collide(int *colliding, const sovc_pair *caller, const sovc_options *op
   *colliding = 1;
   if (sovc_centre_line_overlap(P)) return SOV_OK;
   const sovc_verdict verdict = {verdict_at, &answer};
-  if (opt->method == SOVC_METHOD_AUTO && search_verdict(v, P, &verdict))
+  if (opt->method == SOVC_METHOD_AUTO && search_verdict(v, P, start, &verdict))
     return answer_with(colliding, &answer, cache);
   sovc_result r;
   int st;

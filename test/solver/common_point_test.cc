@@ -92,7 +92,7 @@ Tally RunOn(const sov_test::Battery& battery, int steps) {
     Offer offer;
     offer.P = &P;
     const sovc_verdict verdict = {CheckOffer, &offer};
-    const int said = sovc_common_point_verdict(&P, steps, &verdict);
+    const int said = sovc_common_point_verdict(&P, nullptr, steps, &verdict);
     if (!said) continue;
     EXPECT_EQ(said, offer.said) << "the search returned a verdict its proof did not give";
     ++t.proved;
@@ -160,10 +160,10 @@ TEST(CommonPoint, NoStepsAsksNothing) {
   offer.P = &P;
   offer.said = -1;
   const sovc_verdict verdict = {CheckOffer, &offer};
-  EXPECT_EQ(sovc_common_point_verdict(&P, 0, &verdict), 0);
+  EXPECT_EQ(sovc_common_point_verdict(&P, nullptr, 0, &verdict), 0);
   EXPECT_EQ(offer.said, -1);
   // One step is enough for these two bodies overlapping by half their width.
-  EXPECT_EQ(sovc_common_point_verdict(&P, 1, &verdict), 2);
+  EXPECT_EQ(sovc_common_point_verdict(&P, nullptr, 1, &verdict), 2);
 }
 
 }  // namespace
