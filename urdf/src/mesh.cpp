@@ -18,6 +18,7 @@
 #include <map>
 
 #include "io.h"
+#include "number.h"
 #include "superovoid/urdf.h"
 #include "superovoid/urdf/error.h"
 #include "uri.h"
@@ -26,6 +27,8 @@ namespace sov {
 namespace urdf {
 
 namespace {
+
+using detail::formatShortest;
 
 using Vec3 = std::array<double, 3>;
 
@@ -145,18 +148,12 @@ std::string binaryStl(const TriangleMesh& mesh) {
   return out;
 }
 
-// x as the shortest decimal that reads back to the same double.
-std::string shortest(double x) {
-  char buffer[32];
-  const auto r = std::to_chars(buffer, buffer + sizeof buffer, x);
-  return std::string(buffer, r.ptr);
-}
-
 // The text of mesh as OBJ (vertices and faces).
 std::string obj(const TriangleMesh& mesh) {
   std::string out = "# written by superovoid\n";
   for (const auto& v : mesh.vertices) {
-    out += "v " + shortest(v[0]) + " " + shortest(v[1]) + " " + shortest(v[2]) + "\n";
+    out += "v " + formatShortest(v[0]) + " " + formatShortest(v[1]) + " " + formatShortest(v[2]) +
+           "\n";
   }
   for (const auto& t : mesh.triangles) {
     out += "f " + std::to_string(t[0] + 1) + " " + std::to_string(t[1] + 1) + " " +

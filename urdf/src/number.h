@@ -2,6 +2,7 @@
 #ifndef SUPEROVOID_URDF_SRC_NUMBER_H
 #define SUPEROVOID_URDF_SRC_NUMBER_H
 
+#include <charconv>
 #include <string>
 
 namespace sov {
@@ -12,6 +13,14 @@ namespace detail {
 // (optional sign, digits, point, exponent), nothing around it. Returns false
 // otherwise, leaving *value unchanged.
 bool parseNumber(const char* text, double* value);
+
+// The shortest decimal text that reads back as exactly value (files and
+// messages; the scene and fitter libraries use it too, so it is inline).
+inline std::string formatShortest(double value) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  return std::string(text, end);
+}
 
 // Shortest decimal of at most 6 significant digits that is >= value (> 0),
 // e.g. 0.0120000001 -> "0.0120001".

@@ -103,7 +103,11 @@ TEST(SceneKinematics, PositionsOutsideTheLimitsNameTheJoint) {
       EXPECT_NE(std::string(e.what()).find("'" + joint + "'"), std::string::npos) << e.what();
     }
   };
-  expectError({{"j1", 1.6}}, "j1", "outside its limits [-1.5, 1.5]");
+  // Numbers in their shortest exact decimals (17 digits made 1.6 read 1.6000000000000001),
+  // and a position one ulp past its limit tells apart from it.
+  expectError({{"j1", 1.6}}, "j1", "position 1.6 is outside its limits [-1.5, 1.5]");
+  expectError({{"j1", std::nextafter(1.5, 2.0)}}, "j1",
+              "position 1.5000000000000002 is outside its limits [-1.5, 1.5]");
   expectError({{"j2", -0.01}}, "j2", "outside its limits");
   expectError({{"j2", 0.2}}, "j2", "outside its limits");
   expectError({{"j1", std::nan("")}}, "j1", "not finite");

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../../src/io.h"
+#include "../../src/number.h"
 #include "../../src/xml_text.h"
 #include "split.h"
 #include "superovoid/urdf.h"
@@ -34,6 +35,8 @@
 namespace sov {
 namespace urdf {
 namespace {
+
+using detail::formatShortest;
 
 using Eigen::Isometry3d;
 using Eigen::Matrix3d;
@@ -54,13 +57,6 @@ struct Target {
 [[noreturn]] void fail(int status, const std::string& source, int line, const std::string& link,
                        const std::string& message) {
   throw Error(status, Location{source, line, link, ""}, message);
-}
-
-// Shortest decimal text that reads back as exactly v.
-std::string number(double v) {
-  char buf[64];
-  const auto res = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, res.ptr);
 }
 
 // Up to three numbers of a space-separated attribute (URDF's xyz, rpy, scale).
@@ -362,14 +358,14 @@ std::string element(const std::string& text, const Target& t, const UnionFit& fi
     const Vector3d p = pose.translation();
     if (b > 0) s += eol + indent;
     s += startTag(text, t, b) + eol;
-    s += in1 + "<origin xyz=\"" + number(p.x()) + " " + number(p.y()) + " " + number(p.z()) +
-         "\" rpy=\"" + number(ypr[2]) + " " + number(ypr[1]) + " " + number(ypr[0]) + "\"/>" +
-         eol;
+    s += in1 + "<origin xyz=\"" + formatShortest(p.x()) + " " + formatShortest(p.y()) + " " +
+         formatShortest(p.z()) + "\" rpy=\"" + formatShortest(ypr[2]) + " " +
+         formatShortest(ypr[1]) + " " + formatShortest(ypr[0]) + "\"/>" + eol;
     s += in1 + "<geometry>" + eol + in2 + "<" + prefix + ":superovoid";
     const double growth = farOriginGrowth(t.origin, p, fit.params);
     for (int k = 0; k < 7; ++k)
       s += std::string(" ") + names[k] + "=\"" +
-           number(k < 3 ? fit.params[k] * growth : fit.params[k]) + "\"";
+           formatShortest(k < 3 ? fit.params[k] * growth : fit.params[k]) + "\"";
     s += "/>" + eol + in1 + "</geometry>" + eol + indent + "</collision>";
   }
   return s;
@@ -472,15 +468,15 @@ void checkContainment(const Model& model, const std::vector<Target>& targets,
       const double F = unionImplicitAt(bodies, targets[i].origin, v);
       if (!(F <= 0))
         fail(SOV_URDF_ERR_INTERNAL, source, bodies[0]->line, bodies[0]->link,
-             "a mesh vertex is outside " + written_bodies + " (F = " + number(F) + ")");
+             "a mesh vertex is outside " + written_bodies + " (F = " + formatShortest(F) + ")");
     }
     if (bodies.size() == 1) continue;  // a convex body holding the vertices holds the triangles
     for (const auto& t : meshes[i].triangles) {
       const double F = triangleImplicit(bodies, targets[i].origin, meshes[i], t);
       if (!(F <= 0))
-        fail(
-            SOV_URDF_ERR_INTERNAL, source, bodies[0]->line, bodies[0]->link,
-            "a point of a mesh triangle is outside " + written_bodies + " (F = " + number(F) + ")");
+        fail(SOV_URDF_ERR_INTERNAL, source, bodies[0]->line, bodies[0]->link,
+             "a point of a mesh triangle is outside " + written_bodies +
+                 " (F = " + formatShortest(F) + ")");
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../../src/number.h"
 #include "joint_default.h"
 #include "superovoid/urdf/scene.h"
 
@@ -21,6 +22,8 @@ SceneError::SceneError(int status, const std::string& name, const Location& wher
     : Error(status, where, message), name_(name) {}
 
 namespace {
+
+using detail::formatShortest;
 
 // Eigen pose of a urdfdom pose (its quaternion is x y z w).
 Eigen::Isometry3d toEigen(const ::urdf::Pose& p) {
@@ -46,16 +49,14 @@ void checkPosition(const ::urdf::Joint& joint, double q, const std::string& role
       joint.type == ::urdf::Joint::REVOLUTE || joint.type == ::urdf::Joint::PRISMATIC;
   if (limited && joint.limits && !(joint.limits->lower <= joint.limits->upper)) {
     std::ostringstream s;
-    s.precision(17);
-    s << quoted(joint) << ": its limits are inverted (lower " << joint.limits->lower
-      << " > upper " << joint.limits->upper << ")";
+    s << quoted(joint) << ": its limits are inverted (lower " << formatShortest(joint.limits->lower)
+      << " > upper " << formatShortest(joint.limits->upper) << ")";
     throw SceneError(SOV_SCENE_ERR_JOINT, joint.name, s.str());
   }
   if (limited && joint.limits && (q < joint.limits->lower || q > joint.limits->upper)) {
     std::ostringstream s;
-    s.precision(17);
-    s << quoted(joint) << role << ": position " << q << " is outside its limits ["
-      << joint.limits->lower << ", " << joint.limits->upper << "]";
+    s << quoted(joint) << role << ": position " << formatShortest(q) << " is outside its limits ["
+      << formatShortest(joint.limits->lower) << ", " << formatShortest(joint.limits->upper) << "]";
     throw SceneError(SOV_SCENE_ERR_JOINT, joint.name, s.str());
   }
 }
