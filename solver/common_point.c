@@ -93,17 +93,19 @@ static void surface_estimate(double p[3], const sovc_implicit_eval *e, const dou
 }
 
 /* The verdict's proofs at the current point: inside both; or, both outside
- * and the inner minimisation converged, the plane normal to n_A - n_B.
- * The points given with a plane are x moved onto each surface, which the
- * cache keeps as a later query's start. */
+ * and the inner minimisation converged, the plane normal to n_A - n_B. The
+ * points given with a plane are x moved onto each surface, and the
+ * direction given with a common point is the same n_A - n_B (+z where it
+ * vanishes): the cache keeps both as a later query's start. */
 static int proof_at(const minimax_state *s, int converged, const sovc_verdict *verdict) {
-  if (s->a.f < 0 && s->b.f < 0) return verdict->decide(verdict->ctx, s->a.n, s->x, s->x, 0);
-  if (!(converged && s->a.f > 0 && s->b.f > 0)) return 0;
+  const int inside = s->a.f < 0 && s->b.f < 0;
+  if (!inside && !(converged && s->a.f > 0 && s->b.f > 0)) return 0;
   double n[3], pA[3], pB[3], dp[3];
   for (int i = 0; i < 3; ++i) n[i] = s->a.n[i] - s->b.n[i];
   const double len = sqrt(sovc_dot(n, n));
-  if (!(len > 0)) return 0;
-  for (int i = 0; i < 3; ++i) n[i] /= len;
+  if (!(len > 0) && !inside) return 0;
+  for (int i = 0; i < 3; ++i) n[i] = len > 0 ? n[i] / len : (i == 2);
+  if (inside) return verdict->decide(verdict->ctx, n, s->x, s->x, 0);
   surface_estimate(pA, &s->a, s->x);
   surface_estimate(pB, &s->b, s->x);
   for (int i = 0; i < 3; ++i) dp[i] = pA[i] - pB[i];

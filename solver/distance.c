@@ -113,8 +113,8 @@ enum { kApart = 1, kOverlap = 2 };
 /* Seed-point normal-chart steps a collide query tries for a verdict before
  * the local stage (which goes on from where they ended). */
 enum { kVerdictSteps = 5 };
-/* Steps of the common-point search before them (sovc_common_point_verdict:
- * most pairs it decides take 2-8). */
+/* Steps of the common-point search before them (sovc_common_point_verdict;
+ * most pairs it decides take a few). */
 enum { kCommonPointSteps = 14 };
 
 /* A collide's verdict, the pair it is about, and the iterate that proved
