@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <cfloat>
-#include <charconv>
 #include <cmath>
 #include <exception>
 #include <filesystem>
