@@ -179,17 +179,19 @@ int sovc_common_point_verdict(const sovc_pair *P, const double *start, int max_i
   int damped = 0;
   squared_gauge(&s.a, P->A, P->XA, s.x);
   squared_gauge(&s.b, P->B, P->XB, s.x);
-  for (int it = 0; it < max_iterations; ++it) {
+  /* The point each step reaches is evaluated in full by its line search,
+   * so the last one (out of steps, or stalled) is still tried for a common
+   * point. */
+  for (int it = 0;; ++it) {
     double r[3], lam_new;
     int converged = 0;
     if (!(isfinite(s.a.f) && isfinite(s.b.f))) return 0;
     if (s.a.f < 0 && s.b.f < 0) return proof_at(&s, 0, verdict);
+    if (it == max_iterations || damped >= kStalledSteps) return 0;
     if (!step(r, &lam_new, &converged, &s)) return 0;
     const int said = proof_at(&s, converged, verdict);
     if (said) return said;
     damped = line_search(&s, r, lam_new, P) < 1 ? damped + 1 : 0;
-    if (damped >= kStalledSteps) return 0;
     s.lam = lam_new;
   }
-  return 0;
 }
