@@ -125,21 +125,44 @@ typedef struct collide_verdict {
   double v[3], pA[3], pB[3];
 } collide_verdict;
 
+/* A body's point p moved towards its centre c by kInward of the way: a
+ * point on its surface is then inside it beyond F's rounding. */
+static const double kInward = 1e-12;
+
+/* 1 if x lies inside both bodies. */
+static int inside_both(const sovc_pair *P, const double x[3]) {
+  return sovc_posed_inside(P->A, P->XA, x) && sovc_posed_inside(P->B, P->XB, x);
+}
+
+/* 1 if overlapping points pA of A and pB of B give a point inside both:
+ * their midpoint; or, where one body's surface point is a kink of it (an
+ * exponent near 2: a tip or a ridge, whose points are the support over a
+ * cone of directions, so that an iterate reaches the point of a shallow
+ * overlap well before its direction converges), that point moved slightly
+ * inwards. */
+static int overlap_point(const sovc_pair *P, const double pA[3], const double pB[3]) {
+  const double m[3] = {0.5 * (pA[0] + pB[0]), 0.5 * (pA[1] + pB[1]), 0.5 * (pA[2] + pB[2])};
+  if (inside_both(P, m)) return 1;
+  double q[3];
+  for (int i = 0; i < 3; ++i) q[i] = pA[i] + kInward * (P->XA->p[i] - pA[i]);
+  if (inside_both(P, q)) return 1;
+  for (int i = 0; i < 3; ++i) q[i] = pB[i] + kInward * (P->XB->p[i] - pB[i]);
+  return inside_both(P, q);
+}
+
 /* A proof at one iterate of a chart (sovc_verdict's decide; ctx: a
  * collide_verdict, which keeps it): where the points lie apart along v,
  * the plane normal to v if it separates the bodies; where they overlap,
- * their midpoint if it lies inside both. Both proofs hold whatever the
+ * a point inside both (overlap_point). Both proofs hold whatever the
  * iterate's error: it only decides how soon one is found. */
 static int verdict_at(void *ctx, const double v[3], const double pA[3], const double pB[3],
                       double f) {
   collide_verdict *c = ctx;
   const sovc_pair *P = c->P;
-  if (f < 0) {
+  if (f < 0)
     c->said = separating(P, v) ? kApart : 0;
-  } else {
-    const double m[3] = {0.5 * (pA[0] + pB[0]), 0.5 * (pA[1] + pB[1]), 0.5 * (pA[2] + pB[2])};
-    c->said = sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m) ? kOverlap : 0;
-  }
+  else
+    c->said = overlap_point(P, pA, pB) ? kOverlap : 0;
   if (c->said)
     for (int i = 0; i < 3; ++i) c->v[i] = v[i], c->pA[i] = pA[i], c->pB[i] = pB[i];
   return c->said;

@@ -1225,6 +1225,70 @@ TEST(SuperovoidCollide, AgreesWithSignOfDistanceOnSubsets) {
   EXPECT_EQ(disagreements, 0);
 }
 
+// A tip of a pointy body (exponents near 2: each semi-axis ends in a
+// vertex, the support point over a cone of directions about its axis) a
+// hair inside or outside a box-like body's face, in random poses, both ways
+// round: the verdict is the gap's sign, known by construction. The face
+// (eps 0.1, flat to rounding within a fifth of its half-width of its
+// centre) is tilted from the tip's axis by up to 0.15 rad and shifted
+// sideways; with exponents 1.9 and above the support along its normal lies
+// within 1e-11 of the size of the tip. Such overlaps are what the collide's
+// kink proof (a point of a support moved inwards) decides.
+TEST(SuperovoidCollide, TipsOfPointyBodiesJustInsideOrOutsideAFace) {
+  const Params pointy[] = {{0.3, 0.2, 0.15, 1.9, 1.9, 0, 0},
+                           {0.2, 0.25, 0.3, 1.95, 1.9, 0, 0},
+                           {0.3, 0.2, 0.15, 1.95, 1.9, 0.05, 0.05}};
+  const Params face = {0.2, 0.25, 0.2, 0.1, 0.1, 0, 0};
+  const sov_shape F = MakeShape(face);
+  Rng rng(20261129);
+  for (int k = 0; k < 3; ++k) {
+    const sov_shape S = MakeShape(pointy[k]);
+    for (int draw = 0; draw < 24; ++draw) {
+      // The pointy body's pose and tip (one of its six, in world).
+      double q[4], p[3], tip_local[3] = {0, 0, 0}, tip[3], axis[3], n[3], side[3], R[9];
+      RandomQuat(q, rng);
+      for (double& x : p) x = rng.Uniform(-1, 1);
+      const sov_pose XS = QuatPose(q, p);
+      const int a = draw % 6;
+      tip_local[a / 2] = (a % 2 ? -1 : 1) * pointy[k][a / 2];
+      Transform(tip, XS.R, tip_local, XS.p);
+      // The face's outward normal is -n: n is the tip's axis tilted.
+      Transform(axis, XS.R, tip_local, kOrigin);
+      RandomUnit(side, rng);
+      const double along = (axis[0] * side[0] + axis[1] * side[1] + axis[2] * side[2]) /
+                           (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+      for (int i = 0; i < 3; ++i) side[i] -= along * axis[i];
+      const double la = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+      const double ls = std::sqrt(side[0] * side[0] + side[1] * side[1] + side[2] * side[2]);
+      const double tilt = rng.Uniform(0, 0.15);
+      for (int i = 0; i < 3; ++i)
+        n[i] = std::cos(tilt) * axis[i] / la + std::sin(tilt) * side[i] / ls;
+      // The face body: its local z along n, turned about it at random.
+      double t1[3], t2[3];
+      RandomUnit(t1, rng);
+      const double tn = t1[0] * n[0] + t1[1] * n[1] + t1[2] * n[2];
+      for (int i = 0; i < 3; ++i) t1[i] -= tn * n[i];
+      const double l1 = std::sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+      for (double& x : t1) x /= l1;
+      t2[0] = n[1] * t1[2] - n[2] * t1[1];
+      t2[1] = n[2] * t1[0] - n[0] * t1[2];
+      t2[2] = n[0] * t1[1] - n[1] * t1[0];
+      for (int i = 0; i < 3; ++i) R[3 * i] = t1[i], R[3 * i + 1] = t2[i], R[3 * i + 2] = n[i];
+      const double u = rng.Uniform(-0.04, 0.04), v = rng.Uniform(-0.05, 0.05);
+      for (double gap : {1e-3, 1e-6, 1e-9, -1e-9, -1e-6, -1e-3}) {
+        double c[3];
+        for (int i = 0; i < 3; ++i) c[i] = tip[i] + (gap + face[2]) * n[i] + u * t1[i] + v * t2[i];
+        const sov_pose XF = MatrixPose(R, c);
+        int ab = -1, ba = -1;
+        ASSERT_EQ(sov_collide(&ab, &S, &XS, &F, &XF, nullptr, nullptr), SOV_OK);
+        ASSERT_EQ(sov_collide(&ba, &F, &XF, &S, &XS, nullptr, nullptr), SOV_OK);
+        EXPECT_EQ(ab, gap < 0) << "shape " << k << ", draw " << draw << ", gap " << gap;
+        EXPECT_EQ(ba, gap < 0) << "swapped: shape " << k << ", draw " << draw << ", gap " << gap;
+      }
+    }
+  }
+}
+
 // Query outputs of one pass over the pairs.
 struct Pass {
   std::vector<int> status, collide_status, colliding;
