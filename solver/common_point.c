@@ -167,9 +167,20 @@ static double line_search(minimax_state *s, const double r[3], double lam, const
   return alpha;
 }
 
+/* v: the unit n_A - n_B at the search's point, where finite and nonzero
+ * (the direction an undecided search leaves). Returns 0. */
+static int leave_direction(double v[3], const minimax_state *s) {
+  double n[3];
+  for (int i = 0; i < 3; ++i) n[i] = s->a.n[i] - s->b.n[i];
+  const double len = sqrt(sovc_dot(n, n));
+  if (len > 0 && isfinite(len))
+    for (int i = 0; i < 3; ++i) v[i] = n[i] / len;
+  return 0;
+}
+
 /* See common_point.h. */
-int sovc_common_point_verdict(const sovc_pair *P, const double *start, int max_iterations,
-                              const sovc_verdict *verdict) {
+int sovc_common_point_verdict(double v[3], const sovc_pair *P, const double *start,
+                              int max_iterations, const sovc_verdict *verdict) {
   if (max_iterations < 1) return 0;
   minimax_state s = {.lam = 0.5, .lo = 0, .hi = 1};
   if (start)
@@ -187,8 +198,8 @@ int sovc_common_point_verdict(const sovc_pair *P, const double *start, int max_i
     int converged = 0;
     if (!(isfinite(s.a.f) && isfinite(s.b.f))) return 0;
     if (s.a.f < 0 && s.b.f < 0) return proof_at(&s, 0, verdict);
-    if (it == max_iterations || damped >= kStalledSteps) return 0;
-    if (!step(r, &lam_new, &converged, &s)) return 0;
+    if (it == max_iterations || damped >= kStalledSteps) return leave_direction(v, &s);
+    if (!step(r, &lam_new, &converged, &s)) return leave_direction(v, &s);
     const int said = proof_at(&s, converged, verdict);
     if (said) return said;
     damped = line_search(&s, r, lam_new, P) < 1 ? damped + 1 : 0;

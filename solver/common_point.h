@@ -19,8 +19,12 @@
  * two gauges agree), asking verdict at every iterate that can prove
  * something (inside both bodies by their own functions; or both outside,
  * near the minimum, with opposite gradients to try as a separating
- * direction). Returns the first nonzero verdict, or 0. */
-int sovc_common_point_verdict(const sovc_pair *P, const double *start, int max_iterations,
-                              const sovc_verdict *verdict);
+ * direction). Returns the first nonzero verdict, or 0; with 0, v becomes
+ * the unit n_A - n_B at the last point where that is finite and nonzero
+ * (else v is left as it was): the search ends near the features where the
+ * bodies meet, and a direction search started there decides more pairs
+ * than one from the cores. */
+int sovc_common_point_verdict(double v[3], const sovc_pair *P, const double *start,
+                              int max_iterations, const sovc_verdict *verdict);
 
 #endif

@@ -182,11 +182,12 @@ static int cached_verdict(collide_verdict *c, const sovc_cache *cache, double mi
 /* The searches for a proof before the local stage: the common point from
  * start (NULL: its own; except between ellipsoids, whose direction steps
  * have closed-form supports and decide sooner), then seed-point
- * normal-chart steps, which leave v refined for the local stage. */
+ * normal-chart steps from the direction it left in v (else the core
+ * direction v holds), which leave v refined for the local stage. */
 static int search_verdict(double v[3], const sovc_pair *P, const double *start,
                           const sovc_verdict *verdict) {
   if (!(sovc_is_ellipsoid(P->A) && sovc_is_ellipsoid(P->B)) &&
-      sovc_common_point_verdict(P, start, kCommonPointSteps, verdict))
+      sovc_common_point_verdict(v, P, start, kCommonPointSteps, verdict))
     return 1;
   return sovc_direction_verdict(v, P, kVerdictSteps, verdict);
 }

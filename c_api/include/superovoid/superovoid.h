@@ -280,12 +280,14 @@ SOV_API int sov_distance(sov_result *result, const sov_shape *A,
                          const sov_pose *XB, const sov_options *options,
                          sov_cache *cache);
 
-/* Boolean overlap test that exits early: *colliding = 1 when d <= 0.
- * options and cache as for sov_distance. With a cache it first tries the
- * cached answer's proof at these poses (a separating plane along its
- * normal, or the midpoint of its points inside both bodies), and keeps the
- * proof it finds (direction and points; a later sov_distance starts from
- * them) for the next query of the pair. A study method seeded from the cache
+/* Boolean overlap test that exits early: *colliding = 1 when d <= 0
+ * (within the distance's accuracy of touching, 1e-11 of the size by default,
+ * the sign of a d that is only that accurate). options and cache as for
+ * sov_distance. With a cache it first tries the cached answer's proof at
+ * these poses (a separating plane along its normal, or one of its points,
+ * or their midpoint, inside both bodies), and keeps the proof it finds
+ * (direction and points; a later sov_distance starts from them) for the
+ * next query of the pair. A study method seeded from the cache
  * (SOV_SEED_CACHE) without a cached answer is SOV_ERR_OPTION, as for
  * sov_distance, even where the test would exit early. */
 SOV_API int sov_collide(int *colliding, const sov_shape *A, const sov_pose *XA,
