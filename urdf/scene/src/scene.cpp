@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -601,6 +602,10 @@ Scene::Scene(const Model& model, const SceneOptions& options)
   }
   link_poses_.assign(links_.size(), Eigen::Isometry3d::Identity());
   MeshLoader meshes(options_);
+  // The links come in name order; a geometry's error is kept and the first
+  // in document order thrown at the end, as the fitter reports it.
+  std::optional<SceneError> first_error;
+  int first_error_line = 0;
   for (const auto& [name, link] : model_->links_) {
     for (std::size_t i = 0; i < link->collision_array.size(); ++i) {
       const ::urdf::Collision& c = *link->collision_array[i];
@@ -625,7 +630,12 @@ Scene::Scene(const Model& model, const SceneOptions& options)
           }
           shape = shapeOf(*c.geometry, name, i, meshes);
         } catch (const SceneError& e) {
-          throw located(e, line == model.collision_lines.end() ? 0 : line->second);
+          const int at = line == model.collision_lines.end() ? 0 : line->second;
+          if (!first_error || (at > 0 && (first_error_line == 0 || at < first_error_line))) {
+            first_error = located(e, at);
+            first_error_line = at;
+          }
+          continue;
         }
         g->local = originOf(c.origin);
       }
@@ -634,6 +644,7 @@ Scene::Scene(const Model& model, const SceneOptions& options)
       geometries_.push_back(std::move(g));
     }
   }
+  if (first_error) throw *first_error;
   // Each link's geometries are contiguous (the loop above goes link by link).
   link_first_.assign(links_.size() + 1, geometries_.size());
   for (std::size_t k = geometries_.size(); k-- > 0;) link_first_[geometries_[k]->link] = k;
