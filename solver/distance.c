@@ -135,11 +135,11 @@ static int inside_both(const sovc_pair *P, const double x[3]) {
 }
 
 /* 1 if overlapping points pA of A and pB of B give a point inside both:
- * their midpoint; or, where one body's surface point is a kink of it (an
- * exponent near 2: a tip or a ridge, whose points are the support over a
- * cone of directions, so that an iterate reaches the point of a shallow
- * overlap well before its direction converges), that point moved slightly
- * inwards. */
+ * their midpoint, or either point moved slightly inwards. The latter
+ * decides where that point lies on a kink of its body (an exponent near 2:
+ * a tip or a ridge, the support over a cone of directions), which an
+ * iterate reaches, at the deepest point of a shallow overlap, well before
+ * its direction converges. */
 static int overlap_point(const sovc_pair *P, const double pA[3], const double pB[3]) {
   const double m[3] = {0.5 * (pA[0] + pB[0]), 0.5 * (pA[1] + pB[1]), 0.5 * (pA[2] + pB[2])};
   if (inside_both(P, m)) return 1;
