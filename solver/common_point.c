@@ -92,6 +92,16 @@ static void surface_estimate(double p[3], const sovc_implicit_eval *e, const dou
   for (int i = 0; i < 3; ++i) p[i] = x[i] - t * e->n[i];
 }
 
+/* n: n_A - n_B at the search's point, made unit where its length (the
+ * value returned) is positive. */
+static double normals_difference(double n[3], const minimax_state *s) {
+  for (int i = 0; i < 3; ++i) n[i] = s->a.n[i] - s->b.n[i];
+  const double len = sqrt(sovc_dot(n, n));
+  if (len > 0)
+    for (int i = 0; i < 3; ++i) n[i] /= len;
+  return len;
+}
+
 /* The verdict's proofs at the current point: inside both; or, both outside
  * and the inner minimisation converged, the plane normal to n_A - n_B. The
  * points given with a plane are x moved onto each surface, and the
@@ -101,10 +111,9 @@ static int proof_at(const minimax_state *s, int converged, const sovc_verdict *v
   const int inside = s->a.f < 0 && s->b.f < 0;
   if (!inside && !(converged && s->a.f > 0 && s->b.f > 0)) return 0;
   double n[3], pA[3], pB[3], dp[3];
-  for (int i = 0; i < 3; ++i) n[i] = s->a.n[i] - s->b.n[i];
-  const double len = sqrt(sovc_dot(n, n));
+  const double len = normals_difference(n, s);
   if (!(len > 0) && !inside) return 0;
-  for (int i = 0; i < 3; ++i) n[i] = len > 0 ? n[i] / len : (i == 2);
+  if (!(len > 0)) n[0] = n[1] = 0, n[2] = 1;
   if (inside) return verdict->decide(verdict->ctx, n, s->x, s->x, 0);
   surface_estimate(pA, &s->a, s->x);
   surface_estimate(pB, &s->b, s->x);
@@ -171,10 +180,8 @@ static double line_search(minimax_state *s, const double r[3], double lam, const
  * (the direction an undecided search leaves). Returns 0. */
 static int leave_direction(double v[3], const minimax_state *s) {
   double n[3];
-  for (int i = 0; i < 3; ++i) n[i] = s->a.n[i] - s->b.n[i];
-  const double len = sqrt(sovc_dot(n, n));
-  if (len > 0 && isfinite(len))
-    for (int i = 0; i < 3; ++i) v[i] = n[i] / len;
+  const double len = normals_difference(n, s);
+  if (len > 0 && isfinite(len)) memcpy(v, n, sizeof n);
   return 0;
 }
 

@@ -114,7 +114,7 @@ static int common_point(const sovc_result *r, const sovc_pair *P) {
   const double m[3] = {0.5 * (r->pA[0] + r->pB[0]), 0.5 * (r->pA[1] + r->pB[1]),
                        0.5 * (r->pA[2] + r->pB[2])};
   return sovc_posed_inside(P->B, P->XB, r->pA) || sovc_posed_inside(P->A, P->XA, r->pB) ||
-         (sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m));
+         sovc_pair_inside(P, m);
 }
 
 /* Verdicts on a chart's iterates (verdict_at). */
@@ -138,11 +138,6 @@ typedef struct collide_verdict {
  * point on its surface is then inside it beyond F's rounding. */
 static const double kInward = 1e-12;
 
-/* 1 if x lies inside both bodies. */
-static int inside_both(const sovc_pair *P, const double x[3]) {
-  return sovc_posed_inside(P->A, P->XA, x) && sovc_posed_inside(P->B, P->XB, x);
-}
-
 /* 1 if overlapping points pA of A and pB of B give a point inside both:
  * their midpoint, or either point moved slightly inwards. The latter
  * decides where that point lies on a kink of its body (an exponent near 2:
@@ -151,12 +146,12 @@ static int inside_both(const sovc_pair *P, const double x[3]) {
  * its direction converges. */
 static int overlap_point(const sovc_pair *P, const double pA[3], const double pB[3]) {
   const double m[3] = {0.5 * (pA[0] + pB[0]), 0.5 * (pA[1] + pB[1]), 0.5 * (pA[2] + pB[2])};
-  if (inside_both(P, m)) return 1;
+  if (sovc_pair_inside(P, m)) return 1;
   double q[3];
   for (int i = 0; i < 3; ++i) q[i] = pA[i] + kInward * (P->XA->p[i] - pA[i]);
-  if (inside_both(P, q)) return 1;
+  if (sovc_pair_inside(P, q)) return 1;
   for (int i = 0; i < 3; ++i) q[i] = pB[i] + kInward * (P->XB->p[i] - pB[i]);
-  return inside_both(P, q);
+  return sovc_pair_inside(P, q);
 }
 
 /* A proof at one iterate of a chart (sovc_verdict's decide; ctx: a

@@ -26,12 +26,17 @@ static double centre_line_exit(const sovc_shape *S, const double x[3], double t)
   return t / (g + 1);
 }
 
+/* See pair.h. */
+int sovc_pair_inside(const sovc_pair *P, const double x[3]) {
+  return sovc_posed_inside(P->A, P->XA, x) && sovc_posed_inside(P->B, P->XB, x);
+}
+
 /* 1 if the point at fraction t of the way from A's centre to B's lies in
  * both. */
 static int centre_line_inside(const sovc_pair *P, double t) {
   double m[3];
   for (int i = 0; i < 3; ++i) m[i] = P->XA->p[i] + t * (P->XB->p[i] - P->XA->p[i]);
-  return sovc_posed_inside(P->A, P->XA, m) && sovc_posed_inside(P->B, P->XB, m);
+  return sovc_pair_inside(P, m);
 }
 
 /* The gap along the centre line (a fraction of it) between the first

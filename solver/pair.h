@@ -5,6 +5,9 @@
 
 #include "solver/types.h"
 
+/* 1 if world point x lies inside both bodies (F < 0 for each). */
+int sovc_pair_inside(const sovc_pair *P, const double x[3]);
+
 /* 1 if a point inside both bodies is found on the line between their
  * centres: a centre inside the other body, or a point between B's entry
  * and A's exit (a few implicit evaluations). 0 proves nothing. */
